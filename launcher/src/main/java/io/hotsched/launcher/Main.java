@@ -1,0 +1,169 @@
+package io.hotsched.launcher;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PrintStream;
+import java.net.URISyntaxException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Function;
+
+/**
+ * Entry point of {@code bin/hotsched}: reads the distribution's {@code etc/}, boots the platform,
+ * and turns the end of the run into an exit code (0 clean stop, 1 failure, 2 bad command line).
+ */
+public final class Main {
+
+    static final int OK = 0;
+    static final int FAILED = 1;
+    static final int USAGE = 2;
+
+    private static final Duration DEFAULT_STOP_TIMEOUT = Duration.ofSeconds(8);
+
+    private final PrintStream err;
+    private final AtomicBoolean stopRequested = new AtomicBoolean();
+
+    private Main(PrintStream err) {
+        this.err = err;
+    }
+
+    public static void main(String[] args) {
+        System.exit(new Main(System.err).run(args));
+    }
+
+    int run(String[] args) {
+        Options options;
+        try {
+            options = Options.parse(args);
+        } catch (Options.UsageException e) {
+            err.println("hotsched: " + e.getMessage());
+            err.println(Options.USAGE);
+            return USAGE;
+        }
+        if (options.help()) {
+            System.out.println(Options.USAGE);
+            return OK;
+        }
+        Properties build = buildInfo();
+        if (options.version()) {
+            System.out.println("hotsched " + build.getProperty("version") + " (Apache Felix " + build.getProperty("felix")
+                    + ", Java " + Runtime.version() + ")");
+            return OK;
+        }
+        Path home;
+        try {
+            home = options.home().orElseGet(Main::defaultHome).toAbsolutePath().normalize();
+        } catch (IllegalStateException e) {
+            err.println("hotsched: " + e.getMessage());
+            return USAGE;
+        }
+        if (!Files.isDirectory(home.resolve("bundle")) || !Files.isDirectory(home.resolve("etc"))) {
+            err.println("hotsched: " + home + " is not a hotsched distribution (it needs bundle/ and etc/); use --home DIR");
+            return FAILED;
+        }
+        for (String file : List.of("hotsched.config", "hotsched.kubeconfig")) {
+            String path = options.frameworkProperties().get(file);
+            if (path != null && !Files.isRegularFile(Path.of(path))) {
+                err.println("hotsched: --" + file.substring("hotsched.".length()) + " " + path + ": no such file");
+                return USAGE;
+            }
+        }
+        Platform platform;
+        try {
+            platform = configure(home, options, build.getProperty("version"));
+        } catch (IOException | IllegalArgumentException e) {
+            err.println("hotsched: " + e.getMessage());
+            return FAILED;
+        }
+        return runPlatform(platform);
+    }
+
+    private Platform configure(Path home, Options options, String version) throws IOException {
+        Path etc = home.resolve("etc");
+        Map<String, String> known = new LinkedHashMap<>();
+        known.put("hotsched.home", home.toString());
+        known.put("hotsched.version", version);
+        Function<String, String> lookup = name -> known.containsKey(name) ? known.get(name) : System.getProperty(name);
+
+        // JVM-wide settings (logging above all) must be in place before any bundle creates a logger;
+        // a -D on the command line wins over the file.
+        Path system = etc.resolve("system.properties");
+        if (Files.isRegularFile(system)) {
+            PropertiesFile.load(system, lookup).forEach((k, v) -> {
+                if (System.getProperty(k) == null) {
+                    System.setProperty(k, v);
+                }
+            });
+        }
+        Map<String, String> fw = new LinkedHashMap<>(known);
+        fw.putAll(PropertiesFile.load(etc.resolve("config.properties"), lookup));
+        fw.putAll(options.frameworkProperties());
+        boolean interactive = !options.noShell() && System.console() != null;
+        if (!interactive) {
+            // Gogo still serves commands to other sessions, but reads nothing from stdin and never
+            // stops the framework on end of input.
+            fw.put("gosh.args", "--nointeractive");
+        }
+        Path levelsFile = etc.resolve("startlevels.properties");
+        StartLevels levels = new StartLevels(Files.isRegularFile(levelsFile) ? PropertiesFile.load(levelsFile, lookup) : Map.of());
+        return new Platform(fw, home.resolve("bundle"), levels);
+    }
+
+    private int runPlatform(Platform platform) {
+        Duration stopTimeout = DEFAULT_STOP_TIMEOUT;
+        String configured = System.getProperty("hotsched.stop.timeout.seconds");
+        if (configured != null) {
+            stopTimeout = Duration.ofSeconds(Long.parseLong(configured.strip()));
+        }
+        Shutdown shutdown = new Shutdown(platform, stopTimeout, stopRequested, err);
+        shutdown.install();
+        try {
+            List<String> inactive = platform.start();
+            for (String bundle : inactive) {
+                err.println("hotsched: platform bundle not active: " + bundle + " (see the error above)");
+            }
+            platform.awaitStop();
+            return shutdown.exitCode();
+        } catch (Exception e) {
+            err.println("hotsched: failed to start: " + e.getMessage());
+            try {
+                platform.stop(stopTimeout);
+            } catch (InterruptedException ie) {
+                Thread.currentThread().interrupt();
+            }
+            return FAILED;
+        }
+    }
+
+    private static Path defaultHome() {
+        String prop = System.getProperty("hotsched.home");
+        if (prop != null) {
+            return Path.of(prop);
+        }
+        try {
+            Path jar = Path.of(Main.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+            // lib/io.hotsched.launcher.jar -> the distribution folder
+            return jar.getParent().getParent();
+        } catch (URISyntaxException | NullPointerException e) {
+            throw new IllegalStateException("cannot tell the distribution folder; use --home DIR");
+        }
+    }
+
+    private static Properties buildInfo() {
+        Properties p = new Properties();
+        try (InputStream in = Main.class.getResourceAsStream("version.properties")) {
+            if (in != null) {
+                p.load(in);
+            }
+        } catch (IOException e) {
+            // the version is informative only
+        }
+        return p;
+    }
+}

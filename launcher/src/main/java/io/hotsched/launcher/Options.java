@@ -1,0 +1,147 @@
+package io.hotsched.launcher;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The command line. Parsing is pure: it never exits or prints, so that {@link Main} decides what a
+ * mistake costs (usage and exit code 2).
+ */
+public final class Options {
+
+    /** Thrown for a command line that cannot be run; the message names the offending word. */
+    public static final class UsageException extends Exception {
+        private static final long serialVersionUID = 1L;
+
+        UsageException(String message) {
+            super(message);
+        }
+    }
+
+    static final String USAGE = String.join("\n",
+            "Usage: hotsched [options]",
+            "",
+            "Starts the hotsched scheduler platform (Apache Felix) from its distribution folder.",
+            "",
+            "Options:",
+            "  --home DIR          distribution folder (default: the folder that holds bin/ and lib/)",
+            "  --no-shell          run headless until SIGTERM/SIGINT, without the Gogo shell",
+            "                      (also the case when standard input is not a terminal)",
+            "  --config FILE       scheduler configuration, KubeSchedulerConfiguration v1",
+            "                      (default: etc/scheduler.yaml)",
+            "  --kubeconfig FILE   schedule on the cluster this kubeconfig names",
+            "  --master URL        schedule on the Kubernetes API server at URL",
+            "  --embedded          schedule on the embedded API server (the default when no",
+            "                      cluster is named)",
+            "  --version           print the version and exit",
+            "  --help              print this help and exit",
+            "",
+            "Environment:",
+            "  JAVA_HOME           the Java 17+ runtime to use (else java on the PATH)",
+            "  HOTSCHED_OPTS       extra JVM options, e.g. -Xmx2g",
+            "",
+            "Exit codes: 0 clean stop, 1 failed to start or to stop in time, 2 bad command line.");
+
+    private boolean help;
+    private boolean version;
+    private boolean noShell;
+    private boolean embedded;
+    private Path home;
+    private Path config;
+    private Path kubeconfig;
+    private String master;
+
+    private Options() {
+    }
+
+    public static Options parse(String... args) throws UsageException {
+        Options o = new Options();
+        List<String> words = new ArrayList<>(List.of(args));
+        for (int i = 0; i < words.size(); i++) {
+            String word = words.get(i);
+            String value = null;
+            int eq = word.indexOf('=');
+            if (word.startsWith("--") && eq > 0) {
+                value = word.substring(eq + 1);
+                word = word.substring(0, eq);
+            }
+            switch (word) {
+                case "--help", "-h" -> o.help = flag(word, value);
+                case "--version" -> o.version = flag(word, value);
+                case "--no-shell" -> o.noShell = flag(word, value);
+                case "--embedded" -> o.embedded = flag(word, value);
+                case "--home" -> {
+                    o.home = Path.of(value != null ? value : next(words, ++i, word));
+                }
+                case "--config" -> o.config = Path.of(value != null ? value : next(words, ++i, word));
+                case "--kubeconfig" -> o.kubeconfig = Path.of(value != null ? value : next(words, ++i, word));
+                case "--master" -> o.master = url(value != null ? value : next(words, ++i, word));
+                default -> throw new UsageException("unknown option '" + word + "'");
+            }
+        }
+        if (o.embedded && (o.kubeconfig != null || o.master != null)) {
+            throw new UsageException("--embedded cannot be combined with --kubeconfig or --master");
+        }
+        return o;
+    }
+
+    private static boolean flag(String word, String value) throws UsageException {
+        if (value != null) {
+            throw new UsageException("option '" + word + "' takes no value");
+        }
+        return true;
+    }
+
+    private static String next(List<String> words, int i, String word) throws UsageException {
+        if (i >= words.size() || words.get(i).startsWith("--")) {
+            throw new UsageException("option '" + word + "' needs a value");
+        }
+        return words.get(i);
+    }
+
+    private static String url(String value) throws UsageException {
+        if (!value.startsWith("http://") && !value.startsWith("https://")) {
+            throw new UsageException("--master '" + value + "' is not an http:// or https:// URL");
+        }
+        return value;
+    }
+
+    public boolean help() {
+        return help;
+    }
+
+    public boolean version() {
+        return version;
+    }
+
+    public boolean noShell() {
+        return noShell;
+    }
+
+    public Optional<Path> home() {
+        return Optional.ofNullable(home);
+    }
+
+    /**
+     * Framework properties that carry the command line to the bundles (read with
+     * {@code BundleContext.getProperty}).
+     */
+    public Map<String, String> frameworkProperties() {
+        Map<String, String> props = new LinkedHashMap<>();
+        if (config != null) {
+            props.put("hotsched.config", config.toAbsolutePath().toString());
+        }
+        if (kubeconfig != null) {
+            props.put("hotsched.kubeconfig", kubeconfig.toAbsolutePath().toString());
+        }
+        if (master != null) {
+            props.put("hotsched.master", master);
+        }
+        props.put("hotsched.embedded", Boolean.toString(kubeconfig == null && master == null));
+        return props;
+    }
+}

@@ -1,0 +1,78 @@
+package io.hotsched.launcher;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.util.Map;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.api.Test;
+
+class OptionsTest {
+
+    @Test
+    void noArgumentsMeansEmbeddedWithShell() throws Exception {
+        Options o = Options.parse();
+        assertFalse(o.noShell());
+        assertFalse(o.help());
+        assertEquals(Map.of("hotsched.embedded", "true"), o.frameworkProperties());
+    }
+
+    @Test
+    void valuesBothSeparateAndWithEquals() throws Exception {
+        Options o = Options.parse("--home", "/opt/h", "--kubeconfig=/k/config", "--no-shell", "--master", "https://api:6443");
+        assertEquals(Path.of("/opt/h"), o.home().orElseThrow());
+        assertTrue(o.noShell());
+        Map<String, String> p = o.frameworkProperties();
+        assertEquals(Path.of("/k/config").toAbsolutePath().toString(), p.get("hotsched.kubeconfig"));
+        assertEquals("https://api:6443", p.get("hotsched.master"));
+        assertEquals("false", p.get("hotsched.embedded"));
+    }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+        "--frobnicate|unknown option '--frobnicate'",
+        "--home|option '--home' needs a value",
+        "--no-shell=yes|option '--no-shell' takes no value",
+        "--master ftp://x|--master 'ftp://x' is not an http:// or https:// URL",
+        "--embedded --master http://x|--embedded cannot be combined with --kubeconfig or --master",
+        "--config --no-shell|option '--config' needs a value",
+    })
+    void badCommandLinesNameTheWord(String line, String message) {
+        Options.UsageException e = assertThrows(Options.UsageException.class, () -> Options.parse(line.split(" ")));
+        assertEquals(message, e.getMessage());
+    }
+
+    @Test
+    void helpAndVersion() throws Exception {
+        assertTrue(Options.parse("--help").help());
+        assertTrue(Options.parse("-h").help());
+        assertTrue(Options.parse("--version").version());
+    }
+
+    @Test
+    void usageDocumentsEveryOption() {
+        for (String flag : new String[] {"--home", "--no-shell", "--config", "--kubeconfig", "--master", "--embedded", "--version", "--help"}) {
+            assertTrue(Options.USAGE.contains(flag), flag);
+        }
+    }
+
+    @Test
+    void mainExitsTwoOnUnknownFlag() {
+        // Main.run does not call System.exit, so the exit code can be checked directly
+        java.io.ByteArrayOutputStream buf = new java.io.ByteArrayOutputStream();
+        try {
+            java.lang.reflect.Constructor<Main> c = Main.class.getDeclaredConstructor(java.io.PrintStream.class);
+            c.setAccessible(true);
+            int code = c.newInstance(new java.io.PrintStream(buf)).run(new String[] {"--nope"});
+            assertEquals(Main.USAGE, code);
+            assertTrue(buf.toString().contains("unknown option '--nope'"));
+            assertTrue(buf.toString().contains("Usage: hotsched"));
+        } catch (ReflectiveOperationException e) {
+            throw new AssertionError(e);
+        }
+    }
+}
