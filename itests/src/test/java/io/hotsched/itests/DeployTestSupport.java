@@ -1,0 +1,129 @@
+package io.hotsched.itests;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertTrue;
+import static org.junit.Assert.fail;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Supplier;
+import javax.inject.Inject;
+import org.junit.After;
+import org.junit.Before;
+import org.ops4j.pax.exam.Configuration;
+import org.ops4j.pax.exam.Option;
+import org.osgi.framework.Bundle;
+import org.osgi.framework.BundleContext;
+import org.osgi.framework.Version;
+import org.osgi.framework.wiring.BundleRevision;
+import org.osgi.service.log.LogReaderService;
+
+/**
+ * What every deploy/ scenario needs: the platform booted as the distribution boots it, the
+ * watched folder, a capture of the log, and waiting for bundle states with a generous bound (the
+ * bound only stops a broken run; the time taken is printed, never asserted).
+ */
+public abstract class DeployTestSupport {
+
+    /** Long enough for a slow CI machine; FileInstall needs about two polls of one second. */
+    static final Duration WAIT = Duration.ofSeconds(20);
+
+    @Inject
+    protected BundleContext context;
+
+    @Inject
+    protected LogReaderService logReader;
+
+    protected LogCapture log;
+
+    @Configuration
+    public Option[] configuration() throws IOException {
+        return PlatformOptions.platform();
+    }
+
+    @Before
+    public void captureLog() {
+        log = new LogCapture(logReader);
+    }
+
+    @After
+    public void stopCapture() {
+        log.close();
+    }
+
+    protected Path deployDir() {
+        return Path.of(context.getProperty(PlatformOptions.HOME), "deploy");
+    }
+
+    /** Writes under a hidden temporary name, then renames into place: the way the README says to. */
+    protected Path drop(String name, byte[] content) throws IOException {
+        Path tmp = deployDir().resolve("." + name + ".tmp");
+        Files.write(tmp, content);
+        Path target = deployDir().resolve(name);
+        Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        return target;
+    }
+
+    protected List<Bundle> bundlesNamed(String symbolicName) {
+        List<Bundle> found = new ArrayList<>();
+        for (Bundle b : context.getBundles()) {
+            if (symbolicName.equals(b.getSymbolicName())) {
+                found.add(b);
+            }
+        }
+        return found;
+    }
+
+    protected Optional<Bundle> bundle(String symbolicName, String version) {
+        return bundlesNamed(symbolicName).stream().filter(b -> b.getVersion().equals(Version.parseVersion(version))).findFirst();
+    }
+
+    protected Bundle awaitActive(String symbolicName, String version) {
+        return await(symbolicName + " " + version + " ACTIVE",
+                () -> bundle(symbolicName, version).filter(b -> b.getState() == Bundle.ACTIVE).orElse(null));
+    }
+
+    protected <T> T await(String what, Supplier<T> probe) {
+        long start = System.nanoTime();
+        long deadline = start + WAIT.toNanos();
+        while (System.nanoTime() < deadline) {
+            T value = probe.get();
+            if (value != null && !Boolean.FALSE.equals(value)) {
+                System.out.printf("  %s after %d ms%n", what, (System.nanoTime() - start) / 1_000_000);
+                return value;
+            }
+            sleep(100);
+        }
+        fail("not seen within " + WAIT.toSeconds() + " s: " + what + "\nlog:\n" + String.join("\n", log.all().stream().map(Object::toString).toList()));
+        return null;
+    }
+
+    /** Every bundle the distribution ships is still active (fragments resolved). */
+    protected void assertPlatformRunning() {
+        for (Bundle b : context.getBundles()) {
+            if (b.getLocation().contains("/deploy/") || b.getBundleId() == 0) {
+                continue;
+            }
+            BundleRevision rev = b.adapt(BundleRevision.class);
+            boolean fragment = rev != null && (rev.getTypes() & BundleRevision.TYPE_FRAGMENT) != 0;
+            int expected = fragment ? Bundle.RESOLVED : Bundle.ACTIVE;
+            assertEquals("state of " + b.getSymbolicName(), expected, b.getState());
+        }
+        assertTrue("framework active", context.getBundle(0).getState() == Bundle.ACTIVE);
+    }
+
+    protected static void sleep(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+}

@@ -1,0 +1,116 @@
+package io.hotsched.itests;
+
+import static org.ops4j.pax.exam.CoreOptions.bundle;
+import static org.ops4j.pax.exam.CoreOptions.cleanCaches;
+import static org.ops4j.pax.exam.CoreOptions.frameworkProperty;
+import static org.ops4j.pax.exam.CoreOptions.frameworkStartLevel;
+import static org.ops4j.pax.exam.CoreOptions.junitBundles;
+import static org.ops4j.pax.exam.CoreOptions.systemProperty;
+
+import io.hotsched.launcher.PropertiesFile;
+import io.hotsched.launcher.StartLevels;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+import java.util.jar.JarFile;
+import java.util.stream.Stream;
+import org.ops4j.pax.exam.Option;
+
+/**
+ * Pax Exam options that boot Felix the way {@code bin/hotsched} does: every jar of the built
+ * distribution's {@code bundle/} at the start level {@code etc/startlevels.properties} gives it,
+ * and the framework properties of {@code etc/config.properties}, against a fresh home folder with
+ * a copy of the distribution's {@code etc/} and an empty {@code deploy/}. Runs outside the
+ * container, before the framework boots.
+ */
+final class PlatformOptions {
+
+    /** Framework property under which the in-container test finds the home folder. */
+    static final String HOME = "hotsched.home";
+
+    private PlatformOptions() {
+    }
+
+    static Option[] platform() throws IOException {
+        Path dist = Path.of(System.getProperty("hotsched.dist", "../distribution/target/hotsched-dist-missing"));
+        if (!Files.isDirectory(dist.resolve("bundle"))) {
+            throw new IOException("no built distribution at " + dist + "; build the reactor (mvn verify) first");
+        }
+        Path home = Files.createTempDirectory("hotsched-it-");
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> deleteTree(home)));
+        copyTree(dist.resolve("etc"), home.resolve("etc"));
+        Files.createDirectories(home.resolve("deploy"));
+
+        Function<String, String> lookup = name -> HOME.equals(name) ? home.toString() : System.getProperty(name);
+        Path etc = home.resolve("etc");
+        List<Option> options = new ArrayList<>();
+        options.add(frameworkProperty(HOME).value(home.toString()));
+        for (Map.Entry<String, String> e : PropertiesFile.load(etc.resolve("config.properties"), lookup).entrySet()) {
+            // Pax Exam owns the framework storage of the test container
+            if (!e.getKey().startsWith("org.osgi.framework.storage")) {
+                options.add(frameworkProperty(e.getKey()).value(e.getValue()));
+            }
+        }
+        // as the launcher does when there is no terminal
+        options.add(frameworkProperty("gosh.args").value("--nointeractive"));
+        for (Map.Entry<String, String> e : PropertiesFile.load(etc.resolve("system.properties"), lookup).entrySet()) {
+            options.add(systemProperty(e.getKey()).value(e.getValue()));
+        }
+        StartLevels levels = new StartLevels(PropertiesFile.load(etc.resolve("startlevels.properties"), lookup));
+        try (Stream<Path> jars = Files.list(dist.resolve("bundle"))) {
+            for (Path jar : jars.filter(p -> p.toString().endsWith(".jar")).sorted().toList()) {
+                String bsn = symbolicName(jar);
+                boolean fragment = isFragment(jar);
+                options.add(bundle(jar.toUri().toString()).startLevel(levels.levelOf(bsn)).start(!fragment));
+            }
+        }
+        options.add(frameworkStartLevel(100));
+        options.add(junitBundles());
+        options.add(cleanCaches(true));
+        return options.toArray(Option[]::new);
+    }
+
+    private static String symbolicName(Path jar) throws IOException {
+        try (JarFile f = new JarFile(jar.toFile())) {
+            String bsn = f.getManifest().getMainAttributes().getValue("Bundle-SymbolicName");
+            return bsn == null ? "" : bsn.split(";")[0].strip();
+        }
+    }
+
+    private static boolean isFragment(Path jar) throws IOException {
+        try (JarFile f = new JarFile(jar.toFile())) {
+            return f.getManifest().getMainAttributes().getValue("Fragment-Host") != null;
+        }
+    }
+
+    private static void deleteTree(Path root) {
+        try (Stream<Path> files = Files.walk(root)) {
+            for (Path p : files.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(p);
+            }
+        } catch (IOException e) {
+            // a leftover temporary folder is harmless
+        }
+    }
+
+    private static void copyTree(Path from, Path to) throws IOException {
+        try (Stream<Path> files = Files.walk(from)) {
+            for (Path p : files.toList()) {
+                Path target = to.resolve(from.relativize(p).toString());
+                if (Files.isDirectory(p)) {
+                    Files.createDirectories(target);
+                } else {
+                    try (InputStream in = Files.newInputStream(p)) {
+                        Files.copy(in, target, StandardCopyOption.REPLACE_EXISTING);
+                    }
+                }
+            }
+        }
+    }
+}
