@@ -124,10 +124,14 @@ public final class Main {
         Shutdown shutdown = new Shutdown(platform, stopTimeout, stopRequested, err);
         shutdown.install();
         try {
+            long started = System.nanoTime();
             List<String> inactive = platform.start();
             for (String bundle : inactive) {
                 err.println("hotsched: platform bundle not active: " + bundle + " (see the error above)");
             }
+            err.println("hotsched: started in " + (System.nanoTime() - started) / 1_000_000 + " ms"
+                    + (inactive.isEmpty() ? "" : ", " + inactive.size() + " platform bundle(s) not active")
+                    + "; plugin bundles go into " + platform.deployDir());
             platform.awaitStop();
             return shutdown.exitCode();
         } catch (Exception e) {

@@ -97,6 +97,11 @@ final class Platform {
         return event.getType() != FrameworkEvent.WAIT_TIMEDOUT;
     }
 
+    /** The folder FileInstall watches for plugins, as the framework properties name it. */
+    String deployDir() {
+        return properties.getOrDefault("hotsched.home", "") + "/deploy";
+    }
+
     boolean running() {
         return framework != null && (framework.getState() & (Bundle.ACTIVE | Bundle.STARTING)) != 0;
     }

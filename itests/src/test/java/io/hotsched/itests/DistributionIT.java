@@ -1,0 +1,140 @@
+package io.hotsched.itests;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The built distribution as a user runs it: {@code bin/hotsched} as a process, headless, with a
+ * bundle dropped into its {@code deploy/} and a SIGTERM at the end.
+ */
+class DistributionIT {
+
+    @TempDir
+    Path work;
+
+    private Path home;
+    private Process process;
+    private final List<String> output = new CopyOnWriteArrayList<>();
+
+    @BeforeEach
+    void copyDistribution() throws IOException {
+        Path dist = Path.of(System.getProperty("hotsched.dist"));
+        home = work.resolve("hotsched");
+        try (Stream<Path> files = Files.walk(dist)) {
+            for (Path p : files.toList()) {
+                Path target = home.resolve(dist.relativize(p).toString());
+                if (Files.isDirectory(p)) {
+                    Files.createDirectories(target);
+                } else {
+                    Files.copy(p, target, StandardCopyOption.COPY_ATTRIBUTES);
+                }
+            }
+        }
+    }
+
+    @AfterEach
+    void killLeftover() {
+        if (process != null && process.isAlive()) {
+            process.destroyForcibly();
+        }
+    }
+
+    @Test
+    void versionAndUsage() throws Exception {
+        Result version = run("--version");
+        assertEquals(0, version.code());
+        assertTrue(version.text().startsWith("hotsched "), version.text());
+
+        Result bad = run("--bogus");
+        assertEquals(2, bad.code());
+        assertTrue(bad.text().contains("unknown option '--bogus'"), bad.text());
+        assertTrue(bad.text().contains("Usage: hotsched"), bad.text());
+
+        Result missing = run("--kubeconfig", work.resolve("nope").toString());
+        assertEquals(2, missing.code());
+        assertTrue(missing.text().contains("no such file"), missing.text());
+    }
+
+    @Test
+    void headlessRunDeploysAndStopsCleanlyOnSigterm() throws Exception {
+        process = new ProcessBuilder(home.resolve("bin/hotsched").toString(), "--no-shell")
+                .redirectErrorStream(true)
+                .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))
+                .start();
+        Thread reader = new Thread(() -> {
+            try (BufferedReader in = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+                String line;
+                while ((line = in.readLine()) != null) {
+                    output.add(line);
+                    System.out.println("  | " + line);
+                }
+            } catch (IOException e) {
+                // process ended
+            }
+        });
+        reader.setDaemon(true);
+        reader.start();
+        awaitLine("hotsched: started in");
+        assertTrue(output.stream().noneMatch(l -> l.contains("not active")), String.join("\n", output));
+
+        Path tmp = home.resolve("deploy/.sample.jar.tmp");
+        Files.write(tmp, TestBundles.bundle(TestBundles.SAMPLE, "1.0.0"));
+        Files.move(tmp, home.resolve("deploy/sample.jar"), StandardCopyOption.ATOMIC_MOVE);
+        awaitLine("Started bundle: file:" + home.resolve("deploy/sample.jar"));
+
+        Files.writeString(home.resolve("deploy/garbage.jar"), "garbage");
+        awaitLine("Refused " + home.resolve("deploy/garbage.jar"));
+
+        long stop = System.nanoTime();
+        process.destroy(); // SIGTERM
+        assertTrue(process.waitFor(30, TimeUnit.SECONDS), "hotsched did not exit after SIGTERM");
+        System.out.printf("  exit %d, %d ms after SIGTERM%n", process.exitValue(), (System.nanoTime() - stop) / 1_000_000);
+        assertEquals(0, process.exitValue(), String.join("\n", output));
+        assertEquals(1, output.stream().filter(l -> l.contains("garbage.jar")).count(), String.join("\n", output));
+        assertTrue(output.stream().noneMatch(l -> l.contains("Exception") || l.startsWith("\tat ")),
+                "no stack traces on the console:\n" + String.join("\n", output));
+    }
+
+    private void awaitLine(String fragment) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (System.nanoTime() < deadline) {
+            if (output.stream().anyMatch(l -> l.contains(fragment))) {
+                return;
+            }
+            if (!process.isAlive()) {
+                break;
+            }
+            Thread.sleep(100);
+        }
+        throw new AssertionError("no line containing '" + fragment + "':\n" + String.join("\n", output));
+    }
+
+    private record Result(int code, String text) {
+    }
+
+    private Result run(String... args) throws Exception {
+        List<String> command = new java.util.ArrayList<>();
+        command.add(home.resolve("bin/hotsched").toString());
+        command.addAll(List.of(args));
+        Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+        String text = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(p.waitFor(30, TimeUnit.SECONDS));
+        return new Result(p.exitValue(), text);
+    }
+}
