@@ -1,0 +1,29 @@
+package io.hotsched.api.framework;
+
+import io.fabric8.kubernetes.api.model.Pod;
+import java.util.function.UnaryOperator;
+import org.osgi.annotation.versioning.ProviderType;
+
+/**
+ * The cluster operations a plugin may perform, whichever API server the scheduler talks to. Calls
+ * block (they are made from binding threads or PostFilter) and throw {@link ClusterException} when
+ * the API server refuses.
+ */
+@ProviderType
+public interface ClusterClient {
+
+    /** Binds the pod to the node (the {@code pods/binding} subresource). */
+    void bind(PodInfo pod, String nodeName);
+
+    /**
+     * Changes the pod: {@code change} receives a copy of the current pod and returns the wanted
+     * one; the difference is sent as a patch. Used by PreBind plugins (allocation annotations).
+     */
+    void patchPod(PodInfo pod, UnaryOperator<Pod> change);
+
+    /** Deletes a pod (a preemption victim), recording {@code reason} on it first. */
+    void deletePod(PodInfo pod, String reason);
+
+    /** Records an event about the pod ({@code type} Normal or Warning). */
+    void recordEvent(PodInfo pod, String type, String reason, String message);
+}

@@ -1,0 +1,169 @@
+package io.hotsched.api.framework;
+
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.NodeStatus;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A node with the pods on it (bound and assumed) and the sums plugins need, kept as numbers.
+ *
+ * <p>The framework hands plugins NodeInfos from a snapshot taken at the start of the attempt:
+ * they must be treated as read-only. A plugin that needs to try "what if" (preemption's dry run)
+ * works on a {@link #copy()}. Not thread-safe for writing.
+ */
+public final class NodeInfo {
+
+    private Node node;
+    private final String name;
+    private Resource allocatable = Resource.ZERO;
+    private Resource requested = Resource.ZERO;
+    private Resource nonZeroRequested = Resource.ZERO;
+    private final List<PodInfo> pods;
+    private final List<PodInfo> podsView;
+    private final List<HostPort> usedPorts;
+    private Map<String, ImageStateSummary> imageStates = Map.of();
+    private long generation;
+
+    /** A NodeInfo for {@code node}, with no pods yet. */
+    public NodeInfo(Node node) {
+        this(node.getMetadata().getName(), new ArrayList<>(), new ArrayList<>());
+        setNode(node);
+    }
+
+    /**
+     * A NodeInfo for a node whose object is not known (yet): pods can be counted on it, but it has
+     * no allocatable resources and {@link #node()} is null.
+     */
+    public static NodeInfo withoutNode(String name) {
+        return new NodeInfo(name, new ArrayList<>(), new ArrayList<>());
+    }
+
+    private NodeInfo(String name, List<PodInfo> pods, List<HostPort> ports) {
+        this.name = name;
+        this.pods = pods;
+        this.podsView = Collections.unmodifiableList(pods);
+        this.usedPorts = ports;
+    }
+
+    /** The node object; null for a node known only from pods assigned to it. */
+    public Node node() {
+        return node;
+    }
+
+    public String name() {
+        return name;
+    }
+
+    /** {@code status.allocatable}, parsed. */
+    public Resource allocatable() {
+        return allocatable;
+    }
+
+    /** The sum of the pods' effective requests. */
+    public Resource requested() {
+        return requested;
+    }
+
+    /** The sum of the pods' non-zero cpu and memory requests (for scoring). */
+    public Resource nonZeroRequested() {
+        return nonZeroRequested;
+    }
+
+    /** The pods on the node, bound or assumed; unmodifiable. */
+    public List<PodInfo> pods() {
+        return podsView;
+    }
+
+    /** Whether {@code port} conflicts with a host port already used on this node. */
+    public boolean hostPortConflicts(HostPort port) {
+        for (HostPort used : usedPorts) {
+            if (used.conflictsWith(port)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Host ports in use on the node; unmodifiable. */
+    public List<HostPort> usedPorts() {
+        return Collections.unmodifiableList(usedPorts);
+    }
+
+    /** Images present on the node by normalised name. */
+    public Map<String, ImageStateSummary> imageStates() {
+        return imageStates;
+    }
+
+    /** Increases whenever the node or its pods change; snapshots copy only NodeInfos that moved. */
+    public long generation() {
+        return generation;
+    }
+
+    /** Replaces the node object (its allocatable is parsed again). */
+    public void setNode(Node newNode) {
+        if (!name.equals(newNode.getMetadata().getName())) {
+            throw new IllegalArgumentException("node " + newNode.getMetadata().getName() + " is not " + name);
+        }
+        this.node = newNode;
+        NodeStatus status = newNode.getStatus();
+        this.allocatable = Resource.parse(status == null ? null : status.getAllocatable());
+    }
+
+    /** Forgets the node object, keeping the pods (a node deleted while pods still name it). */
+    public void clearNode() {
+        this.node = null;
+        this.allocatable = Resource.ZERO;
+    }
+
+    public void addPod(PodInfo pod) {
+        pods.add(pod);
+        requested = requested.plus(pod.requests());
+        nonZeroRequested = nonZeroRequested.plus(pod.nonZeroRequests());
+        usedPorts.addAll(pod.hostPorts());
+    }
+
+    /** Removes the pod with {@code uid}; false when it is not on this node. */
+    public boolean removePod(String uid) {
+        for (int i = 0; i < pods.size(); i++) {
+            PodInfo p = pods.get(i);
+            if (p.uid().equals(uid)) {
+                pods.remove(i);
+                requested = requested.minus(p.requests());
+                nonZeroRequested = nonZeroRequested.minus(p.nonZeroRequests());
+                for (HostPort port : p.hostPorts()) {
+                    usedPorts.remove(port);
+                }
+                return true;
+            }
+        }
+        return false;
+    }
+
+    public void setImageStates(Map<String, ImageStateSummary> states) {
+        this.imageStates = Map.copyOf(states);
+    }
+
+    public void setGeneration(long generation) {
+        this.generation = generation;
+    }
+
+    /** An independent copy: changing it does not change this NodeInfo. */
+    public NodeInfo copy() {
+        NodeInfo c = new NodeInfo(name, new ArrayList<>(pods), new ArrayList<>(usedPorts));
+        c.node = node;
+        c.allocatable = allocatable;
+        c.requested = requested;
+        c.nonZeroRequested = nonZeroRequested;
+        c.imageStates = imageStates;
+        c.generation = generation;
+        return c;
+    }
+
+    @Override
+    public String toString() {
+        return name + " (" + pods.size() + " pods, requested " + requested + " of " + allocatable + ")";
+    }
+}

@@ -1,0 +1,138 @@
+package io.hotsched.api.framework;
+
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.ContainerPort;
+import io.fabric8.kubernetes.api.model.ObjectMeta;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodSpec;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A pod with what every plugin needs from it computed once, when the pod enters the scheduler:
+ * its requests as numbers, its non-zero requests for scoring, its host ports, its priority.
+ * Immutable; plugins must not modify the {@link Pod} either.
+ */
+public final class PodInfo {
+
+    private final Pod pod;
+    private final String namespace;
+    private final String name;
+    private final String uid;
+    private final int priority;
+    private final Resource requests;
+    private final Resource nonZeroRequests;
+    private final List<HostPort> hostPorts;
+
+    private PodInfo(Pod pod) {
+        this.pod = pod;
+        ObjectMeta meta = pod.getMetadata();
+        this.namespace = meta == null || meta.getNamespace() == null ? "default" : meta.getNamespace();
+        this.name = meta == null ? "" : String.valueOf(meta.getName());
+        this.uid = meta == null || meta.getUid() == null ? namespace + "/" + name : meta.getUid();
+        PodSpec spec = pod.getSpec();
+        this.priority = spec == null || spec.getPriority() == null ? 0 : spec.getPriority();
+        this.requests = PodRequests.compute(spec, false);
+        Resource nz = PodRequests.compute(spec, true);
+        this.nonZeroRequests = Resource.of(nz.milliCpu(), nz.memory());
+        this.hostPorts = hostPortsOf(spec);
+    }
+
+    /** Computes the pod's derived values. */
+    public static PodInfo of(Pod pod) {
+        return new PodInfo(pod);
+    }
+
+    public Pod pod() {
+        return pod;
+    }
+
+    public String namespace() {
+        return namespace;
+    }
+
+    public String name() {
+        return name;
+    }
+
+    /** {@code namespace/name}, the pod's key in caches and messages. */
+    public String key() {
+        return namespace + "/" + name;
+    }
+
+    /** The pod's UID, or its key when it has none (pods built in tests). */
+    public String uid() {
+        return uid;
+    }
+
+    /** {@code spec.priority}, 0 when unset. */
+    public int priority() {
+        return priority;
+    }
+
+    /** Effective requests (init containers, sidecars and overhead counted as upstream does). */
+    public Resource requests() {
+        return requests;
+    }
+
+    /**
+     * Cpu and memory requests for scoring: a container without a cpu request counts 100m, without
+     * a memory request 200Mi.
+     */
+    public Resource nonZeroRequests() {
+        return nonZeroRequests;
+    }
+
+    /** Host ports (> 0) of the app containers. */
+    public List<HostPort> hostPorts() {
+        return hostPorts;
+    }
+
+    /** {@code spec.nodeName}, or null when the pod is not assigned. */
+    public String nodeName() {
+        PodSpec spec = pod.getSpec();
+        String n = spec == null ? null : spec.getNodeName();
+        return n == null || n.isEmpty() ? null : n;
+    }
+
+    /** {@code spec.schedulerName}, defaulting to {@code default-scheduler}. */
+    public String schedulerName() {
+        PodSpec spec = pod.getSpec();
+        String n = spec == null ? null : spec.getSchedulerName();
+        return n == null || n.isEmpty() ? "default-scheduler" : n;
+    }
+
+    /** The pod's labels; empty when none. */
+    public Map<String, String> labels() {
+        ObjectMeta meta = pod.getMetadata();
+        return meta == null || meta.getLabels() == null ? Map.of() : meta.getLabels();
+    }
+
+    private static List<HostPort> hostPortsOf(PodSpec spec) {
+        if (spec == null || spec.getContainers() == null) {
+            return List.of();
+        }
+        List<HostPort> ports = null;
+        for (Container c : spec.getContainers()) {
+            if (c.getPorts() == null) {
+                continue;
+            }
+            for (ContainerPort p : c.getPorts()) {
+                if (p.getHostPort() != null && p.getHostPort() > 0) {
+                    if (ports == null) {
+                        ports = new ArrayList<>();
+                    }
+                    ports.add(new HostPort(p.getHostIP(), p.getProtocol(), p.getHostPort()));
+                }
+            }
+        }
+        return ports == null ? List.of() : Collections.unmodifiableList(ports);
+    }
+
+    @Override
+    public String toString() {
+        return key();
+    }
+}

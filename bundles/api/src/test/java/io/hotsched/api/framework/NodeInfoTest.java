@@ -1,0 +1,59 @@
+package io.hotsched.api.framework;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.fabric8.kubernetes.api.model.ContainerPortBuilder;
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.NodeBuilder;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.Quantity;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class NodeInfoTest {
+
+    static Node node(String name, String cpu, String memory) {
+        return new NodeBuilder().withNewMetadata().withName(name).endMetadata()
+                .withNewStatus().withAllocatable(Map.of("cpu", new Quantity(cpu), "memory", new Quantity(memory), "pods", new Quantity("110")))
+                .endStatus().build();
+    }
+
+    static Pod pod(String name, String cpu, int hostPort) {
+        return new PodBuilder().withNewMetadata().withName(name).withNamespace("default").withUid(name).endMetadata()
+                .withNewSpec().addNewContainer().withName("c").withNewResources().withRequests(Map.of("cpu", new Quantity(cpu))).endResources()
+                .withPorts(hostPort > 0 ? java.util.List.of(new ContainerPortBuilder().withContainerPort(8080).withHostPort(hostPort).build()) : java.util.List.of())
+                .endContainer().endSpec().build();
+    }
+
+    @Test
+    void addAndRemoveKeepSums() {
+        NodeInfo n = new NodeInfo(node("n1", "4", "8Gi"));
+        assertEquals(4000, n.allocatable().milliCpu());
+        assertEquals(110, n.allocatable().allowedPods());
+        PodInfo a = PodInfo.of(pod("a", "1", 80));
+        PodInfo b = PodInfo.of(pod("b", "500m", 0));
+        n.addPod(a);
+        n.addPod(b);
+        assertEquals(1500, n.requested().milliCpu());
+        assertEquals(2 * 200L * 1024 * 1024, n.nonZeroRequested().memory());
+        assertTrue(n.hostPortConflicts(new HostPort(null, null, 80)));
+        assertTrue(n.removePod("a"));
+        assertFalse(n.removePod("a"));
+        assertEquals(500, n.requested().milliCpu());
+        assertFalse(n.hostPortConflicts(new HostPort(null, null, 80)));
+    }
+
+    @Test
+    void copyIsIndependent() {
+        NodeInfo n = new NodeInfo(node("n1", "4", "8Gi"));
+        n.addPod(PodInfo.of(pod("a", "1", 0)));
+        NodeInfo c = n.copy();
+        c.removePod("a");
+        assertEquals(1, n.pods().size());
+        assertEquals(1000, n.requested().milliCpu());
+        assertEquals(0, c.requested().milliCpu());
+    }
+}
