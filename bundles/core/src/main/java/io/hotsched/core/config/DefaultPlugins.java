@@ -1,0 +1,31 @@
+package io.hotsched.core.config;
+
+import java.util.List;
+
+/**
+ * The plugins a profile gets when its configuration has no {@code plugins} section: upstream's v1
+ * default MultiPoint list and weights, less the volume plugins (VolumeRestrictions,
+ * NodeVolumeLimits, VolumeBinding, VolumeZone) and DynamicResources, which hotsched does not ship;
+ * a profile that names them explicitly waits until a bundle provides them.
+ */
+public final class DefaultPlugins {
+
+    public static final List<PluginRef> MULTI_POINT = List.of(
+            PluginRef.of("SchedulingGates"),
+            PluginRef.of("PrioritySort"),
+            PluginRef.of("NodeUnschedulable"),
+            PluginRef.of("NodeName"),
+            PluginRef.of("TaintToleration", 3),
+            PluginRef.of("NodeAffinity", 2),
+            PluginRef.of("NodePorts"),
+            PluginRef.of("NodeResourcesFit", 1),
+            PluginRef.of("PodTopologySpread", 2),
+            PluginRef.of("InterPodAffinity", 2),
+            PluginRef.of("DefaultPreemption"),
+            PluginRef.of("NodeResourcesBalancedAllocation", 1),
+            PluginRef.of("ImageLocality", 1),
+            PluginRef.of("DefaultBinder"));
+
+    private DefaultPlugins() {
+    }
+}

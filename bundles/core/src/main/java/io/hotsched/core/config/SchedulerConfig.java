@@ -1,0 +1,24 @@
+package io.hotsched.core.config;
+
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A validated KubeSchedulerConfiguration (v1) with upstream's defaults applied.
+ *
+ * @param source the file it came from, for messages
+ * @param extenders the {@code extenders} entries, as parsed (used by the extender support)
+ */
+public record SchedulerConfig(String source, int parallelism, int percentageOfNodesToScore,
+        long podInitialBackoffSeconds, long podMaxBackoffSeconds, List<ProfileConfig> profiles,
+        List<Map<String, Object>> extenders) {
+
+    public ProfileConfig profile(String schedulerName) {
+        for (ProfileConfig p : profiles) {
+            if (p.schedulerName().equals(schedulerName)) {
+                return p;
+            }
+        }
+        return null;
+    }
+}
