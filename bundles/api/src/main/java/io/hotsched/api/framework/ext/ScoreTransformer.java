@@ -7,8 +7,9 @@ import java.util.List;
 import org.osgi.annotation.versioning.ConsumerType;
 
 /**
- * Runs once before the PreScore and Score plugins, on the scheduling thread, when enabled at
- * Score. A replaced node list must hold the same nodes in the same order.
+ * Runs once after PreScore and before the Score plugins, on the scheduling thread, when enabled
+ * at Score (Koordinator's order). A replaced node list must hold the same nodes in the same order;
+ * the Score plugins see the replacements.
  */
 @ConsumerType
 public interface ScoreTransformer extends SchedulingTransformer {

@@ -1,0 +1,32 @@
+package io.hotsched.api.cluster;
+
+import io.fabric8.kubernetes.api.model.Pod;
+import java.util.function.UnaryOperator;
+import org.osgi.annotation.versioning.ConsumerType;
+
+/**
+ * Implemented by a cluster connection and registered as a service: the writes the scheduler makes.
+ * Calls block and come from binding threads and the scheduling thread; failures are thrown as
+ * {@link io.hotsched.api.framework.ClusterException} with the API server's HTTP status.
+ */
+@ConsumerType
+public interface ClusterBackend {
+
+    /** Binds the pod ({@code pods/binding}); a pod already bound is a 409, a missing pod a 404. */
+    void bind(Pod pod, String nodeName);
+
+    /** Applies {@code change} to the current pod and sends the difference as a patch. */
+    void patchPod(Pod pod, UnaryOperator<Pod> change);
+
+    /** Deletes the pod. */
+    void deletePod(Pod pod);
+
+    /** Records an event about the pod; {@code type} is Normal or Warning. */
+    void recordEvent(Pod pod, String type, String reason, String message);
+
+    /**
+     * Sets the pod's {@code PodScheduled} condition to False with {@code reason} and
+     * {@code message}, and {@code status.nominatedNodeName} (null: leave as is, empty: clear).
+     */
+    void markUnschedulable(Pod pod, String reason, String message, String nominatedNodeName);
+}

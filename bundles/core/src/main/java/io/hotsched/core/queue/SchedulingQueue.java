@@ -1,0 +1,374 @@
+package io.hotsched.core.queue;
+
+import io.hotsched.api.framework.ActionType;
+import io.hotsched.api.framework.PodInfo;
+import io.hotsched.api.framework.QueuedPodInfo;
+import io.hotsched.api.framework.Status;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.PriorityQueue;
+import java.util.Set;
+import java.util.function.BiPredicate;
+import java.util.function.Function;
+import java.util.function.Predicate;
+
+/**
+ * The scheduling queue, as upstream's: an active queue ordered by the QueueSort plugin, a backoff
+ * queue (1 s doubling to 10 s by default), the unschedulable pods waiting for a cluster event that
+ * may help them (or for the periodic flush after 5 minutes), and pods gated by PreEnqueue.
+ *
+ * <p>Thread-safe; {@link #pop()} blocks.
+ */
+public final class SchedulingQueue {
+
+    /** Upstream's podMaxInUnschedulablePodsDuration. */
+    public static final Duration MAX_UNSCHEDULABLE = Duration.ofMinutes(5);
+
+    private final Object lock = new Object();
+    private final Clock clock;
+    private final Function<PodInfo, Status> preEnqueue;
+    private volatile Duration initialBackoff;
+    private volatile Duration maxBackoff;
+    private BiPredicate<QueuedPodInfo, QueuedPodInfo> less;
+
+    private final Map<String, QueuedPod> pods = new HashMap<>();
+    private PriorityQueue<QueuedPod> active;
+    private final PriorityQueue<QueuedPod> backoff = new PriorityQueue<>(Comparator.comparing(p -> p.backoffExpiry));
+    private final Map<String, QueuedPod> unschedulable = new LinkedHashMap<>();
+    private final Map<String, QueuedPod> gated = new LinkedHashMap<>();
+    private final Map<String, QueuedPod> inFlight = new HashMap<>();
+    private final Nominator nominator = new Nominator();
+    private long schedulingCycle;
+    private long moveRequestCycle = -1;
+    private boolean closed;
+
+    /**
+     * @param preEnqueue runs the pod's profile's PreEnqueue plugins; a non-success status gates it
+     */
+    public SchedulingQueue(Clock clock, Duration initialBackoff, Duration maxBackoff, Function<PodInfo, Status> preEnqueue) {
+        this.clock = clock;
+        this.initialBackoff = initialBackoff;
+        this.maxBackoff = maxBackoff;
+        this.preEnqueue = preEnqueue;
+        this.less = (a, b) -> a.timestamp().isBefore(b.timestamp());
+        this.active = newActive();
+    }
+
+    private PriorityQueue<QueuedPod> newActive() {
+        BiPredicate<QueuedPodInfo, QueuedPodInfo> l = less;
+        return new PriorityQueue<>((a, b) -> {
+            QueuedPodInfo x = a.info();
+            QueuedPodInfo y = b.info();
+            if (l.test(x, y)) {
+                return -1;
+            }
+            return l.test(y, x) ? 1 : 0;
+        });
+    }
+
+    /** Replaces the order of the active queue (the QueueSort plugin changed). */
+    public void setLess(BiPredicate<QueuedPodInfo, QueuedPodInfo> newLess) {
+        synchronized (lock) {
+            this.less = newLess;
+            PriorityQueue<QueuedPod> old = active;
+            active = newActive();
+            active.addAll(old);
+        }
+    }
+
+    public void setBackoff(Duration initial, Duration max) {
+        this.initialBackoff = initial;
+        this.maxBackoff = max;
+    }
+
+    public Nominator nominator() {
+        return nominator;
+    }
+
+    // ---- pods come and go -------------------------------------------------------------------------
+
+    /** A new pending pod for one of our profiles. */
+    public void add(PodInfo pod) {
+        synchronized (lock) {
+            if (pods.containsKey(pod.uid())) {
+                return;
+            }
+            QueuedPod qp = new QueuedPod(pod, clock.instant());
+            pods.put(pod.uid(), qp);
+            enqueueOrGate(qp);
+        }
+    }
+
+    /** The user changed a pending pod: it gets a fresh chance (gates are checked again). */
+    public void update(PodInfo pod) {
+        synchronized (lock) {
+            QueuedPod qp = pods.get(pod.uid());
+            if (qp == null) {
+                add(pod);
+                return;
+            }
+            qp.pod = pod;
+            if (inFlight.containsKey(pod.uid())) {
+                return;
+            }
+            boolean wasActive = active.remove(qp);
+            if (!wasActive) {
+                backoff.remove(qp);
+                unschedulable.remove(pod.uid());
+                gated.remove(pod.uid());
+            }
+            enqueueOrGate(qp);
+        }
+    }
+
+    public void delete(PodInfo pod) {
+        synchronized (lock) {
+            QueuedPod qp = pods.remove(pod.uid());
+            nominator.delete(pod.uid());
+            if (qp == null) {
+                return;
+            }
+            active.remove(qp);
+            backoff.remove(qp);
+            unschedulable.remove(pod.uid());
+            gated.remove(pod.uid());
+            inFlight.remove(pod.uid());
+        }
+    }
+
+    private void enqueueOrGate(QueuedPod qp) {
+        Status st = preEnqueue.apply(qp.pod);
+        if (st != null && !st.isSuccess()) {
+            qp.gatedBy = st.plugin() == null ? st.message() : st.plugin() + ": " + st.message();
+            gated.put(qp.pod.uid(), qp);
+            return;
+        }
+        qp.gatedBy = null;
+        qp.timestamp = clock.instant();
+        active.add(qp);
+        lock.notifyAll();
+    }
+
+    // ---- the scheduling loop's side ----------------------------------------------------------------
+
+    /** The next pod to schedule; blocks until there is one. Null once the queue is closed. */
+    public QueuedPod pop() throws InterruptedException {
+        synchronized (lock) {
+            while (active.isEmpty() && !closed) {
+                lock.wait();
+            }
+            if (closed) {
+                return null;
+            }
+            QueuedPod qp = active.poll();
+            qp.attempts++;
+            if (qp.initialAttempt == null) {
+                qp.initialAttempt = clock.instant();
+            }
+            qp.cycle = ++schedulingCycle;
+            inFlight.put(qp.pod.uid(), qp);
+            return qp;
+        }
+    }
+
+    /** The attempt of {@code qp} ended and the pod is handled (bound, or no longer ours). */
+    public void done(QueuedPod qp) {
+        synchronized (lock) {
+            inFlight.remove(qp.pod.uid());
+            pods.remove(qp.pod.uid());
+        }
+    }
+
+    /**
+     * The attempt found no node: the pod waits for an event from one of {@code plugins}. When a
+     * move request came while it was being scheduled, it goes to backoff instead (the event may
+     * already have helped).
+     */
+    public void addUnschedulable(QueuedPod qp, Set<String> plugins, String failure) {
+        synchronized (lock) {
+            inFlight.remove(qp.pod.uid());
+            if (!pods.containsKey(qp.pod.uid())) {
+                return;
+            }
+            qp.unschedulablePlugins = Set.copyOf(plugins);
+            qp.lastFailure = failure;
+            qp.timestamp = clock.instant();
+            if (moveRequestCycle >= qp.cycle) {
+                toBackoff(qp);
+            } else {
+                qp.unschedulableSince = clock.instant();
+                unschedulable.put(qp.pod.uid(), qp);
+            }
+        }
+    }
+
+    /** The attempt failed with an error: the pod retries after its backoff. */
+    public void addBackoff(QueuedPod qp, String failure) {
+        synchronized (lock) {
+            inFlight.remove(qp.pod.uid());
+            if (!pods.containsKey(qp.pod.uid())) {
+                return;
+            }
+            qp.lastFailure = failure;
+            qp.timestamp = clock.instant();
+            toBackoff(qp);
+        }
+    }
+
+    private void toBackoff(QueuedPod qp) {
+        qp.backoffExpiry = clock.instant().plus(backoffDuration(qp.attempts));
+        backoff.add(qp);
+    }
+
+    /** 1 s, 2 s, 4 s ... doubling per attempt, capped at the maximum. */
+    public Duration backoffDuration(int attempts) {
+        Duration d = initialBackoff;
+        for (int i = 1; i < attempts; i++) {
+            d = d.multipliedBy(2);
+            if (d.compareTo(maxBackoff) >= 0) {
+                return maxBackoff;
+            }
+        }
+        return d.compareTo(maxBackoff) > 0 ? maxBackoff : d;
+    }
+
+    // ---- events and flushes -------------------------------------------------------------------------
+
+    /**
+     * A cluster event: unschedulable pods that {@code mayHelp} says it may help move to the active
+     * queue (or backoff, if their backoff has not passed).
+     */
+    public int onEvent(String kind, ActionType action, Predicate<QueuedPod> mayHelp) {
+        synchronized (lock) {
+            moveRequestCycle = schedulingCycle;
+            List<QueuedPod> moving = new ArrayList<>();
+            for (QueuedPod qp : unschedulable.values()) {
+                if (mayHelp.test(qp)) {
+                    moving.add(qp);
+                }
+            }
+            for (QueuedPod qp : moving) {
+                unschedulable.remove(qp.pod.uid());
+                requeue(qp);
+            }
+            return moving.size();
+        }
+    }
+
+    /** Moves unschedulable pods matching {@code which} back (a profile became ready, a plugin came back). */
+    public int moveIf(Predicate<QueuedPod> which) {
+        synchronized (lock) {
+            moveRequestCycle = schedulingCycle;
+            List<QueuedPod> moving = unschedulable.values().stream().filter(which).toList();
+            for (QueuedPod qp : moving) {
+                unschedulable.remove(qp.pod.uid());
+                requeue(qp);
+            }
+            return moving.size();
+        }
+    }
+
+    private void requeue(QueuedPod qp) {
+        Instant expiry = qp.timestamp.plus(backoffDuration(qp.attempts));
+        if (clock.instant().isBefore(expiry)) {
+            qp.backoffExpiry = expiry;
+            backoff.add(qp);
+        } else {
+            qp.timestamp = clock.instant();
+            active.add(qp);
+            lock.notifyAll();
+        }
+    }
+
+    /** Moves pods whose backoff has passed to the active queue. */
+    public void flushBackoffCompleted() {
+        synchronized (lock) {
+            Instant now = clock.instant();
+            boolean moved = false;
+            while (!backoff.isEmpty() && !backoff.peek().backoffExpiry.isAfter(now)) {
+                QueuedPod qp = backoff.poll();
+                qp.timestamp = now;
+                active.add(qp);
+                moved = true;
+            }
+            if (moved) {
+                lock.notifyAll();
+            }
+        }
+    }
+
+    /** Moves pods unschedulable for longer than {@link #MAX_UNSCHEDULABLE} back (upstream's periodic flush). */
+    public void flushUnschedulableLeftover() {
+        synchronized (lock) {
+            Instant limit = clock.instant().minus(MAX_UNSCHEDULABLE);
+            List<QueuedPod> moving = unschedulable.values().stream().filter(qp -> qp.unschedulableSince.isBefore(limit)).toList();
+            for (QueuedPod qp : moving) {
+                unschedulable.remove(qp.pod.uid());
+                requeue(qp);
+            }
+        }
+    }
+
+    // ---- views -----------------------------------------------------------------------------------------
+
+    public boolean contains(String uid) {
+        synchronized (lock) {
+            return pods.containsKey(uid);
+        }
+    }
+
+    /** Counts per sub-queue: active, backoff, unschedulable, gated, inFlight. */
+    public Map<String, Integer> counts() {
+        synchronized (lock) {
+            Map<String, Integer> c = new LinkedHashMap<>();
+            c.put("active", active.size());
+            c.put("backoff", backoff.size());
+            c.put("unschedulable", unschedulable.size());
+            c.put("gated", gated.size());
+            c.put("inFlight", inFlight.size());
+            return c;
+        }
+    }
+
+    public List<QueueEntry> entries() {
+        synchronized (lock) {
+            List<QueueEntry> out = new ArrayList<>();
+            for (QueuedPod qp : active) {
+                out.add(entry(qp, "active"));
+            }
+            for (QueuedPod qp : backoff) {
+                out.add(entry(qp, "backoff"));
+            }
+            for (QueuedPod qp : unschedulable.values()) {
+                out.add(entry(qp, "unschedulable"));
+            }
+            for (QueuedPod qp : gated.values()) {
+                out.add(entry(qp, "gated"));
+            }
+            for (QueuedPod qp : inFlight.values()) {
+                out.add(entry(qp, "inFlight"));
+            }
+            return out;
+        }
+    }
+
+    private static QueueEntry entry(QueuedPod qp, String queue) {
+        String why = "gated".equals(queue) ? qp.gatedBy : qp.lastFailure;
+        return new QueueEntry(qp.pod.key(), queue, qp.attempts, qp.unschedulablePlugins, why);
+    }
+
+    /** Wakes a blocked {@link #pop()} with null; the queue accepts nothing afterwards. */
+    public void close() {
+        synchronized (lock) {
+            closed = true;
+            lock.notifyAll();
+        }
+    }
+}

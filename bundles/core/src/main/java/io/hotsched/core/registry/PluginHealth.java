@@ -1,0 +1,102 @@
+package io.hotsched.core.registry;
+
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Failures per plugin registration (name, bundle, version). After {@code threshold} scheduling
+ * attempts in a row in which the plugin failed (threw, timed out, or scored out of range), the
+ * registration is quarantined: it no longer serves, and the profiles that need it pause, until its
+ * bundle is updated (a new registration) or it is released by hand.
+ */
+public final class PluginHealth {
+
+    /** Counters of one registration. */
+    public static final class Counters {
+        private final AtomicLong failures = new AtomicLong();
+        private final AtomicLong consecutive = new AtomicLong();
+        private volatile boolean quarantined;
+        private volatile String lastError;
+
+        public long failures() {
+            return failures.get();
+        }
+
+        public long consecutive() {
+            return consecutive.get();
+        }
+
+        public boolean quarantined() {
+            return quarantined;
+        }
+
+        public String lastError() {
+            return lastError;
+        }
+    }
+
+    private final Map<Long, Counters> counters = new ConcurrentHashMap<>();
+    private volatile int threshold;
+
+    public PluginHealth(int threshold) {
+        this.threshold = threshold;
+    }
+
+    public void setThreshold(int threshold) {
+        this.threshold = threshold;
+    }
+
+    public int threshold() {
+        return threshold;
+    }
+
+    /**
+     * Records a failed attempt of the plugin.
+     *
+     * @return true when this failure put the registration into quarantine
+     */
+    public boolean failed(Registration r, String error) {
+        Counters c = counters.computeIfAbsent(r.serviceId(), k -> new Counters());
+        c.failures.incrementAndGet();
+        c.lastError = error;
+        long n = c.consecutive.incrementAndGet();
+        if (threshold > 0 && n >= threshold && !c.quarantined) {
+            c.quarantined = true;
+            return true;
+        }
+        return false;
+    }
+
+    /** Records an attempt in which the plugin ran without failing. */
+    public void succeeded(Registration r) {
+        Counters c = counters.get(r.serviceId());
+        if (c != null && c.consecutive.get() != 0) {
+            c.consecutive.set(0);
+        }
+    }
+
+    public boolean quarantined(Registration r) {
+        Counters c = counters.get(r.serviceId());
+        return c != null && c.quarantined;
+    }
+
+    /** Ends a quarantine by hand; false when the registration was not quarantined. */
+    public boolean release(Registration r) {
+        Counters c = counters.get(r.serviceId());
+        if (c == null || !c.quarantined) {
+            return false;
+        }
+        c.quarantined = false;
+        c.consecutive.set(0);
+        return true;
+    }
+
+    public Counters counters(Registration r) {
+        return counters.getOrDefault(r.serviceId(), new Counters());
+    }
+
+    void forget(Registration r) {
+        counters.remove(r.serviceId());
+    }
+}

@@ -1,0 +1,337 @@
+package io.hotsched.core.runtime;
+
+import io.hotsched.api.framework.BindPlugin;
+import io.hotsched.api.framework.ClusterEventWithHint;
+import io.hotsched.api.framework.EnqueueExtensions;
+import io.hotsched.api.framework.FilterPlugin;
+import io.hotsched.api.framework.InvalidArgsException;
+import io.hotsched.api.framework.PermitPlugin;
+import io.hotsched.api.framework.Plugin;
+import io.hotsched.api.framework.PostBindPlugin;
+import io.hotsched.api.framework.PostFilterPlugin;
+import io.hotsched.api.framework.PreBindPlugin;
+import io.hotsched.api.framework.PreEnqueuePlugin;
+import io.hotsched.api.framework.PreFilterPlugin;
+import io.hotsched.api.framework.PreScorePlugin;
+import io.hotsched.api.framework.QueueSortPlugin;
+import io.hotsched.api.framework.ReservePlugin;
+import io.hotsched.api.framework.ScorePlugin;
+import io.hotsched.api.framework.ext.FilterTransformer;
+import io.hotsched.api.framework.ext.PostFilterTransformer;
+import io.hotsched.api.framework.ext.PreFilterTransformer;
+import io.hotsched.api.framework.ext.ScoreTransformer;
+import io.hotsched.core.config.ConfigProblem;
+import io.hotsched.core.config.ExtensionPoint;
+import io.hotsched.core.config.PluginConfig;
+import io.hotsched.core.config.PluginRef;
+import io.hotsched.core.config.PluginSet;
+import io.hotsched.core.config.ProfileConfig;
+import io.hotsched.core.registry.Registration;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Function;
+
+/**
+ * Builds the framework of one profile from its configuration and the plugin factories present:
+ * creates one instance per plugin name (validating its arguments), expands MultiPoint into the
+ * extension points each plugin implements (upstream's precedence: a specific extension point over
+ * MultiPoint), and checks the profile as upstream does (one QueueSort, at least one Bind).
+ */
+public final class FrameworkBuilder {
+
+    /** The outcome of a build. */
+    public sealed interface Result permits Built, Missing, Invalid {
+    }
+
+    public record Built(FrameworkImpl framework) implements Result {
+    }
+
+    /** Some configured plugins have no factory yet: the profile waits for them. */
+    public record Missing(Set<String> names) implements Result {
+    }
+
+    /** The profile cannot work with these plugins and this configuration. */
+    public record Invalid(List<ConfigProblem> problems) implements Result {
+    }
+
+    /** The lists a framework is made of; filled by the builder. */
+    static final class Parts {
+        String profileName;
+        int percentageOfNodesToScore;
+        final List<PluginInstance> instances = new ArrayList<>();
+        final List<Slot<PreEnqueuePlugin>> preEnqueue = new ArrayList<>();
+        final List<Slot<QueueSortPlugin>> queueSort = new ArrayList<>();
+        final List<Slot<PreFilterPlugin>> preFilter = new ArrayList<>();
+        final List<Slot<FilterPlugin>> filter = new ArrayList<>();
+        final List<Slot<PostFilterPlugin>> postFilter = new ArrayList<>();
+        final List<Slot<PreScorePlugin>> preScore = new ArrayList<>();
+        final List<Slot<ScorePlugin>> score = new ArrayList<>();
+        final Map<String, Integer> scoreWeights = new LinkedHashMap<>();
+        final List<Slot<ReservePlugin>> reserve = new ArrayList<>();
+        final List<Slot<PermitPlugin>> permit = new ArrayList<>();
+        final List<Slot<PreBindPlugin>> preBind = new ArrayList<>();
+        final List<Slot<BindPlugin>> bind = new ArrayList<>();
+        final List<Slot<PostBindPlugin>> postBind = new ArrayList<>();
+        final List<Slot<PreFilterTransformer>> preFilterTransformers = new ArrayList<>();
+        final List<Slot<FilterTransformer>> filterTransformers = new ArrayList<>();
+        final List<Slot<ScoreTransformer>> scoreTransformers = new ArrayList<>();
+        final List<Slot<PostFilterTransformer>> postFilterTransformers = new ArrayList<>();
+        final Map<String, List<ClusterEventWithHint>> enqueueEvents = new LinkedHashMap<>();
+    }
+
+    private static final Map<ExtensionPoint, Class<?>> TYPES = new EnumMap<>(ExtensionPoint.class);
+    private static final Map<ExtensionPoint, Class<?>> TRANSFORMERS = new EnumMap<>(ExtensionPoint.class);
+
+    static {
+        TYPES.put(ExtensionPoint.PRE_ENQUEUE, PreEnqueuePlugin.class);
+        TYPES.put(ExtensionPoint.QUEUE_SORT, QueueSortPlugin.class);
+        TYPES.put(ExtensionPoint.PRE_FILTER, PreFilterPlugin.class);
+        TYPES.put(ExtensionPoint.FILTER, FilterPlugin.class);
+        TYPES.put(ExtensionPoint.POST_FILTER, PostFilterPlugin.class);
+        TYPES.put(ExtensionPoint.PRE_SCORE, PreScorePlugin.class);
+        TYPES.put(ExtensionPoint.SCORE, ScorePlugin.class);
+        TYPES.put(ExtensionPoint.RESERVE, ReservePlugin.class);
+        TYPES.put(ExtensionPoint.PERMIT, PermitPlugin.class);
+        TYPES.put(ExtensionPoint.PRE_BIND, PreBindPlugin.class);
+        TYPES.put(ExtensionPoint.BIND, BindPlugin.class);
+        TYPES.put(ExtensionPoint.POST_BIND, PostBindPlugin.class);
+        TRANSFORMERS.put(ExtensionPoint.PRE_FILTER, PreFilterTransformer.class);
+        TRANSFORMERS.put(ExtensionPoint.FILTER, FilterTransformer.class);
+        TRANSFORMERS.put(ExtensionPoint.SCORE, ScoreTransformer.class);
+        TRANSFORMERS.put(ExtensionPoint.POST_FILTER, PostFilterTransformer.class);
+    }
+
+    private FrameworkBuilder() {
+    }
+
+    /** All plugin names a profile needs (every enabled name at every point, MultiPoint included). */
+    public static Set<String> pluginNames(ProfileConfig profile) {
+        Set<String> names = new LinkedHashSet<>();
+        for (PluginSet set : profile.plugins().values()) {
+            for (PluginRef r : set.enabled()) {
+                names.add(r.name());
+            }
+        }
+        return names;
+    }
+
+    /**
+     * @param serving the registration serving a plugin name, if any
+     * @param source the configuration file, for problems
+     * @param globalPercentage the global percentageOfNodesToScore
+     */
+    public static Result build(ProfileConfig profile, String source, int globalPercentage,
+            Function<String, Optional<Registration>> serving, FrameworkServices services) {
+        Set<String> names = pluginNames(profile);
+        Set<String> missing = new LinkedHashSet<>();
+        Map<String, Registration> regs = new LinkedHashMap<>();
+        for (String n : names) {
+            Optional<Registration> r = serving.apply(n);
+            if (r.isEmpty()) {
+                missing.add(n);
+            } else {
+                regs.put(n, r.get());
+            }
+        }
+        if (!missing.isEmpty()) {
+            return new Missing(missing);
+        }
+        WaitingPodsImpl waiting = new WaitingPodsImpl();
+        HandleImpl handle = new HandleImpl(profile.schedulerName(), services, waiting);
+        Parts parts = new Parts();
+        parts.profileName = profile.schedulerName();
+        parts.percentageOfNodesToScore = profile.percentageOfNodesToScore() != null ? profile.percentageOfNodesToScore() : globalPercentage;
+        List<ConfigProblem> problems = new ArrayList<>();
+        Map<String, PluginInstance> byName = new LinkedHashMap<>();
+        for (Map.Entry<String, Registration> e : regs.entrySet()) {
+            String name = e.getKey();
+            PluginConfig pc = profile.pluginConfig().get(name);
+            try {
+                Plugin p = e.getValue().factory().create(new PluginArgsImpl(pc == null ? Map.of() : pc.args()), handle);
+                if (p == null) {
+                    problems.add(new ConfigProblem(source, 0, profile.path() + ".plugins", "plugin " + e.getValue().describe() + " created no instance"));
+                    continue;
+                }
+                PluginInstance inst = new PluginInstance(name, p, e.getValue());
+                byName.put(name, inst);
+                parts.instances.add(inst);
+            } catch (InvalidArgsException ex) {
+                int line = pc == null ? 0 : pc.lines().getOrDefault(ex.field(), pc.line());
+                String field = pc == null ? profile.path() + ".pluginConfig" : pc.path() + ".args." + ex.field();
+                String msg = ex.getMessage().startsWith(ex.field() + ": ") ? ex.getMessage().substring(ex.field().length() + 2) : ex.getMessage();
+                problems.add(new ConfigProblem(source, line, field, "plugin " + name + ": " + msg));
+            } catch (RuntimeException | LinkageError ex) {
+                problems.add(new ConfigProblem(source, pc == null ? 0 : pc.line(), profile.path() + ".plugins",
+                        "plugin " + e.getValue().describe() + " failed to start: " + ex));
+            }
+        }
+        if (problems.isEmpty()) {
+            assemble(profile, source, byName, parts, problems);
+        }
+        if (!problems.isEmpty()) {
+            for (PluginInstance i : parts.instances) {
+                i.close();
+            }
+            return new Invalid(problems);
+        }
+        FrameworkImpl f = new FrameworkImpl(parts, waiting, services);
+        handle.bind(f);
+        return new Built(f);
+    }
+
+    private static void assemble(ProfileConfig profile, String source, Map<String, PluginInstance> byName, Parts parts,
+            List<ConfigProblem> problems) {
+        PluginSet multi = profile.plugins(ExtensionPoint.MULTI_POINT);
+        for (ExtensionPoint point : ExtensionPoint.values()) {
+            if (point == ExtensionPoint.MULTI_POINT) {
+                continue;
+            }
+            Class<?> type = TYPES.get(point);
+            Class<?> transformerType = TRANSFORMERS.get(point);
+            PluginSet set = profile.plugins(point);
+            List<String> explicit = new ArrayList<>();
+            for (PluginRef r : set.enabled()) {
+                Plugin p = byName.get(r.name()).plugin();
+                boolean isPlugin = type.isInstance(p);
+                boolean isTransformer = transformerType != null && transformerType.isInstance(p);
+                if (!isPlugin && !isTransformer) {
+                    problems.add(new ConfigProblem(source, r.line(), profile.path() + ".plugins." + point.key(),
+                            "plugin \"" + r.name() + "\" does not extend " + point.typeName() + " plugin"));
+                    continue;
+                }
+                explicit.add(r.name());
+            }
+            List<String> ordered = new ArrayList<>();
+            if (!set.disablesAll()) {
+                Set<String> disabled = new HashSet<>(set.disabled());
+                Set<String> overrides = new LinkedHashSet<>();
+                Set<String> fromMulti = new LinkedHashSet<>();
+                for (PluginRef r : multi.enabled()) {
+                    Plugin p = byName.get(r.name()).plugin();
+                    if (!type.isInstance(p) && (transformerType == null || !transformerType.isInstance(p))) {
+                        continue;
+                    }
+                    if (disabled.contains(r.name())) {
+                        continue;
+                    }
+                    if (explicit.contains(r.name())) {
+                        overrides.add(r.name());
+                        continue;
+                    }
+                    if (!fromMulti.add(r.name())) {
+                        problems.add(new ConfigProblem(source, r.line(), profile.path() + ".plugins.multiPoint",
+                                "plugin \"" + r.name() + "\" already registered as \"" + point.typeName() + "\""));
+                    }
+                }
+                for (String n : explicit) {
+                    if (overrides.contains(n)) {
+                        ordered.add(n);
+                    }
+                }
+                ordered.addAll(fromMulti);
+                for (String n : explicit) {
+                    if (!overrides.contains(n)) {
+                        ordered.add(n);
+                    }
+                }
+            } else {
+                ordered.addAll(explicit);
+            }
+            for (String n : ordered) {
+                place(point, byName.get(n), parts);
+            }
+        }
+        if (parts.queueSort.size() != 1) {
+            problems.add(new ConfigProblem(source, 0, profile.path() + ".plugins.queueSort",
+                    "only one queue sort plugin required for profile with scheduler name \"" + profile.schedulerName()
+                            + "\", but got " + parts.queueSort.size()));
+        }
+        if (parts.bind.isEmpty()) {
+            problems.add(new ConfigProblem(source, 0, profile.path() + ".plugins.bind",
+                    "at least one bind plugin is needed for profile with scheduler name \"" + profile.schedulerName() + "\""));
+        }
+        // weights: an explicit Score weight first, then MultiPoint's; 0 means 1
+        List<PluginRef> weighted = new ArrayList<>(profile.plugins(ExtensionPoint.SCORE).enabled());
+        weighted.addAll(multi.enabled());
+        for (PluginRef r : weighted) {
+            if (!parts.scoreWeights.containsKey(r.name()) && byName.get(r.name()).plugin() instanceof ScorePlugin) {
+                parts.scoreWeights.put(r.name(), r.weight() == 0 ? 1 : r.weight());
+            }
+        }
+        for (PluginInstance i : parts.instances) {
+            Plugin p = i.plugin();
+            boolean rejects = p instanceof PreEnqueuePlugin || p instanceof PreFilterPlugin || p instanceof FilterPlugin
+                    || p instanceof ReservePlugin || p instanceof PermitPlugin;
+            if (!rejects) {
+                continue;
+            }
+            if (p instanceof EnqueueExtensions ext) {
+                try {
+                    List<ClusterEventWithHint> events = ext.eventsToRegister();
+                    parts.enqueueEvents.put(i.name(), events == null ? List.of() : List.copyOf(events));
+                } catch (RuntimeException e) {
+                    problems.add(new ConfigProblem(source, 0, profile.path() + ".plugins",
+                            "plugin " + i + " failed to list its cluster events: " + e));
+                }
+            } else {
+                parts.enqueueEvents.put(i.name(), null);
+            }
+        }
+    }
+
+    @SuppressWarnings("unchecked")
+    private static void place(ExtensionPoint point, PluginInstance i, Parts parts) {
+        Plugin p = i.plugin();
+        String n = i.name();
+        switch (point) {
+            case PRE_ENQUEUE -> parts.preEnqueue.add(new Slot<>(n, (PreEnqueuePlugin) p, i));
+            case QUEUE_SORT -> parts.queueSort.add(new Slot<>(n, (QueueSortPlugin) p, i));
+            case PRE_FILTER -> {
+                if (p instanceof PreFilterTransformer t) {
+                    parts.preFilterTransformers.add(new Slot<>(n, t, i));
+                }
+                if (p instanceof PreFilterPlugin pf) {
+                    parts.preFilter.add(new Slot<>(n, pf, i));
+                }
+            }
+            case FILTER -> {
+                if (p instanceof FilterTransformer t) {
+                    parts.filterTransformers.add(new Slot<>(n, t, i));
+                }
+                if (p instanceof FilterPlugin f) {
+                    parts.filter.add(new Slot<>(n, f, i));
+                }
+            }
+            case POST_FILTER -> {
+                if (p instanceof PostFilterTransformer t) {
+                    parts.postFilterTransformers.add(new Slot<>(n, t, i));
+                }
+                if (p instanceof PostFilterPlugin pf) {
+                    parts.postFilter.add(new Slot<>(n, pf, i));
+                }
+            }
+            case PRE_SCORE -> parts.preScore.add(new Slot<>(n, (PreScorePlugin) p, i));
+            case SCORE -> {
+                if (p instanceof ScoreTransformer t) {
+                    parts.scoreTransformers.add(new Slot<>(n, t, i));
+                }
+                if (p instanceof ScorePlugin s) {
+                    parts.score.add(new Slot<>(n, s, i));
+                }
+            }
+            case RESERVE -> parts.reserve.add(new Slot<>(n, (ReservePlugin) p, i));
+            case PERMIT -> parts.permit.add(new Slot<>(n, (PermitPlugin) p, i));
+            case PRE_BIND -> parts.preBind.add(new Slot<>(n, (PreBindPlugin) p, i));
+            case BIND -> parts.bind.add(new Slot<>(n, (BindPlugin) p, i));
+            case POST_BIND -> parts.postBind.add(new Slot<>(n, (PostBindPlugin) p, i));
+            default -> throw new IllegalArgumentException(point.toString());
+        }
+    }
+}

@@ -1,0 +1,799 @@
+package io.hotsched.core.runtime;
+
+import io.hotsched.api.framework.ClusterEventWithHint;
+import io.hotsched.api.framework.Code;
+import io.hotsched.api.framework.CycleState;
+import io.hotsched.api.framework.FilterPlugin;
+import io.hotsched.api.framework.NodeInfo;
+import io.hotsched.api.framework.NodeInfoLister;
+import io.hotsched.api.framework.NodeScores;
+import io.hotsched.api.framework.NodeToStatus;
+import io.hotsched.api.framework.PermitPlugin;
+import io.hotsched.api.framework.PermitResult;
+import io.hotsched.api.framework.PodInfo;
+import io.hotsched.api.framework.PostBindPlugin;
+import io.hotsched.api.framework.PostFilterPlugin;
+import io.hotsched.api.framework.PostFilterResult;
+import io.hotsched.api.framework.PreBindPlugin;
+import io.hotsched.api.framework.PreEnqueuePlugin;
+import io.hotsched.api.framework.PreFilterExtensions;
+import io.hotsched.api.framework.PreFilterPlugin;
+import io.hotsched.api.framework.PreFilterResult;
+import io.hotsched.api.framework.PreScorePlugin;
+import io.hotsched.api.framework.QueueSortPlugin;
+import io.hotsched.api.framework.QueuedPodInfo;
+import io.hotsched.api.framework.ReservePlugin;
+import io.hotsched.api.framework.ScoreExtensions;
+import io.hotsched.api.framework.ScorePlugin;
+import io.hotsched.api.framework.BindPlugin;
+import io.hotsched.api.framework.Status;
+import io.hotsched.api.framework.ext.FilterTransformer;
+import io.hotsched.api.framework.ext.PostFilterTransformer;
+import io.hotsched.api.framework.ext.PreFilterTransformer;
+import io.hotsched.api.framework.ext.ScoreTransformer;
+import io.hotsched.api.framework.ext.Transformation;
+import io.hotsched.core.registry.Registration;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The plugins of one profile, as configured at one moment, and the runners of every extension
+ * point (upstream's frameworkImpl). Immutable once built: a configuration change or a plugin
+ * bundle coming or going builds a new one and retires this one. A scheduling attempt pins the
+ * framework it started with until its binding cycle ends; a retired framework closes its plugin
+ * instances when its last pin is released.
+ *
+ * <p>Every plugin call is guarded: an exception becomes an {@link Code#ERROR} status naming the
+ * plugin and is recorded as a fault of that plugin for the attempt.
+ */
+public final class FrameworkImpl {
+
+    private static final Logger LOG = LoggerFactory.getLogger(FrameworkImpl.class);
+    static final Duration MAX_PERMIT_WAIT = Duration.ofMinutes(15);
+
+    final String profileName;
+    final int percentageOfNodesToScore;
+    final List<PluginInstance> instances;
+    final List<Slot<PreEnqueuePlugin>> preEnqueue;
+    final List<Slot<QueueSortPlugin>> queueSort;
+    final List<Slot<PreFilterPlugin>> preFilter;
+    final List<Slot<FilterPlugin>> filter;
+    final List<Slot<PostFilterPlugin>> postFilter;
+    final List<Slot<PreScorePlugin>> preScore;
+    final List<Slot<ScorePlugin>> score;
+    final Map<String, Integer> scoreWeights;
+    final List<Slot<ReservePlugin>> reserve;
+    final List<Slot<PermitPlugin>> permit;
+    final List<Slot<PreBindPlugin>> preBind;
+    final List<Slot<BindPlugin>> bind;
+    final List<Slot<PostBindPlugin>> postBind;
+    final List<Slot<PreFilterTransformer>> preFilterTransformers;
+    final List<Slot<FilterTransformer>> filterTransformers;
+    final List<Slot<ScoreTransformer>> scoreTransformers;
+    final List<Slot<PostFilterTransformer>> postFilterTransformers;
+    final Map<String, List<ClusterEventWithHint>> enqueueEvents;
+    private final WaitingPodsImpl waitingPods;
+    private final FrameworkServices services;
+
+    private final AtomicInteger pins = new AtomicInteger(1);
+    private volatile boolean retired;
+    private volatile boolean closed;
+
+    FrameworkImpl(FrameworkBuilder.Parts p, WaitingPodsImpl waitingPods, FrameworkServices services) {
+        this.profileName = p.profileName;
+        this.percentageOfNodesToScore = p.percentageOfNodesToScore;
+        this.instances = List.copyOf(p.instances);
+        this.preEnqueue = List.copyOf(p.preEnqueue);
+        this.queueSort = List.copyOf(p.queueSort);
+        this.preFilter = List.copyOf(p.preFilter);
+        this.filter = List.copyOf(p.filter);
+        this.postFilter = List.copyOf(p.postFilter);
+        this.preScore = List.copyOf(p.preScore);
+        this.score = List.copyOf(p.score);
+        this.scoreWeights = Map.copyOf(p.scoreWeights);
+        this.reserve = List.copyOf(p.reserve);
+        this.permit = List.copyOf(p.permit);
+        this.preBind = List.copyOf(p.preBind);
+        this.bind = List.copyOf(p.bind);
+        this.postBind = List.copyOf(p.postBind);
+        this.preFilterTransformers = List.copyOf(p.preFilterTransformers);
+        this.filterTransformers = List.copyOf(p.filterTransformers);
+        this.scoreTransformers = List.copyOf(p.scoreTransformers);
+        this.postFilterTransformers = List.copyOf(p.postFilterTransformers);
+        // a null list means "every event" (the plugin registered no EnqueueExtensions)
+        this.enqueueEvents = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(p.enqueueEvents));
+        this.waitingPods = waitingPods;
+        this.services = services;
+    }
+
+    public String profileName() {
+        return profileName;
+    }
+
+    /** The profile's percentageOfNodesToScore, or the global one (0 = adaptive). */
+    public int percentageOfNodesToScore() {
+        return percentageOfNodesToScore;
+    }
+
+    public List<PluginInstance> instances() {
+        return instances;
+    }
+
+    /** Which extension points each plugin serves here, by configured name (for the shell). */
+    public Map<String, List<String>> pointsByPlugin() {
+        Map<String, List<String>> out = new LinkedHashMap<>();
+        addPoints(out, "PreEnqueue", preEnqueue);
+        addPoints(out, "QueueSort", queueSort);
+        addPoints(out, "PreFilter", preFilter);
+        addPoints(out, "PreFilterTransformer", preFilterTransformers);
+        addPoints(out, "FilterTransformer", filterTransformers);
+        addPoints(out, "Filter", filter);
+        addPoints(out, "PostFilter", postFilter);
+        addPoints(out, "PostFilterTransformer", postFilterTransformers);
+        addPoints(out, "PreScore", preScore);
+        addPoints(out, "ScoreTransformer", scoreTransformers);
+        addPoints(out, "Score", score);
+        addPoints(out, "Reserve", reserve);
+        addPoints(out, "Permit", permit);
+        addPoints(out, "PreBind", preBind);
+        addPoints(out, "Bind", bind);
+        addPoints(out, "PostBind", postBind);
+        return out;
+    }
+
+    private static void addPoints(Map<String, List<String>> out, String point, List<? extends Slot<?>> slots) {
+        for (Slot<?> s : slots) {
+            out.computeIfAbsent(s.name(), k -> new ArrayList<>()).add(point);
+        }
+    }
+
+    /** Whether this framework runs an instance from {@code registration}. */
+    public boolean uses(Registration registration) {
+        for (PluginInstance i : instances) {
+            if (i.registration() != null && i.registration().serviceId() == registration.serviceId()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    public Map<String, List<ClusterEventWithHint>> enqueueEvents() {
+        return enqueueEvents;
+    }
+
+    public io.hotsched.api.framework.WaitingPods waitingPods() {
+        return waitingPods;
+    }
+
+    /** Rejects every pod waiting in Permit on this framework (its plugins are leaving). */
+    public void rejectWaitingPods(String message) {
+        waitingPods.rejectAll(message);
+    }
+
+    // ---- lifecycle: pins, retirement, close ---------------------------------------------------
+
+    /** Takes a pin for one scheduling attempt; false when the framework is already closed. */
+    public boolean pin() {
+        while (true) {
+            int n = pins.get();
+            if (n <= 0) {
+                return false;
+            }
+            if (pins.compareAndSet(n, n + 1)) {
+                return true;
+            }
+        }
+    }
+
+    public void unpin() {
+        if (pins.decrementAndGet() == 0) {
+            closeInstances();
+        }
+    }
+
+    /** Number of attempts pinned to this framework right now. */
+    public int activePins() {
+        return Math.max(0, pins.get() - (retired ? 0 : 1));
+    }
+
+    /** Takes the framework out of service; it closes once no attempt holds it. */
+    public void retire() {
+        if (!retired) {
+            retired = true;
+            unpin();
+        }
+    }
+
+    public boolean retired() {
+        return retired;
+    }
+
+    public boolean closed() {
+        return closed;
+    }
+
+    private void closeInstances() {
+        closed = true;
+        for (PluginInstance i : instances) {
+            RuntimeException e = i.close();
+            if (e != null) {
+                LOG.warn("Plugin {} failed to close: {}", i, e.toString());
+            }
+        }
+    }
+
+    // ---- guarded calls --------------------------------------------------------------------------
+
+    private Status fault(CycleState state, PluginInstance instance, Throwable t, String what) {
+        String message = what + ": " + (t.getMessage() == null ? t.getClass().getName() : t.getMessage());
+        AttemptFaults.of(state).record(instance, message);
+        LOG.debug("Plugin {} failed: {}", instance, message, t);
+        return Status.error(new PluginFailure(message, t)).withPlugin(instance.name());
+    }
+
+    // ---- PreEnqueue and QueueSort ---------------------------------------------------------------
+
+    /** Success when every PreEnqueue plugin lets the pod in; the first refusal otherwise. */
+    public Status runPreEnqueuePlugins(PodInfo pod) {
+        for (Slot<PreEnqueuePlugin> s : preEnqueue) {
+            Status st;
+            try {
+                st = s.plugin().preEnqueue(pod);
+            } catch (RuntimeException e) {
+                return Status.error("running PreEnqueue plugin \"" + s.name() + "\": " + e).withPlugin(s.name());
+            }
+            if (st != null && !st.isSuccess()) {
+                return st.withPlugin(s.name());
+            }
+        }
+        return Status.SUCCESS;
+    }
+
+    /** The QueueSort plugin's order; FIFO by queue time when it fails. */
+    public boolean less(QueuedPodInfo a, QueuedPodInfo b) {
+        try {
+            return queueSort.get(0).plugin().less(a, b);
+        } catch (RuntimeException e) {
+            return a.timestamp().isBefore(b.timestamp());
+        }
+    }
+
+    public String queueSortName() {
+        return queueSort.get(0).name();
+    }
+
+    // ---- PreFilter --------------------------------------------------------------------------------
+
+    public PreFilterOutcome runPreFilter(CycleState state, PodInfo pod, NodeInfoLister nodes) {
+        for (Slot<PreFilterTransformer> t : preFilterTransformers) {
+            Transformation tr;
+            try {
+                tr = t.plugin().beforePreFilter(state, pod);
+            } catch (RuntimeException e) {
+                return new PreFilterOutcome(pod, null, fault(state, t.instance(), e, "running PreFilterTransformer \"" + t.name() + "\""), Set.of());
+            }
+            if (tr != null && !tr.status().isSuccess()) {
+                return new PreFilterOutcome(pod, null, tr.status().withPlugin(t.name()), Set.of());
+            }
+            if (tr != null && tr.pod() != null) {
+                pod = tr.pod();
+            }
+        }
+        PreFilterResult merged = PreFilterResult.ALL_NODES;
+        Set<String> restricting = new TreeSet<>();
+        Set<String> skipped = new HashSet<>();
+        Status unschedulable = null;
+        for (Slot<PreFilterPlugin> s : preFilter) {
+            PreFilterResult r;
+            try {
+                r = s.plugin().preFilter(state, pod, nodes);
+            } catch (RuntimeException e) {
+                return new PreFilterOutcome(pod, null, fault(state, s.instance(), e, "running PreFilter plugin \"" + s.name() + "\""), Set.of());
+            }
+            Status st = r == null ? Status.SUCCESS : r.status();
+            if (st.isSkip()) {
+                skipped.add(s.name());
+                continue;
+            }
+            if (!st.isSuccess()) {
+                if (st.code() == Code.UNSCHEDULABLE_AND_UNRESOLVABLE) {
+                    state.write(SkippedPlugins.FILTER, new SkippedPlugins(Set.copyOf(skipped)));
+                    return new PreFilterOutcome(pod, null, st.withPlugin(s.name()), Set.of());
+                }
+                if (st.code() == Code.UNSCHEDULABLE || st.code() == Code.PENDING) {
+                    if (unschedulable == null) {
+                        unschedulable = st.withPlugin(s.name());
+                    }
+                    continue;
+                }
+                return new PreFilterOutcome(pod, null, Status.error("running PreFilter plugin \"" + s.name() + "\": " + st.message())
+                        .withPlugin(s.name()), Set.of());
+            }
+            if (r != null && !r.allNodes()) {
+                restricting.add(s.name());
+                merged = merged.intersect(r);
+                if (merged.nodeNames().isEmpty()) {
+                    String msg = restricting.size() == 1
+                            ? "node(s) didn't satisfy plugin " + restricting.iterator().next()
+                            : "node(s) didn't satisfy plugin(s) " + goSlice(restricting) + " simultaneously";
+                    state.write(SkippedPlugins.FILTER, new SkippedPlugins(Set.copyOf(skipped)));
+                    return new PreFilterOutcome(pod, merged, Status.unresolvable(msg), Set.copyOf(restricting));
+                }
+            }
+        }
+        state.write(SkippedPlugins.FILTER, new SkippedPlugins(Set.copyOf(skipped)));
+        if (unschedulable != null) {
+            return new PreFilterOutcome(pod, merged, unschedulable, Set.copyOf(restricting));
+        }
+        for (Slot<PreFilterTransformer> t : preFilterTransformers) {
+            Status st;
+            try {
+                st = t.plugin().afterPreFilter(state, pod, merged);
+            } catch (RuntimeException e) {
+                return new PreFilterOutcome(pod, merged, fault(state, t.instance(), e, "running PreFilterTransformer \"" + t.name() + "\""), Set.of());
+            }
+            if (st != null && !st.isSuccess()) {
+                return new PreFilterOutcome(pod, merged, st.withPlugin(t.name()), Set.of());
+            }
+        }
+        return new PreFilterOutcome(pod, merged, Status.SUCCESS, Set.copyOf(restricting));
+    }
+
+    static String goSlice(Set<String> names) {
+        return "[" + String.join(" ", names) + "]";
+    }
+
+    public Status runPreFilterExtensionAddPod(CycleState state, PodInfo podToSchedule, PodInfo podToAdd, NodeInfo node) {
+        Set<String> skipped = skippedFilter(state);
+        for (Slot<PreFilterPlugin> s : preFilter) {
+            if (skipped.contains(s.name())) {
+                continue;
+            }
+            try {
+                PreFilterExtensions ext = s.plugin().preFilterExtensions();
+                if (ext == null) {
+                    continue;
+                }
+                Status st = ext.addPod(state, podToSchedule, podToAdd, node);
+                if (st != null && !st.isSuccess()) {
+                    return Status.error("running AddPod on PreFilter plugin \"" + s.name() + "\": " + st.message()).withPlugin(s.name());
+                }
+            } catch (RuntimeException e) {
+                return fault(state, s.instance(), e, "running AddPod on PreFilter plugin \"" + s.name() + "\"");
+            }
+        }
+        return Status.SUCCESS;
+    }
+
+    public Status runPreFilterExtensionRemovePod(CycleState state, PodInfo podToSchedule, PodInfo podToRemove, NodeInfo node) {
+        Set<String> skipped = skippedFilter(state);
+        for (Slot<PreFilterPlugin> s : preFilter) {
+            if (skipped.contains(s.name())) {
+                continue;
+            }
+            try {
+                PreFilterExtensions ext = s.plugin().preFilterExtensions();
+                if (ext == null) {
+                    continue;
+                }
+                Status st = ext.removePod(state, podToSchedule, podToRemove, node);
+                if (st != null && !st.isSuccess()) {
+                    return Status.error("running RemovePod on PreFilter plugin \"" + s.name() + "\": " + st.message()).withPlugin(s.name());
+                }
+            } catch (RuntimeException e) {
+                return fault(state, s.instance(), e, "running RemovePod on PreFilter plugin \"" + s.name() + "\"");
+            }
+        }
+        return Status.SUCCESS;
+    }
+
+    private static Set<String> skippedFilter(CycleState state) {
+        return state.read(SkippedPlugins.FILTER).map(SkippedPlugins::names).orElse(Set.of());
+    }
+
+    // ---- Filter -----------------------------------------------------------------------------------
+
+    /** The Filter plugins in order; the first non-success wins. */
+    Status runFilterPlugins(CycleState state, PodInfo pod, NodeInfo node, Set<String> skipped) {
+        for (int i = 0; i < filter.size(); i++) {
+            Slot<FilterPlugin> s = filter.get(i);
+            if (!skipped.isEmpty() && skipped.contains(s.name())) {
+                continue;
+            }
+            Status st;
+            try {
+                st = s.plugin().filter(state, pod, node);
+            } catch (RuntimeException e) {
+                return fault(state, s.instance(), e, "running \"" + s.name() + "\" filter plugin");
+            }
+            if (st == null || st.isSuccess()) {
+                continue;
+            }
+            if (st.isRejection()) {
+                return st.withPlugin(s.name());
+            }
+            return Status.error("running \"" + s.name() + "\" filter plugin: " + st.message()).withPlugin(s.name());
+        }
+        return Status.SUCCESS;
+    }
+
+    /**
+     * Filter transformers, then the Filter plugins; when pods of at least the pod's priority are
+     * nominated to the node, the plugins run twice (with those pods counted, then without) and the
+     * node passes only if both pass.
+     */
+    public Status runFilterPluginsWithNominatedPods(CycleState state, PodInfo pod, NodeInfo node) {
+        for (int i = 0; i < filterTransformers.size(); i++) {
+            Slot<FilterTransformer> t = filterTransformers.get(i);
+            Transformation tr;
+            try {
+                tr = t.plugin().beforeFilter(state, pod, node);
+            } catch (RuntimeException e) {
+                return fault(state, t.instance(), e, "running FilterTransformer \"" + t.name() + "\"");
+            }
+            if (tr == null || tr == Transformation.UNCHANGED) {
+                continue;
+            }
+            if (!tr.status().isSuccess()) {
+                return tr.status().withPlugin(t.name());
+            }
+            if (tr.pod() != null) {
+                pod = tr.pod();
+            }
+            if (tr.node() != null) {
+                node = tr.node();
+            }
+        }
+        Set<String> skipped = skippedFilter(state);
+        List<PodInfo> nominated = services.nominatedPods().apply(node.name());
+        if (!nominated.isEmpty()) {
+            NodeInfo withNominated = null;
+            CycleState stateWithNominated = null;
+            for (PodInfo n : nominated) {
+                if (n.priority() >= pod.priority() && !n.uid().equals(pod.uid())) {
+                    if (withNominated == null) {
+                        withNominated = node.copy();
+                        stateWithNominated = state.copy();
+                    }
+                    withNominated.addPod(n);
+                    Status st = runPreFilterExtensionAddPod(stateWithNominated, pod, n, withNominated);
+                    if (!st.isSuccess()) {
+                        return st;
+                    }
+                }
+            }
+            if (withNominated != null) {
+                Status first = runFilterPlugins(stateWithNominated, pod, withNominated, skipped);
+                if (!first.isSuccess()) {
+                    return first;
+                }
+            }
+        }
+        return runFilterPlugins(state, pod, node, skipped);
+    }
+
+    // ---- PostFilter --------------------------------------------------------------------------------
+
+    public PostFilterResult runPostFilter(CycleState state, PodInfo pod, NodeToStatus statuses) {
+        PostFilterResult result = PostFilterResult.of(Status.unschedulable());
+        List<String> reasons = new ArrayList<>();
+        for (Slot<PostFilterPlugin> s : postFilter) {
+            PostFilterResult r;
+            try {
+                r = s.plugin().postFilter(state, pod, statuses);
+            } catch (RuntimeException e) {
+                result = PostFilterResult.of(fault(state, s.instance(), e, "running PostFilter plugin \"" + s.name() + "\""));
+                break;
+            }
+            Status st = r == null ? Status.unschedulable() : r.status();
+            if (st.isSuccess() || st.code() == Code.UNSCHEDULABLE_AND_UNRESOLVABLE) {
+                result = new PostFilterResult(st.withPlugin(s.name()), r == null ? null : r.nominatedNodeName());
+                break;
+            }
+            if (st.code() == Code.ERROR) {
+                result = PostFilterResult.of(st.withPlugin(s.name()));
+                break;
+            }
+            reasons.addAll(st.reasons());
+            result = new PostFilterResult(Status.unschedulable(reasons.toArray(String[]::new)).withPlugin(s.name()), null);
+        }
+        for (Slot<PostFilterTransformer> t : postFilterTransformers) {
+            try {
+                t.plugin().afterPostFilter(state, pod, statuses, result);
+            } catch (RuntimeException e) {
+                LOG.warn("PostFilterTransformer {} failed: {}", t.name(), e.toString());
+            }
+        }
+        return result;
+    }
+
+    // ---- PreScore and Score -----------------------------------------------------------------------
+
+    public Status runPreScore(CycleState state, PodInfo pod, List<NodeInfo> nodes) {
+        Set<String> skipped = new HashSet<>();
+        for (Slot<PreScorePlugin> s : preScore) {
+            Status st;
+            try {
+                st = s.plugin().preScore(state, pod, nodes);
+            } catch (RuntimeException e) {
+                return fault(state, s.instance(), e, "running PreScore plugin \"" + s.name() + "\"");
+            }
+            if (st == null || st.isSuccess()) {
+                continue;
+            }
+            if (st.isSkip()) {
+                skipped.add(s.name());
+                continue;
+            }
+            return Status.error("running PreScore plugin \"" + s.name() + "\": " + st.message()).withPlugin(s.name());
+        }
+        state.write(SkippedPlugins.SCORE, new SkippedPlugins(Set.copyOf(skipped)));
+        return Status.SUCCESS;
+    }
+
+    /**
+     * Score transformers, then every Score plugin over {@code nodes} in parallel, normalization,
+     * range check and weights. Fills {@code out}: per node the weighted total and, per plugin, the
+     * normalized score.
+     */
+    public Status runScore(CycleState state, PodInfo pod, List<NodeInfo> nodes, ScoreTable out) {
+        List<NodeInfo> scored = nodes;
+        for (Slot<ScoreTransformer> t : scoreTransformers) {
+            Transformation tr;
+            try {
+                tr = t.plugin().beforeScore(state, pod, scored);
+            } catch (RuntimeException e) {
+                return fault(state, t.instance(), e, "running ScoreTransformer \"" + t.name() + "\"");
+            }
+            if (tr == null || tr == Transformation.UNCHANGED) {
+                continue;
+            }
+            if (!tr.status().isSuccess()) {
+                return tr.status();
+            }
+            if (tr.pod() != null) {
+                pod = tr.pod();
+            }
+            if (tr.nodes() != null) {
+                if (tr.nodes().size() != scored.size()) {
+                    return Status.error("ScoreTransformer \"" + t.name() + "\" returned " + tr.nodes().size() + " nodes for " + scored.size())
+                            .withPlugin(t.name());
+                }
+                scored = tr.nodes();
+            }
+        }
+        Set<String> skipped = state.read(SkippedPlugins.SCORE).map(SkippedPlugins::names).orElse(Set.of());
+        List<Slot<ScorePlugin>> active = new ArrayList<>();
+        for (Slot<ScorePlugin> s : score) {
+            if (!skipped.contains(s.name())) {
+                active.add(s);
+            }
+        }
+        NodeScores[] perPlugin = new NodeScores[active.size()];
+        for (int p = 0; p < perPlugin.length; p++) {
+            perPlugin[p] = new NodeScores(scored);
+        }
+        final List<NodeInfo> scoredNodes = scored;
+        final PodInfo scoredPod = pod;
+        Status[] failure = new Status[1];
+        try {
+            services.parallelizer().until(scoredNodes.size(), i -> {
+                NodeInfo n = scoredNodes.get(i);
+                for (int p = 0; p < perPlugin.length; p++) {
+                    Slot<ScorePlugin> s = active.get(p);
+                    long v;
+                    try {
+                        v = s.plugin().score(state, scoredPod, n);
+                    } catch (RuntimeException e) {
+                        synchronized (failure) {
+                            if (failure[0] == null) {
+                                failure[0] = fault(state, s.instance(), e, "running Score plugin \"" + s.name() + "\"");
+                            }
+                        }
+                        return;
+                    }
+                    perPlugin[p].set(i, v);
+                }
+            });
+        } catch (RuntimeException e) {
+            return Status.error(e);
+        }
+        if (failure[0] != null) {
+            return failure[0];
+        }
+        for (int p = 0; p < perPlugin.length; p++) {
+            Slot<ScorePlugin> s = active.get(p);
+            try {
+                ScoreExtensions ext = s.plugin().scoreExtensions();
+                if (ext != null) {
+                    Status st = ext.normalizeScore(state, scoredPod, perPlugin[p]);
+                    if (st != null && !st.isSuccess()) {
+                        return Status.error("running Normalize on Score plugin \"" + s.name() + "\": " + st.message()).withPlugin(s.name());
+                    }
+                }
+            } catch (RuntimeException e) {
+                return fault(state, s.instance(), e, "running Normalize on Score plugin \"" + s.name() + "\"");
+            }
+            NodeScores ns = perPlugin[p];
+            for (int i = 0; i < ns.size(); i++) {
+                long v = ns.score(i);
+                if (v < ScorePlugin.MIN_NODE_SCORE || v > ScorePlugin.MAX_NODE_SCORE) {
+                    String msg = "applying score defaultWeights on Score plugins: plugin \"" + s.name() + "\" returns an invalid score "
+                            + v + ", it should in the range of [" + ScorePlugin.MIN_NODE_SCORE + ", " + ScorePlugin.MAX_NODE_SCORE
+                            + "] after normalizing";
+                    AttemptFaults.of(state).record(s.instance(), msg);
+                    return Status.error(msg).withPlugin(s.name());
+                }
+            }
+        }
+        out.fill(scoredNodes, active.stream().map(Slot::name).toList(), perPlugin,
+                active.stream().mapToInt(s -> scoreWeights.getOrDefault(s.name(), 1)).toArray());
+        return Status.SUCCESS;
+    }
+
+    public boolean hasScorePlugins() {
+        return !score.isEmpty();
+    }
+
+    // ---- Reserve, Permit ----------------------------------------------------------------------------
+
+    public Status runReserve(CycleState state, PodInfo pod, String node) {
+        for (Slot<ReservePlugin> s : reserve) {
+            Status st;
+            try {
+                st = s.plugin().reserve(state, pod, node);
+            } catch (RuntimeException e) {
+                return fault(state, s.instance(), e, "running Reserve plugin \"" + s.name() + "\"");
+            }
+            if (st != null && !st.isSuccess()) {
+                if (st.isRejection()) {
+                    return st.withPlugin(s.name());
+                }
+                return Status.error("running Reserve plugin \"" + s.name() + "\": " + st.message()).withPlugin(s.name());
+            }
+        }
+        return Status.SUCCESS;
+    }
+
+    /** Unreserve on every Reserve plugin, in reverse order; failures are logged, never thrown. */
+    public void runUnreserve(CycleState state, PodInfo pod, String node) {
+        for (int i = reserve.size() - 1; i >= 0; i--) {
+            Slot<ReservePlugin> s = reserve.get(i);
+            try {
+                s.plugin().unreserve(state, pod, node);
+            } catch (RuntimeException e) {
+                fault(state, s.instance(), e, "running Unreserve plugin \"" + s.name() + "\"");
+                LOG.warn("Unreserve of plugin {} failed for pod {}: {}", s.name(), pod.key(), e.toString());
+            }
+        }
+    }
+
+    /** Success, a rejection, or {@link Code#WAIT} (the pod now waits in {@link #waitingPods()}). */
+    public Status runPermit(CycleState state, PodInfo pod, String node) {
+        Map<String, Duration> waits = new LinkedHashMap<>();
+        for (Slot<PermitPlugin> s : permit) {
+            PermitResult r;
+            try {
+                r = s.plugin().permit(state, pod, node);
+            } catch (RuntimeException e) {
+                return fault(state, s.instance(), e, "running Permit plugin \"" + s.name() + "\"");
+            }
+            Status st = r == null ? Status.SUCCESS : r.status();
+            if (st.isSuccess()) {
+                continue;
+            }
+            if (st.isRejection()) {
+                return Status.of(st.code(), "rejected pod \"" + pod.name() + "\" by permit plugin \"" + s.name() + "\": " + st.message())
+                        .withPlugin(s.name());
+            }
+            if (st.code() == Code.WAIT) {
+                Duration d = r.timeout() == null || r.timeout().isNegative() ? Duration.ZERO : r.timeout();
+                waits.put(s.name(), d.compareTo(MAX_PERMIT_WAIT) > 0 ? MAX_PERMIT_WAIT : d);
+                continue;
+            }
+            return Status.error("running Permit plugin \"" + s.name() + "\": " + st.message()).withPlugin(s.name());
+        }
+        if (!waits.isEmpty()) {
+            waitingPods.add(new WaitingPodImpl(pod, node, waits, services.timer()));
+            return Status.of(Code.WAIT);
+        }
+        return Status.SUCCESS;
+    }
+
+    /** Blocks the binding cycle until the waiting pod is allowed, rejected or timed out. */
+    public Status waitOnPermit(PodInfo pod) {
+        WaitingPodImpl w = (WaitingPodImpl) waitingPods.get(pod.uid());
+        if (w == null) {
+            return Status.SUCCESS;
+        }
+        try {
+            return w.outcome().get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return Status.error("interrupted while waiting on permit");
+        } catch (ExecutionException e) {
+            return Status.error(e.getCause());
+        } finally {
+            waitingPods.remove(pod.uid());
+        }
+    }
+
+    // ---- PreBind, Bind, PostBind --------------------------------------------------------------------
+
+    public Status runPreBind(CycleState state, PodInfo pod, String node) {
+        for (Slot<PreBindPlugin> s : preBind) {
+            Status st;
+            try {
+                st = s.plugin().preBind(state, pod, node);
+            } catch (RuntimeException e) {
+                return fault(state, s.instance(), e, "running PreBind plugin \"" + s.name() + "\"");
+            }
+            if (st != null && !st.isSuccess()) {
+                if (st.isRejection()) {
+                    return st.withPlugin(s.name());
+                }
+                return Status.error("running PreBind plugin \"" + s.name() + "\": " + st.message()).withPlugin(s.name());
+            }
+        }
+        return Status.SUCCESS;
+    }
+
+    public Status runBind(CycleState state, PodInfo pod, String node) {
+        if (bind.isEmpty()) {
+            return Status.SKIP;
+        }
+        for (Slot<BindPlugin> s : bind) {
+            Status st;
+            try {
+                st = s.plugin().bind(state, pod, node);
+            } catch (RuntimeException e) {
+                return fault(state, s.instance(), e, "running Bind plugin \"" + s.name() + "\"");
+            }
+            if (st != null && st.isSkip()) {
+                continue;
+            }
+            if (st != null && !st.isSuccess()) {
+                return Status.error("running Bind plugin \"" + s.name() + "\": " + st.message()).withPlugin(s.name());
+            }
+            return Status.SUCCESS;
+        }
+        return Status.SKIP;
+    }
+
+    public void runPostBind(CycleState state, PodInfo pod, String node) {
+        for (Slot<PostBindPlugin> s : postBind) {
+            try {
+                s.plugin().postBind(state, pod, node);
+            } catch (RuntimeException e) {
+                fault(state, s.instance(), e, "running PostBind plugin \"" + s.name() + "\"");
+            }
+        }
+    }
+
+    /** Settles the plugin health counters of an attempt: faulty plugins fail once, the others succeed. */
+    public Map<PluginInstance, String> faults(CycleState state) {
+        return state.read(AttemptFaults.KEY).map(AttemptFaults::all).orElse(Map.of());
+    }
+
+    /** Completes when the pod waiting in Permit is released; for tests. */
+    CompletableFuture<Status> permitOutcome(String uid) {
+        WaitingPodImpl w = (WaitingPodImpl) waitingPods.get(uid);
+        return w == null ? CompletableFuture.completedFuture(Status.SUCCESS) : w.outcome();
+    }
+
+    @Override
+    public String toString() {
+        return "framework of profile " + profileName;
+    }
+}

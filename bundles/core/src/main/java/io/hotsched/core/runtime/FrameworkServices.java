@@ -1,0 +1,21 @@
+package io.hotsched.core.runtime;
+
+import io.hotsched.api.framework.ClusterClient;
+import io.hotsched.api.framework.NodeInfoLister;
+import io.hotsched.api.framework.Parallelizer;
+import io.hotsched.api.framework.PodInfo;
+import java.util.List;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.function.Function;
+import java.util.function.Supplier;
+
+/**
+ * What the scheduler shares with every framework it builds.
+ *
+ * @param snapshot the snapshot of the attempt in progress (or the latest)
+ * @param nominatedPods pods nominated to a node, by node name
+ * @param timer runs Permit time-outs
+ */
+public record FrameworkServices(Parallelizer parallelizer, ClusterClient cluster, Supplier<NodeInfoLister> snapshot,
+        Function<String, List<PodInfo>> nominatedPods, ScheduledExecutorService timer) {
+}

@@ -1,0 +1,84 @@
+package io.hotsched.core.runtime;
+
+import io.hotsched.api.framework.ClusterClient;
+import io.hotsched.api.framework.CycleState;
+import io.hotsched.api.framework.Handle;
+import io.hotsched.api.framework.NodeInfo;
+import io.hotsched.api.framework.NodeInfoLister;
+import io.hotsched.api.framework.Parallelizer;
+import io.hotsched.api.framework.PodInfo;
+import io.hotsched.api.framework.Status;
+import io.hotsched.api.framework.WaitingPods;
+import java.util.List;
+
+/** The handle of one framework: its plugins run through the framework that created them. */
+final class HandleImpl implements Handle {
+
+    private final String profileName;
+    private final FrameworkServices services;
+    private final WaitingPodsImpl waitingPods;
+    private volatile FrameworkImpl framework;
+
+    HandleImpl(String profileName, FrameworkServices services, WaitingPodsImpl waitingPods) {
+        this.profileName = profileName;
+        this.services = services;
+        this.waitingPods = waitingPods;
+    }
+
+    void bind(FrameworkImpl f) {
+        this.framework = f;
+    }
+
+    @Override
+    public String profileName() {
+        return profileName;
+    }
+
+    @Override
+    public NodeInfoLister snapshot() {
+        return services.snapshot().get();
+    }
+
+    @Override
+    public ClusterClient cluster() {
+        return services.cluster();
+    }
+
+    @Override
+    public WaitingPods waitingPods() {
+        return waitingPods;
+    }
+
+    @Override
+    public Parallelizer parallelizer() {
+        return services.parallelizer();
+    }
+
+    @Override
+    public Status runFilterPluginsWithNominatedPods(CycleState state, PodInfo pod, NodeInfo node) {
+        return framework().runFilterPluginsWithNominatedPods(state, pod, node);
+    }
+
+    @Override
+    public Status runPreFilterExtensionAddPod(CycleState state, PodInfo podToSchedule, PodInfo podToAdd, NodeInfo node) {
+        return framework().runPreFilterExtensionAddPod(state, podToSchedule, podToAdd, node);
+    }
+
+    @Override
+    public Status runPreFilterExtensionRemovePod(CycleState state, PodInfo podToSchedule, PodInfo podToRemove, NodeInfo node) {
+        return framework().runPreFilterExtensionRemovePod(state, podToSchedule, podToRemove, node);
+    }
+
+    @Override
+    public List<PodInfo> nominatedPodsForNode(String nodeName) {
+        return services.nominatedPods().apply(nodeName);
+    }
+
+    private FrameworkImpl framework() {
+        FrameworkImpl f = framework;
+        if (f == null) {
+            throw new IllegalStateException("the framework of profile " + profileName + " is still being built");
+        }
+        return f;
+    }
+}

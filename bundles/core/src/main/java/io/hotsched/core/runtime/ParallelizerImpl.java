@@ -1,0 +1,79 @@
+package io.hotsched.core.runtime;
+
+import io.hotsched.api.framework.Parallelizer;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Phaser;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.IntConsumer;
+
+/**
+ * Runs pieces of work on a fixed pool of {@code parallelism} threads, the calling thread working
+ * too. Pieces are handed out by an atomic counter, so uneven pieces balance themselves.
+ */
+public final class ParallelizerImpl implements Parallelizer, AutoCloseable {
+
+    private final int parallelism;
+    private final ExecutorService pool;
+
+    public ParallelizerImpl(int parallelism, String threadName) {
+        this.parallelism = Math.max(1, parallelism);
+        AtomicInteger n = new AtomicInteger();
+        ThreadFactory tf = r -> {
+            Thread t = new Thread(r, threadName + "-" + n.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        };
+        this.pool = this.parallelism > 1 ? Executors.newFixedThreadPool(this.parallelism - 1, tf) : null;
+    }
+
+    @Override
+    public int parallelism() {
+        return parallelism;
+    }
+
+    @Override
+    public void until(int pieces, IntConsumer piece) {
+        if (pieces <= 0) {
+            return;
+        }
+        AtomicInteger next = new AtomicInteger();
+        AtomicReference<RuntimeException> failure = new AtomicReference<>();
+        Runnable worker = () -> {
+            int i;
+            while ((i = next.getAndIncrement()) < pieces) {
+                try {
+                    piece.accept(i);
+                } catch (RuntimeException | Error e) {
+                    failure.compareAndSet(null, e instanceof RuntimeException re ? re : new IllegalStateException(e));
+                }
+            }
+        };
+        int helpers = pool == null ? 0 : Math.min(parallelism - 1, pieces - 1);
+        Phaser done = new Phaser(1 + helpers);
+        for (int h = 0; h < helpers; h++) {
+            pool.execute(() -> {
+                try {
+                    worker.run();
+                } finally {
+                    done.arrive();
+                }
+            });
+        }
+        worker.run();
+        done.arriveAndAwaitAdvance();
+        RuntimeException e = failure.get();
+        if (e != null) {
+            throw e;
+        }
+    }
+
+    @Override
+    public void close() {
+        if (pool != null) {
+            pool.shutdownNow();
+        }
+    }
+}

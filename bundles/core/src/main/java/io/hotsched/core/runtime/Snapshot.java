@@ -1,0 +1,87 @@
+package io.hotsched.core.runtime;
+
+import io.hotsched.api.framework.NodeInfo;
+import io.hotsched.api.framework.NodeInfoLister;
+import java.util.AbstractList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The nodes a scheduling attempt works on. The cache brings it up to date at the start of each
+ * attempt, copying only the nodes that changed since the last one (upstream's incremental
+ * snapshot); during an attempt it does not change. Node order is by name, stable between
+ * attempts, so the rotating start index of Filter visits every node in turn.
+ */
+public final class Snapshot implements NodeInfoLister {
+
+    private NodeInfo[] nodes = new NodeInfo[0];
+    private Map<String, Integer> index = Map.of();
+    private long generation = -1;
+    private final List<NodeInfo> view = new AbstractList<>() {
+        @Override
+        public NodeInfo get(int i) {
+            return nodes[i];
+        }
+
+        @Override
+        public int size() {
+            return nodes.length;
+        }
+    };
+
+    public Snapshot() {
+    }
+
+    /** A fixed snapshot of these nodes (tests, dry runs). */
+    public Snapshot(List<NodeInfo> nodeList) {
+        rebuild(nodeList, 0);
+    }
+
+    @Override
+    public List<NodeInfo> list() {
+        return view;
+    }
+
+    @Override
+    public NodeInfo get(String name) {
+        Integer i = index.get(name);
+        return i == null ? null : nodes[i];
+    }
+
+    @Override
+    public int size() {
+        return nodes.length;
+    }
+
+    /** The cache generation this snapshot reflects. */
+    public long generation() {
+        return generation;
+    }
+
+    /** Replaces every node (the set of nodes changed). */
+    public void rebuild(List<NodeInfo> nodeList, long gen) {
+        NodeInfo[] n = nodeList.toArray(NodeInfo[]::new);
+        Map<String, Integer> idx = new HashMap<>(n.length * 2);
+        for (int i = 0; i < n.length; i++) {
+            idx.put(n[i].name(), i);
+        }
+        this.nodes = n;
+        this.index = idx;
+        this.generation = gen;
+    }
+
+    /** Replaces one node with a fresh copy (it changed, the set did not). */
+    public void replace(NodeInfo node, long gen) {
+        Integer i = index.get(node.name());
+        if (i == null) {
+            throw new IllegalArgumentException("node " + node.name() + " is not in the snapshot");
+        }
+        nodes[i] = node;
+        this.generation = Math.max(this.generation, gen);
+    }
+
+    public void setGeneration(long gen) {
+        this.generation = gen;
+    }
+}

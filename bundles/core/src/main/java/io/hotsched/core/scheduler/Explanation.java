@@ -1,0 +1,21 @@
+package io.hotsched.core.scheduler;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The last scheduling attempt of a pod, for {@code sched:explain}.
+ *
+ * @param outcome "bound to NODE", "unschedulable", "error", "waiting"
+ * @param message the FitError text or error message; for a success, the chosen node's line
+ * @param rejections per node: the plugin that rejected it and its reasons
+ * @param topScores for a success with scoring: the best nodes with their total and per-plugin scores
+ */
+public record Explanation(String podKey, String profile, Instant time, int attempt, String outcome, String message,
+        Map<String, String> rejections, List<NodeScoreLine> topScores) {
+
+    /** One scored node: total and each plugin's normalized score × weight. */
+    public record NodeScoreLine(String node, long total, Map<String, String> byPlugin) {
+    }
+}

@@ -1,0 +1,32 @@
+package io.hotsched.core.scheduler;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/** The last attempt of each pod, bounded (oldest forgotten first). Thread-safe. */
+public final class Explanations {
+
+    private final int max;
+    private final Map<String, Explanation> byPod;
+
+    public Explanations(int max) {
+        this.max = max;
+        this.byPod = new LinkedHashMap<>(16, 0.75f, false) {
+            private static final long serialVersionUID = 1L;
+
+            @Override
+            protected boolean removeEldestEntry(Map.Entry<String, Explanation> eldest) {
+                return size() > Explanations.this.max;
+            }
+        };
+    }
+
+    public synchronized void put(Explanation e) {
+        byPod.remove(e.podKey());
+        byPod.put(e.podKey(), e);
+    }
+
+    public synchronized Explanation get(String podKey) {
+        return byPod.get(podKey);
+    }
+}

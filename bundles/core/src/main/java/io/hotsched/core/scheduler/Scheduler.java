@@ -1,0 +1,390 @@
+package io.hotsched.core.scheduler;
+
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.hotsched.api.cluster.ClusterBackend;
+import io.hotsched.api.cluster.ClusterEvents;
+import io.hotsched.api.framework.ActionType;
+import io.hotsched.api.framework.ClusterEvent;
+import io.hotsched.api.framework.ClusterEventWithHint;
+import io.hotsched.api.framework.PodInfo;
+import io.hotsched.api.framework.QueueingHint;
+import io.hotsched.api.framework.Status;
+import io.hotsched.core.cache.ClusterCache;
+import io.hotsched.core.config.ConfigException;
+import io.hotsched.core.config.SchedulerConfig;
+import io.hotsched.core.queue.QueuedPod;
+import io.hotsched.core.queue.SchedulingQueue;
+import io.hotsched.core.registry.PluginHealth;
+import io.hotsched.core.registry.PluginRegistry;
+import io.hotsched.core.registry.Registration;
+import io.hotsched.core.runtime.FrameworkImpl;
+import io.hotsched.core.runtime.FrameworkServices;
+import io.hotsched.core.runtime.SchedulingAlgorithm;
+import io.hotsched.core.runtime.Snapshot;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The scheduler: cluster events in, one scheduling loop, bindings out. Owns the cache, the queue,
+ * the profiles and the threads (one scheduling thread, the Filter/Score workers, the binding
+ * pool, a status writer and a housekeeping timer); plugins own none.
+ */
+public final class Scheduler implements ClusterEvents, AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(Scheduler.class);
+
+    private final SchedulerOptions options;
+    private final Clock clock;
+    private final PluginRegistry registry;
+    private final PluginHealth health;
+    private final ClusterCache cache;
+    private final SchedulingQueue queue;
+    private final ProfileManager profiles;
+    private final SwitchableParallelizer parallelizer;
+    private final Snapshot snapshot = new Snapshot();
+    private final ExecutorService binders;
+    private final ExecutorService statusWriter;
+    private final ScheduledExecutorService housekeeping;
+    private final Explanations explanations;
+    private final SchedulingCycle cycle;
+    private final Map<String, PodInfo> pendingForOthers = new ConcurrentHashMap<>();
+    private final CountDownLatch synced = new CountDownLatch(1);
+    private volatile ClusterBackend backend;
+    private volatile Thread loop;
+    private volatile boolean running;
+
+    public Scheduler(SchedulerOptions options, PluginRegistry registry, PluginHealth health, Clock clock) {
+        this.options = options;
+        this.clock = clock;
+        this.registry = registry;
+        this.health = health;
+        this.cache = new ClusterCache(options.assumedPodTtl(), clock);
+        this.parallelizer = new SwitchableParallelizer(Runtime.getRuntime().availableProcessors());
+        this.binders = Executors.newFixedThreadPool(options.bindingThreads(), daemon("hotsched-binder"));
+        this.statusWriter = Executors.newSingleThreadExecutor(daemon("hotsched-status"));
+        this.housekeeping = Executors.newSingleThreadScheduledExecutor(daemon("hotsched-housekeeping"));
+        this.explanations = new Explanations(options.explanations());
+        this.queue = new SchedulingQueue(clock, Duration.ofSeconds(1), Duration.ofSeconds(10), this::preEnqueue);
+        FrameworkServices services = new FrameworkServices(parallelizer, new BackendClient(() -> backend),
+                () -> snapshot, node -> queue.nominator().forNode(node), housekeeping);
+        this.profiles = new ProfileManager(registry, services);
+        this.profiles.addListener(this::profileChanged);
+        this.cycle = new SchedulingCycle(profiles, cache, queue, new SchedulingAlgorithm(parallelizer, new Random()), snapshot,
+                binders, statusWriter, () -> backend, registry, health, explanations, clock);
+    }
+
+    private static ThreadFactory daemon(String name) {
+        AtomicInteger n = new AtomicInteger();
+        return r -> {
+            Thread t = new Thread(r, name + "-" + n.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        };
+    }
+
+    // ---- lifecycle --------------------------------------------------------------------------------
+
+    /** Applies the first configuration and starts the loop; scheduling begins once the cluster is synced. */
+    public synchronized void start(SchedulerConfig config) throws ConfigException {
+        reload(config);
+        running = true;
+        housekeeping.scheduleWithFixedDelay(this::housekeep, 1, 1, TimeUnit.SECONDS);
+        housekeeping.scheduleWithFixedDelay(queue::flushUnschedulableLeftover, 30, 30, TimeUnit.SECONDS);
+        loop = new Thread(this::runLoop, "hotsched-scheduler");
+        loop.setDaemon(true);
+        loop.start();
+    }
+
+    /** Applies a new configuration atomically, or changes nothing and throws. */
+    public synchronized void reload(SchedulerConfig config) throws ConfigException {
+        profiles.apply(config);
+        queue.setBackoff(Duration.ofSeconds(config.podInitialBackoffSeconds()), Duration.ofSeconds(config.podMaxBackoffSeconds()));
+        parallelizer.resize(config.parallelism(), housekeeping);
+        for (PodInfo p : List.copyOf(pendingForOthers.values())) {
+            if (profiles.serves(p.schedulerName())) {
+                pendingForOthers.remove(p.uid());
+                queue.add(p);
+            }
+        }
+    }
+
+    public void setBackend(ClusterBackend b) {
+        this.backend = b;
+    }
+
+    public ClusterBackend backend() {
+        return backend;
+    }
+
+    @Override
+    public void close() {
+        running = false;
+        queue.close();
+        Thread l = loop;
+        if (l != null) {
+            try {
+                l.join(5000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        binders.shutdown();
+        try {
+            binders.awaitTermination(5, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        binders.shutdownNow();
+        statusWriter.shutdownNow();
+        housekeeping.shutdownNow();
+        profiles.close();
+        parallelizer.close();
+    }
+
+    private void runLoop() {
+        try {
+            synced.await();
+        } catch (InterruptedException e) {
+            return;
+        }
+        LOG.info("Scheduling started: {} node(s), {} pod(s) in the cache", cache.nodeCount(), cache.podCount());
+        while (running) {
+            QueuedPod qp;
+            try {
+                qp = queue.pop();
+            } catch (InterruptedException e) {
+                return;
+            }
+            if (qp == null) {
+                return;
+            }
+            cycle.scheduleOne(qp);
+        }
+    }
+
+    private void housekeep() {
+        try {
+            queue.flushBackoffCompleted();
+            for (PodInfo p : cache.cleanupExpired()) {
+                LOG.warn("Assumed pod {} expired: its binding never showed up; it is no longer counted on its node", p.key());
+                queue.onEvent(ClusterEvent.POD, ActionType.DELETE, qp -> mayHelp(qp, ClusterEvent.POD, ActionType.DELETE, p.pod(), null));
+            }
+        } catch (RuntimeException e) {
+            LOG.warn("Housekeeping failed: {}", e.toString());
+        }
+    }
+
+    // ---- profiles and plugins --------------------------------------------------------------------
+
+    private void profileChanged(ProfileState s) {
+        if (s.ready()) {
+            FrameworkImpl f = s.framework();
+            queue.setLess(f::less);
+            queue.moveIf(qp -> qp.unschedulablePlugins().contains(SchedulingCycle.PAUSED_PREFIX + s.name())
+                    || qp.unschedulablePlugins().stream().anyMatch(p -> !f.enqueueEvents().containsKey(p) && !p.startsWith(SchedulingCycle.PAUSED_PREFIX)));
+        }
+    }
+
+    /** A plugin factory arrived: profiles using its name are rebuilt. */
+    public void pluginAdded(Registration r) {
+        registry.add(r);
+    }
+
+    /**
+     * A plugin factory leaves (its bundle stops): profiles are rebuilt without it (or paused), pods
+     * waiting in Permit on it are rejected, and this returns once no attempt uses it, or after the
+     * configured wait.
+     */
+    public void pluginRemoved(Registration r) {
+        registry.remove(r);
+        profiles.awaitDrained(r, options.pluginRemovalWait());
+    }
+
+    // ---- cluster events ------------------------------------------------------------------------------
+
+    private Status preEnqueue(PodInfo pod) {
+        ProfileState s = profiles.profile(pod.schedulerName());
+        if (s == null || !s.ready()) {
+            return Status.SUCCESS;
+        }
+        return s.framework().runPreEnqueuePlugins(pod);
+    }
+
+    @Override
+    public void nodeAdded(Node node) {
+        cache.addOrUpdateNode(node);
+        queue.onEvent(ClusterEvent.NODE, ActionType.ADD, qp -> mayHelp(qp, ClusterEvent.NODE, ActionType.ADD, null, node));
+    }
+
+    @Override
+    public void nodeUpdated(Node oldNode, Node newNode) {
+        cache.addOrUpdateNode(newNode);
+        for (ActionType a : EventKinds.nodeUpdate(oldNode, newNode)) {
+            queue.onEvent(ClusterEvent.NODE, a, qp -> mayHelp(qp, ClusterEvent.NODE, a, oldNode, newNode));
+        }
+    }
+
+    @Override
+    public void nodeDeleted(Node node) {
+        cache.removeNode(node.getMetadata().getName());
+        queue.onEvent(ClusterEvent.NODE, ActionType.DELETE, qp -> mayHelp(qp, ClusterEvent.NODE, ActionType.DELETE, node, null));
+    }
+
+    @Override
+    public void podAdded(Pod pod) {
+        PodInfo p = PodInfo.of(pod);
+        if (p.nodeName() != null) {
+            cache.addOrUpdatePod(p);
+            queue.onEvent(ClusterEvent.POD, ActionType.ADD, qp -> mayHelp(qp, ClusterEvent.POD, ActionType.ADD, null, pod));
+        } else if (!terminating(pod)) {
+            if (profiles.serves(p.schedulerName())) {
+                queue.add(p);
+            } else {
+                pendingForOthers.put(p.uid(), p);
+            }
+        }
+    }
+
+    @Override
+    public void podUpdated(Pod oldPod, Pod newPod) {
+        PodInfo p = PodInfo.of(newPod);
+        if (p.nodeName() != null) {
+            // bound (by us or by anyone): no longer pending
+            queue.delete(p);
+            pendingForOthers.remove(p.uid());
+            cache.addOrUpdatePod(p);
+            for (ActionType a : oldPod == null ? List.of(ActionType.ADD) : EventKinds.podUpdate(oldPod, newPod)) {
+                queue.onEvent(ClusterEvent.POD, a, qp -> mayHelp(qp, ClusterEvent.POD, a, oldPod, newPod));
+            }
+        } else if (terminating(newPod)) {
+            queue.delete(p);
+            pendingForOthers.remove(p.uid());
+        } else if (profiles.serves(p.schedulerName())) {
+            pendingForOthers.remove(p.uid());
+            if (oldPod == null || specOrLabelsChanged(oldPod, newPod)) {
+                queue.update(p);
+            }
+        } else {
+            queue.delete(p);
+            pendingForOthers.put(p.uid(), p);
+        }
+    }
+
+    @Override
+    public void podDeleted(Pod pod) {
+        PodInfo p = PodInfo.of(pod);
+        pendingForOthers.remove(p.uid());
+        queue.delete(p);
+        boolean wasCounted = cache.contains(p.uid()) && !cache.isAssumed(p.uid());
+        if (wasCounted) {
+            cache.removePod(p);
+            queue.onEvent(ClusterEvent.POD, ActionType.DELETE, qp -> mayHelp(qp, ClusterEvent.POD, ActionType.DELETE, pod, null));
+        }
+    }
+
+    @Override
+    public void objectChanged(String kind, HasMetadata oldObject, HasMetadata newObject) {
+        ActionType a = oldObject == null ? ActionType.ADD : newObject == null ? ActionType.DELETE : ActionType.UPDATE;
+        queue.onEvent(kind, a, qp -> mayHelp(qp, kind, a, oldObject, newObject));
+    }
+
+    @Override
+    public void synced() {
+        synced.countDown();
+    }
+
+    private boolean mayHelp(QueuedPod qp, String kind, ActionType action, Object oldObject, Object newObject) {
+        Set<String> plugins = qp.unschedulablePlugins();
+        if (plugins.isEmpty()) {
+            return true;
+        }
+        ProfileState s = profiles.profile(qp.pod().schedulerName());
+        if (s == null || !s.ready()) {
+            return false;
+        }
+        Map<String, List<ClusterEventWithHint>> events = s.framework().enqueueEvents();
+        for (String plugin : plugins) {
+            if (!events.containsKey(plugin)) {
+                return true;
+            }
+            List<ClusterEventWithHint> list = events.get(plugin);
+            if (list == null) {
+                return true;
+            }
+            for (ClusterEventWithHint e : list) {
+                if (!e.event().matches(kind, action)) {
+                    continue;
+                }
+                if (e.hint() == null) {
+                    return true;
+                }
+                try {
+                    if (e.hint().hint(qp.pod(), oldObject, newObject) == QueueingHint.QUEUE) {
+                        return true;
+                    }
+                } catch (RuntimeException ex) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    private static boolean terminating(Pod pod) {
+        String phase = pod.getStatus() == null ? null : pod.getStatus().getPhase();
+        return pod.getMetadata().getDeletionTimestamp() != null || "Succeeded".equals(phase) || "Failed".equals(phase);
+    }
+
+    private static boolean specOrLabelsChanged(Pod oldPod, Pod newPod) {
+        return !java.util.Objects.equals(oldPod.getSpec(), newPod.getSpec())
+                || !java.util.Objects.equals(oldPod.getMetadata().getLabels(), newPod.getMetadata().getLabels())
+                || !java.util.Objects.equals(oldPod.getMetadata().getAnnotations(), newPod.getMetadata().getAnnotations());
+    }
+
+    // ---- views for the shell and tests -------------------------------------------------------------
+
+    public ProfileManager profiles() {
+        return profiles;
+    }
+
+    public SchedulingQueue queue() {
+        return queue;
+    }
+
+    public ClusterCache cache() {
+        return cache;
+    }
+
+    public PluginRegistry registry() {
+        return registry;
+    }
+
+    public PluginHealth health() {
+        return health;
+    }
+
+    public Explanation explain(String podKey) {
+        return explanations.get(podKey);
+    }
+
+    /** Pods bound, found unschedulable, failed with an error since start. */
+    public Map<String, Long> counters() {
+        return Map.of("scheduled", cycle.scheduled.get(), "unschedulable", cycle.unschedulable.get(), "errors", cycle.errors.get());
+    }
+}

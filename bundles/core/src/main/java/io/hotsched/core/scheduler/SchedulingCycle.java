@@ -1,0 +1,320 @@
+package io.hotsched.core.scheduler;
+
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.hotsched.api.cluster.ClusterBackend;
+import io.hotsched.api.framework.ClusterException;
+import io.hotsched.api.framework.Code;
+import io.hotsched.api.framework.CycleState;
+import io.hotsched.api.framework.PodInfo;
+import io.hotsched.api.framework.PostFilterResult;
+import io.hotsched.api.framework.Status;
+import io.hotsched.core.cache.ClusterCache;
+import io.hotsched.core.queue.QueuedPod;
+import io.hotsched.core.queue.SchedulingQueue;
+import io.hotsched.core.registry.PluginHealth;
+import io.hotsched.core.registry.PluginRegistry;
+import io.hotsched.core.runtime.Diagnosis;
+import io.hotsched.core.runtime.FitError;
+import io.hotsched.core.runtime.FrameworkImpl;
+import io.hotsched.core.runtime.PluginInstance;
+import io.hotsched.core.runtime.ScheduleResult;
+import io.hotsched.core.runtime.SchedulingAlgorithm;
+import io.hotsched.core.runtime.SchedulingException;
+import io.hotsched.core.runtime.ScoreTable;
+import io.hotsched.core.runtime.Snapshot;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One pod's way through the scheduler: the scheduling cycle on the scheduling thread (upstream's
+ * scheduleOne: snapshot, search, PostFilter on failure, assume, Reserve, Permit), then the binding
+ * cycle on a binding thread (wait on Permit, PreBind, Bind, PostBind). The framework pinned at the
+ * start serves the pod to the end, so Reserve and Unreserve reach the same plugin instance.
+ */
+final class SchedulingCycle {
+
+    private static final Logger LOG = LoggerFactory.getLogger(SchedulingCycle.class);
+    static final String PAUSED_PREFIX = "profile/";
+
+    private final ProfileManager profiles;
+    private final ClusterCache cache;
+    private final SchedulingQueue queue;
+    private final SchedulingAlgorithm algorithm;
+    private final Snapshot snapshot;
+    private final ExecutorService binders;
+    private final ExecutorService statusWriter;
+    private final Supplier<ClusterBackend> backend;
+    private final PluginRegistry registry;
+    private final PluginHealth health;
+    private final Explanations explanations;
+    private final Clock clock;
+    final AtomicLong scheduled = new AtomicLong();
+    final AtomicLong unschedulable = new AtomicLong();
+    final AtomicLong errors = new AtomicLong();
+
+    SchedulingCycle(ProfileManager profiles, ClusterCache cache, SchedulingQueue queue, SchedulingAlgorithm algorithm,
+            Snapshot snapshot, ExecutorService binders, ExecutorService statusWriter, Supplier<ClusterBackend> backend,
+            PluginRegistry registry, PluginHealth health, Explanations explanations, Clock clock) {
+        this.profiles = profiles;
+        this.cache = cache;
+        this.queue = queue;
+        this.algorithm = algorithm;
+        this.snapshot = snapshot;
+        this.binders = binders;
+        this.statusWriter = statusWriter;
+        this.backend = backend;
+        this.registry = registry;
+        this.health = health;
+        this.explanations = explanations;
+        this.clock = clock;
+    }
+
+    void scheduleOne(QueuedPod qp) {
+        PodInfo pod = qp.pod();
+        if (cache.contains(pod.uid())) {
+            // bound or assumed meanwhile (a duplicate event): nothing to do
+            queue.done(qp);
+            return;
+        }
+        String profileName = pod.schedulerName();
+        FrameworkImpl fw = profiles.pin(profileName);
+        if (fw == null) {
+            ProfileState ps = profiles.profile(profileName);
+            if (ps == null) {
+                queue.done(qp);
+                return;
+            }
+            queue.addUnschedulable(qp, Set.of(PAUSED_PREFIX + profileName), "profile " + profileName + " " + ps.describe());
+            return;
+        }
+        CycleState state = new CycleState();
+        boolean handedOff = false;
+        try {
+            cache.updateSnapshot(snapshot);
+            ScheduleResult result;
+            try {
+                result = algorithm.schedule(fw, state, pod, snapshot);
+            } catch (FitError fe) {
+                handleFitError(fw, state, qp, fe);
+                return;
+            } catch (SchedulingException se) {
+                handleError(qp, se.status(), profileName);
+                return;
+            }
+            String host = result.suggestedHost();
+            PodInfo assumed = PodInfo.of(withNode(result.pod().pod(), host));
+            try {
+                cache.assume(assumed, host);
+            } catch (IllegalStateException e) {
+                handleError(qp, Status.error(e), profileName);
+                return;
+            }
+            Status st = fw.runReserve(state, assumed, host);
+            if (!st.isSuccess()) {
+                fw.runUnreserve(state, assumed, host);
+                cache.forget(assumed);
+                failAfterAssume(qp, st, profileName);
+                return;
+            }
+            st = fw.runPermit(state, assumed, host);
+            if (!st.isSuccess() && st.code() != Code.WAIT) {
+                fw.runUnreserve(state, assumed, host);
+                cache.forget(assumed);
+                failAfterAssume(qp, st, profileName);
+                return;
+            }
+            explainSuccess(qp, profileName, host, result, st.code() == Code.WAIT);
+            handedOff = true;
+            binders.execute(() -> bindingCycle(fw, state, qp, assumed, host));
+        } catch (RuntimeException e) {
+            LOG.error("Scheduling pod {} failed unexpectedly", pod.key(), e);
+            handleError(qp, Status.error(e), profileName);
+        } finally {
+            if (!handedOff) {
+                settle(fw, state);
+                fw.unpin();
+            }
+        }
+    }
+
+    private void bindingCycle(FrameworkImpl fw, CycleState state, QueuedPod qp, PodInfo assumed, String host) {
+        try {
+            Status st = fw.waitOnPermit(assumed);
+            if (st.isSuccess()) {
+                st = fw.runPreBind(state, assumed, host);
+            }
+            if (st.isSuccess()) {
+                st = bind(fw, state, assumed, host);
+            }
+            if (!st.isSuccess()) {
+                fw.runUnreserve(state, assumed, host);
+                cache.forget(assumed);
+                if (st.cause() instanceof ClusterException ce && ce.code() == 404) {
+                    LOG.info("Pod {} was deleted while binding; forgotten", assumed.key());
+                    queue.done(qp);
+                    return;
+                }
+                failAfterAssume(qp, st, fw.profileName());
+                return;
+            }
+            cache.finishBinding(assumed);
+            queue.nominator().delete(assumed.uid());
+            queue.done(qp);
+            scheduled.incrementAndGet();
+            record(assumed, "Normal", "Scheduled", "Successfully assigned " + assumed.key() + " to " + host);
+            fw.runPostBind(state, assumed, host);
+        } catch (RuntimeException e) {
+            LOG.error("Binding pod {} failed unexpectedly", assumed.key(), e);
+            fw.runUnreserve(state, assumed, host);
+            cache.forget(assumed);
+            failAfterAssume(qp, Status.error(e), fw.profileName());
+        } finally {
+            settle(fw, state);
+            fw.unpin();
+        }
+    }
+
+    private Status bind(FrameworkImpl fw, CycleState state, PodInfo pod, String host) {
+        Status st = fw.runBind(state, pod, host);
+        if (st.isSkip()) {
+            return Status.error("no Bind plugin bound pod " + pod.key());
+        }
+        return st;
+    }
+
+    private void handleFitError(FrameworkImpl fw, CycleState state, QueuedPod qp, FitError fe) {
+        PodInfo pod = qp.pod();
+        Diagnosis d = fe.diagnosis();
+        String nominated = null;
+        PostFilterResult pf = fw.runPostFilter(state, fe.pod(), d.toNodeToStatus());
+        if (pf.status().isSuccess() && pf.nominatedNodeName() != null) {
+            nominated = pf.nominatedNodeName();
+            queue.nominator().nominate(pod, nominated);
+        } else if (!pf.status().isSuccess()) {
+            if (pf.status().code() == Code.ERROR) {
+                d.setPostFilterMsg("Error running PostFilter plugin " + pf.status().plugin() + ": " + pf.status().message());
+            } else if (!pf.status().message().isEmpty()) {
+                d.setPostFilterMsg(pf.status().message());
+            }
+        }
+        String message = fe.getMessage();
+        unschedulable.incrementAndGet();
+        explanations.put(new Explanation(pod.key(), fw.profileName(), clock.instant(), qp.attempts(), "unschedulable", message,
+                rejections(d), List.of()));
+        queue.addUnschedulable(qp, d.unschedulablePlugins(), message);
+        String nomination = nominated;
+        statusWriter.execute(() -> markUnschedulable(pod, "Unschedulable", message, nomination));
+        record(pod, "Warning", "FailedScheduling", message);
+    }
+
+    private void handleError(QueuedPod qp, Status st, String profile) {
+        PodInfo pod = qp.pod();
+        String message = st.message();
+        errors.incrementAndGet();
+        explanations.put(new Explanation(pod.key(), profile, clock.instant(), qp.attempts(), "error", message, Map.of(), List.of()));
+        queue.addBackoff(qp, message);
+        statusWriter.execute(() -> markUnschedulable(pod, "SchedulerError", message, null));
+        record(pod, "Warning", "FailedScheduling", message);
+    }
+
+    private void failAfterAssume(QueuedPod qp, Status st, String profile) {
+        if (st.isRejection()) {
+            PodInfo pod = qp.pod();
+            unschedulable.incrementAndGet();
+            explanations.put(new Explanation(pod.key(), profile, clock.instant(), qp.attempts(), "unschedulable", st.message(),
+                    Map.of(), List.of()));
+            queue.addUnschedulable(qp, st.plugin() == null ? Set.of() : Set.of(st.plugin()), st.message());
+            statusWriter.execute(() -> markUnschedulable(pod, "Unschedulable", st.message(), null));
+            record(pod, "Warning", "FailedScheduling", st.message());
+        } else {
+            handleError(qp, st, profile);
+        }
+    }
+
+    /** Counts each faulty plugin once for the attempt; quarantines after too many in a row. */
+    private void settle(FrameworkImpl fw, CycleState state) {
+        Map<PluginInstance, String> faults = fw.faults(state);
+        for (PluginInstance i : fw.instances()) {
+            if (i.registration() == null) {
+                continue;
+            }
+            String fault = faults.get(i);
+            if (fault == null) {
+                health.succeeded(i.registration());
+            } else if (health.failed(i.registration(), fault)) {
+                LOG.error("Plugin {} quarantined after {} failed attempts in a row; last: {}. Profiles using it pause until "
+                        + "its bundle is updated or 'sched:release {}' is run.", i, health.threshold(), fault, i.name());
+                registry.changed(i.name());
+            }
+        }
+    }
+
+    private void explainSuccess(QueuedPod qp, String profile, String host, ScheduleResult r, boolean waiting) {
+        ScoreTable t = r.scores();
+        List<Integer> order = new ArrayList<>();
+        for (int i = 0; i < t.nodes().size(); i++) {
+            order.add(i);
+        }
+        order.sort(Comparator.comparingLong(t::total).reversed());
+        List<Explanation.NodeScoreLine> top = new ArrayList<>();
+        for (int k = 0; k < Math.min(3, order.size()); k++) {
+            int i = order.get(k);
+            Map<String, String> byPlugin = new LinkedHashMap<>();
+            for (int p = 0; p < t.plugins().size(); p++) {
+                byPlugin.put(t.plugins().get(p), t.score(p, i) + "×" + t.weight(p));
+            }
+            top.add(new Explanation.NodeScoreLine(t.nodes().get(i), t.total(i), byPlugin));
+        }
+        explanations.put(new Explanation(qp.pod().key(), profile, clock.instant(), qp.attempts(),
+                waiting ? "waiting on permit for " + host : "bound to " + host,
+                r.feasibleNodes() + " of " + r.evaluatedNodes() + " evaluated nodes fit", Map.of(), top));
+    }
+
+    private static Map<String, String> rejections(Diagnosis d) {
+        Map<String, String> out = new TreeMap<>();
+        d.nodeStatuses().forEach((node, st) -> out.put(node, (st.plugin() == null ? "" : st.plugin() + ": ") + st.message()));
+        return out;
+    }
+
+    private void markUnschedulable(PodInfo pod, String reason, String message, String nominated) {
+        ClusterBackend b = backend.get();
+        if (b == null) {
+            return;
+        }
+        try {
+            b.markUnschedulable(pod.pod(), reason, message, nominated);
+        } catch (RuntimeException e) {
+            LOG.debug("Could not update the condition of pod {}: {}", pod.key(), e.toString());
+        }
+    }
+
+    private void record(PodInfo pod, String type, String reason, String message) {
+        ClusterBackend b = backend.get();
+        if (b == null) {
+            return;
+        }
+        statusWriter.execute(() -> {
+            try {
+                b.recordEvent(pod.pod(), type, reason, message);
+            } catch (RuntimeException e) {
+                LOG.debug("Could not record event {} for pod {}: {}", reason, pod.key(), e.toString());
+            }
+        });
+    }
+
+    private static Pod withNode(Pod pod, String node) {
+        return new PodBuilder(pod).editOrNewSpec().withNodeName(node).endSpec().build();
+    }
+}

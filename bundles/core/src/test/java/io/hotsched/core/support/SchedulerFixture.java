@@ -1,0 +1,91 @@
+package io.hotsched.core.support;
+
+import io.hotsched.api.framework.PluginFactory;
+import io.hotsched.core.config.ConfigParser;
+import io.hotsched.core.config.SchedulerConfig;
+import io.hotsched.core.registry.PluginHealth;
+import io.hotsched.core.registry.PluginRegistry;
+import io.hotsched.core.registry.Registration;
+import io.hotsched.core.scheduler.Scheduler;
+import io.hotsched.core.scheduler.SchedulerOptions;
+import io.hotsched.testing.InMemoryCluster;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.function.BooleanSupplier;
+
+/** A scheduler over an in-memory cluster, with the small test plugin set registered. */
+public final class SchedulerFixture implements AutoCloseable {
+
+    public static final String BASE = """
+            apiVersion: kubescheduler.config.k8s.io/v1
+            kind: KubeSchedulerConfiguration
+            profiles:
+            - schedulerName: default-scheduler
+              plugins:
+                multiPoint:
+                  enabled:
+                  - name: PrioritySort
+                  - name: NodeResourcesFit
+                    weight: 1
+                  - name: DefaultBinder
+                  disabled:
+                  - name: "*"
+            """;
+
+    public final InMemoryCluster cluster = new InMemoryCluster();
+    public final PluginHealth health = new PluginHealth(3);
+    public final PluginRegistry registry = new PluginRegistry(health);
+    public final Scheduler scheduler;
+
+    public SchedulerFixture(SchedulerOptions options) {
+        scheduler = new Scheduler(options, registry, health, Clock.systemUTC());
+        scheduler.setBackend(cluster);
+    }
+
+    public SchedulerFixture() {
+        this(new SchedulerOptions(4, Duration.ofSeconds(30), Duration.ofSeconds(5), 3, 1000));
+    }
+
+    /** Registers PrioritySort, NodeResourcesFit and DefaultBinder at version 1.0.0. */
+    public SchedulerFixture withBasePlugins() {
+        add("PrioritySort", TestPlugins.factory(h -> new TestPlugins.Sort()), "1.0.0");
+        add("NodeResourcesFit", TestPlugins.factory(h -> new TestPlugins.CpuFit()), "1.0.0");
+        add("DefaultBinder", TestPlugins.factory(TestPlugins.Binder::new), "1.0.0");
+        return this;
+    }
+
+    public Registration add(String name, PluginFactory f, String version) {
+        Registration r = TestPlugins.registration(name, f, version);
+        scheduler.pluginAdded(r);
+        return r;
+    }
+
+    public SchedulerFixture start(String yaml) throws Exception {
+        SchedulerConfig c = ConfigParser.parse(yaml, "scheduler.yaml");
+        scheduler.start(c);
+        cluster.connect(scheduler);
+        return this;
+    }
+
+    public static void await(String what, BooleanSupplier condition) {
+        long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+        while (System.nanoTime() < deadline) {
+            if (condition.getAsBoolean()) {
+                return;
+            }
+            try {
+                Thread.sleep(10);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new AssertionError(e);
+            }
+        }
+        throw new AssertionError("not seen within 20 s: " + what);
+    }
+
+    @Override
+    public void close() {
+        scheduler.close();
+        cluster.close();
+    }
+}

@@ -1,0 +1,211 @@
+package io.hotsched.testing;
+
+import io.fabric8.kubernetes.api.model.Event;
+import io.fabric8.kubernetes.api.model.EventBuilder;
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.PodCondition;
+import io.fabric8.kubernetes.api.model.PodConditionBuilder;
+import io.hotsched.api.cluster.ClusterBackend;
+import io.hotsched.api.cluster.ClusterEvents;
+import io.hotsched.api.framework.ClusterException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.UnaryOperator;
+
+/**
+ * A cluster in memory for unit tests: holds nodes and pods, answers the scheduler's writes like an
+ * API server (404 for a missing pod, 409 for a bound one), and delivers every change to the
+ * connected {@link ClusterEvents} on one thread, in order, as an informer would. Binds can be made
+ * to fail, to test retries.
+ */
+public final class InMemoryCluster implements ClusterBackend, AutoCloseable {
+
+    /** A binding as the API server saw it. */
+    public record Binding(String podKey, String nodeName) {
+    }
+
+    private final Map<String, Pod> pods = new ConcurrentHashMap<>();
+    private final Map<String, Node> nodes = new ConcurrentHashMap<>();
+    private final List<Binding> bindings = new CopyOnWriteArrayList<>();
+    private final List<Event> events = new CopyOnWriteArrayList<>();
+    private final ExecutorService informer = Executors.newSingleThreadExecutor(r -> {
+        Thread t = new Thread(r, "in-memory-informer");
+        t.setDaemon(true);
+        return t;
+    });
+    private final AtomicInteger failingBinds = new AtomicInteger();
+    private volatile int failingBindCode = 500;
+    private volatile ClusterEvents listener;
+
+    /** Connects the scheduler: replays the current state, then reports synced. */
+    public void connect(ClusterEvents events) {
+        deliver(() -> {
+            listener = events;
+            nodes.values().forEach(events::nodeAdded);
+            pods.values().forEach(events::podAdded);
+            events.synced();
+        });
+    }
+
+    public void addNode(Node node) {
+        nodes.put(node.getMetadata().getName(), node);
+        deliver(() -> with(l -> l.nodeAdded(node)));
+    }
+
+    public void updateNode(Node node) {
+        Node old = nodes.put(node.getMetadata().getName(), node);
+        deliver(() -> with(l -> l.nodeUpdated(old, node)));
+    }
+
+    public void removeNode(String name) {
+        Node old = nodes.remove(name);
+        if (old != null) {
+            deliver(() -> with(l -> l.nodeDeleted(old)));
+        }
+    }
+
+    public void addPod(Pod pod) {
+        pods.put(key(pod), pod);
+        deliver(() -> with(l -> l.podAdded(pod)));
+    }
+
+    public void updatePod(Pod pod) {
+        Pod old = pods.put(key(pod), pod);
+        deliver(() -> with(l -> l.podUpdated(old, pod)));
+    }
+
+    public void removePod(String namespace, String name) {
+        Pod old = pods.remove(namespace + "/" + name);
+        if (old != null) {
+            deliver(() -> with(l -> l.podDeleted(old)));
+        }
+    }
+
+    /** The next {@code times} binds fail with HTTP {@code code}. */
+    public void failNextBinds(int times, int code) {
+        failingBindCode = code;
+        failingBinds.set(times);
+    }
+
+    @Override
+    public synchronized void bind(Pod pod, String nodeName) {
+        if (failingBinds.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
+            throw new ClusterException("injected failure binding " + key(pod), failingBindCode);
+        }
+        Pod current = pods.get(key(pod));
+        if (current == null) {
+            throw new ClusterException("pods \"" + pod.getMetadata().getName() + "\" not found", 404);
+        }
+        String bound = current.getSpec().getNodeName();
+        if (bound != null && !bound.isEmpty()) {
+            throw new ClusterException("pod " + key(pod) + " is already assigned to node \"" + bound + "\"", 409);
+        }
+        Pod updated = new PodBuilder(current).editSpec().withNodeName(nodeName).endSpec().build();
+        bindings.add(new Binding(key(pod), nodeName));
+        pods.put(key(pod), updated);
+        deliver(() -> with(l -> l.podUpdated(current, updated)));
+    }
+
+    @Override
+    public synchronized void patchPod(Pod pod, UnaryOperator<Pod> change) {
+        Pod current = pods.get(key(pod));
+        if (current == null) {
+            throw new ClusterException("pods \"" + pod.getMetadata().getName() + "\" not found", 404);
+        }
+        Pod updated = change.apply(new PodBuilder(current).build());
+        pods.put(key(pod), updated);
+        deliver(() -> with(l -> l.podUpdated(current, updated)));
+    }
+
+    @Override
+    public void deletePod(Pod pod) {
+        removePod(pod.getMetadata().getNamespace(), pod.getMetadata().getName());
+    }
+
+    @Override
+    public void recordEvent(Pod pod, String type, String reason, String message) {
+        events.add(new EventBuilder().withNewMetadata().withNamespace(pod.getMetadata().getNamespace())
+                .withName(pod.getMetadata().getName() + "." + events.size()).endMetadata()
+                .withType(type).withReason(reason).withMessage(message)
+                .withNewInvolvedObject().withKind("Pod").withName(pod.getMetadata().getName())
+                .withNamespace(pod.getMetadata().getNamespace()).endInvolvedObject().build());
+    }
+
+    @Override
+    public synchronized void markUnschedulable(Pod pod, String reason, String message, String nominatedNodeName) {
+        Pod current = pods.get(key(pod));
+        if (current == null) {
+            return;
+        }
+        PodCondition c = new PodConditionBuilder().withType("PodScheduled").withStatus("False").withReason(reason).withMessage(message).build();
+        PodBuilder b = new PodBuilder(current);
+        List<PodCondition> conditions = new ArrayList<>();
+        if (current.getStatus() != null && current.getStatus().getConditions() != null) {
+            current.getStatus().getConditions().stream().filter(x -> !"PodScheduled".equals(x.getType())).forEach(conditions::add);
+        }
+        conditions.add(c);
+        b.editOrNewStatus().withConditions(conditions).endStatus();
+        if (nominatedNodeName != null) {
+            b.editOrNewStatus().withNominatedNodeName(nominatedNodeName.isEmpty() ? null : nominatedNodeName).endStatus();
+        }
+        Pod updated = b.build();
+        pods.put(key(pod), updated);
+        deliver(() -> with(l -> l.podUpdated(current, updated)));
+    }
+
+    public Pod pod(String namespace, String name) {
+        return pods.get(namespace + "/" + name);
+    }
+
+    public List<Pod> pods() {
+        return List.copyOf(pods.values());
+    }
+
+    /** Every successful bind, in order. */
+    public List<Binding> bindings() {
+        return List.copyOf(bindings);
+    }
+
+    public List<Event> events() {
+        return List.copyOf(events);
+    }
+
+    /** Waits until every change so far has been delivered. */
+    public void awaitDelivered() {
+        try {
+            informer.submit(() -> { }).get(10, TimeUnit.SECONDS);
+        } catch (Exception e) {
+            throw new IllegalStateException("informer thread stuck", e);
+        }
+    }
+
+    @Override
+    public void close() {
+        informer.shutdownNow();
+    }
+
+    private void deliver(Runnable r) {
+        informer.execute(r);
+    }
+
+    private void with(java.util.function.Consumer<ClusterEvents> c) {
+        ClusterEvents l = listener;
+        if (l != null) {
+            c.accept(l);
+        }
+    }
+
+    private static String key(Pod pod) {
+        String ns = pod.getMetadata().getNamespace();
+        return (ns == null ? "default" : ns) + "/" + pod.getMetadata().getName();
+    }
+}
