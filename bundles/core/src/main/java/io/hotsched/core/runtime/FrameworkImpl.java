@@ -88,6 +88,7 @@ public final class FrameworkImpl {
 
     private final AtomicInteger pins = new AtomicInteger(1);
     private volatile boolean retired;
+    private volatile String drainReason;
     private volatile boolean closed;
 
     FrameworkImpl(FrameworkBuilder.Parts p, WaitingPodsImpl waitingPods, FrameworkServices services) {
@@ -176,8 +177,12 @@ public final class FrameworkImpl {
         return waitingPods;
     }
 
-    /** Rejects every pod waiting in Permit on this framework (its plugins are leaving). */
-    public void rejectWaitingPods(String message) {
+    /**
+     * Rejects every pod waiting in Permit on this framework, and any pod that starts waiting on it
+     * from now on (its plugins are leaving).
+     */
+    public void drain(String message) {
+        drainReason = message;
         waitingPods.rejectAll(message);
     }
 
@@ -705,7 +710,13 @@ public final class FrameworkImpl {
             return Status.error("running Permit plugin \"" + s.name() + "\": " + st.message()).withPlugin(s.name());
         }
         if (!waits.isEmpty()) {
-            waitingPods.add(new WaitingPodImpl(pod, node, waits, services.timer()));
+            WaitingPodImpl w = new WaitingPodImpl(pod, node, waits, services.timer());
+            waitingPods.add(w);
+            // added before the check, drained after setting the reason: one of the two sees the other
+            String drained = drainReason;
+            if (drained != null) {
+                w.reject(waits.keySet().iterator().next(), drained);
+            }
             return Status.of(Code.WAIT);
         }
         return Status.SUCCESS;

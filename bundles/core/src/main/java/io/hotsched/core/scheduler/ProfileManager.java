@@ -201,7 +201,7 @@ public final class ProfileManager {
         for (FrameworkImpl f : retired) {
             if (!f.closed() && f.uses(leaving)) {
                 using.add(f);
-                f.rejectWaitingPods("plugin " + leaving.describe() + " was removed");
+                f.drain("plugin " + leaving.describe() + " was removed");
             }
         }
         long deadline = System.nanoTime() + max.toNanos();

@@ -216,6 +216,18 @@ public final class Scheduler implements ClusterEvents, AutoCloseable {
         profiles.awaitDrained(r, options.pluginRemovalWait());
     }
 
+    /** Ends the quarantine of every registration of plugin {@code name}; false when none was quarantined. */
+    public boolean release(String name) {
+        boolean any = false;
+        for (Registration r : registry.all(name)) {
+            any |= health.release(r);
+        }
+        if (any) {
+            registry.changed(name);
+        }
+        return any;
+    }
+
     // ---- cluster events ------------------------------------------------------------------------------
 
     private Status preEnqueue(PodInfo pod) {

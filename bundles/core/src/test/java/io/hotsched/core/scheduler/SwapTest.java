@@ -1,0 +1,257 @@
+package io.hotsched.core.scheduler;
+
+import static io.hotsched.core.support.SchedulerFixture.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.hotsched.api.framework.CycleState;
+import io.hotsched.api.framework.FilterPlugin;
+import io.hotsched.api.framework.NodeInfo;
+import io.hotsched.api.framework.PermitPlugin;
+import io.hotsched.api.framework.PermitResult;
+import io.hotsched.api.framework.PodInfo;
+import io.hotsched.api.framework.PreBindPlugin;
+import io.hotsched.api.framework.ReservePlugin;
+import io.hotsched.api.framework.ScorePlugin;
+import io.hotsched.api.framework.Status;
+import io.hotsched.core.registry.Registration;
+import io.hotsched.core.support.SchedulerFixture;
+import io.hotsched.core.support.TestPlugins;
+import io.hotsched.testing.Nodes;
+import io.hotsched.testing.Pods;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** The swap protocol of architecture §5, with latches instead of timing. */
+class SwapTest {
+
+    private final SchedulerFixture f = new SchedulerFixture().withBasePlugins();
+
+    @AfterEach
+    void close() {
+        f.close();
+    }
+
+    private static String config(String extraMultiPoint) {
+        return SchedulerFixture.BASE.replace("      - name: DefaultBinder\n", "      - name: DefaultBinder\n" + extraMultiPoint);
+    }
+
+    /** A Filter plugin that blocks inside filter() until released; records whether it was closed. */
+    static final class Gate implements FilterPlugin {
+        final CountDownLatch entered = new CountDownLatch(1);
+        final CountDownLatch release = new CountDownLatch(1);
+        final AtomicBoolean closed = new AtomicBoolean();
+        final AtomicBoolean calledAfterClose = new AtomicBoolean();
+
+        @Override
+        public String name() {
+            return "Gate";
+        }
+
+        @Override
+        public Status filter(CycleState state, PodInfo pod, NodeInfo node) {
+            if (closed.get()) {
+                calledAfterClose.set(true);
+            }
+            entered.countDown();
+            try {
+                release.await(20, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            return Status.SUCCESS;
+        }
+
+        @Override
+        public void close() {
+            closed.set(true);
+        }
+    }
+
+    @Test
+    void aLeavingPluginWaitsForTheAttemptUsingItThenIsClosed() throws Exception {
+        Gate gate = new Gate();
+        Registration r = f.add("Gate", TestPlugins.factory(h -> gate), "1.0.0");
+        f.cluster.addNode(Nodes.node("n1").cpu("4").build());
+        f.cluster.addPod(Pods.pod("p").cpu("100m").build());
+        f.start(config("      - name: Gate\n"));
+        assertTrue(gate.entered.await(10, TimeUnit.SECONDS));
+
+        CompletableFuture<Void> removal = CompletableFuture.runAsync(() -> f.scheduler.pluginRemoved(r));
+        Thread.sleep(300);
+        assertFalse(removal.isDone(), "removal must wait for the attempt still in the plugin");
+        assertFalse(gate.closed.get(), "not closed while in use");
+        assertTrue(f.scheduler.profiles().profile("default-scheduler").describe().contains("waiting for plugin(s) Gate"));
+
+        gate.release.countDown();
+        removal.get(10, TimeUnit.SECONDS);
+        assertTrue(gate.closed.get(), "closed once the attempt ended");
+        await("the pinned attempt finished and bound", () -> f.cluster.bindings().size() == 1);
+        assertFalse(gate.calledAfterClose.get());
+
+        f.cluster.addPod(Pods.pod("q").cpu("100m").build());
+        Thread.sleep(300);
+        assertEquals(1, f.cluster.bindings().size(), "a paused profile binds nothing");
+    }
+
+    /** Reserve/Permit plugin: v1 holds pods in Permit, v2 lets them through; counts per instance. */
+    static final class Gang implements ReservePlugin, PermitPlugin {
+        final boolean hold;
+        final AtomicInteger reserved = new AtomicInteger();
+        final AtomicInteger unreserved = new AtomicInteger();
+        final CountDownLatch waiting = new CountDownLatch(1);
+
+        Gang(boolean hold) {
+            this.hold = hold;
+        }
+
+        @Override
+        public String name() {
+            return "Gang";
+        }
+
+        @Override
+        public Status reserve(CycleState state, PodInfo pod, String nodeName) {
+            reserved.incrementAndGet();
+            return Status.SUCCESS;
+        }
+
+        @Override
+        public void unreserve(CycleState state, PodInfo pod, String nodeName) {
+            unreserved.incrementAndGet();
+        }
+
+        @Override
+        public PermitResult permit(CycleState state, PodInfo pod, String nodeName) {
+            if (hold) {
+                waiting.countDown();
+                return PermitResult.waitFor(Duration.ofMinutes(1));
+            }
+            return PermitResult.ALLOW;
+        }
+    }
+
+    @Test
+    void podsWaitingInPermitAreRejectedUnreservedOnTheOldInstanceAndRescheduled() throws Exception {
+        Gang v1 = new Gang(true);
+        Gang v2 = new Gang(false);
+        Registration r1 = f.add("Gang", TestPlugins.factory(h -> v1), "1.0.0");
+        f.cluster.addNode(Nodes.node("n1").cpu("4").build());
+        f.cluster.addPod(Pods.pod("p").cpu("1").build());
+        f.start(config("      - name: Gang\n"));
+        assertTrue(v1.waiting.await(10, TimeUnit.SECONDS));
+        assertEquals(1000, f.scheduler.cache().node("n1").requested().milliCpu(), "assumed while waiting");
+
+        f.add("Gang", TestPlugins.factory(h -> v2), "2.0.0");
+        f.scheduler.pluginRemoved(r1);
+
+        await("bound by the new version", () -> f.cluster.bindings().size() == 1);
+        assertEquals(1, v1.reserved.get());
+        assertEquals(1, v1.unreserved.get(), "unreserved on the instance that reserved");
+        assertEquals(1, v2.reserved.get());
+        assertEquals(0, v2.unreserved.get());
+        await("cache settled", () -> f.scheduler.cache().assumedCount() == 0 || f.scheduler.cache().podCount() == 1);
+        assertEquals(1000, f.scheduler.cache().node("n1").requested().milliCpu(), "counted once");
+    }
+
+    /** PreBind blocks between Reserve and Bind. */
+    static final class SlowPreBind implements PreBindPlugin {
+        final CountDownLatch entered = new CountDownLatch(1);
+        final CountDownLatch release = new CountDownLatch(1);
+
+        @Override
+        public String name() {
+            return "SlowPreBind";
+        }
+
+        @Override
+        public Status preBind(CycleState state, PodInfo pod, String nodeName) {
+            entered.countDown();
+            try {
+                release.await(20, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            return Status.SUCCESS;
+        }
+    }
+
+    @Test
+    void removalWaitsForAPodBetweenReserveAndBind() throws Exception {
+        SlowPreBind slow = new SlowPreBind();
+        Registration r = f.add("SlowPreBind", TestPlugins.factory(h -> slow), "1.0.0");
+        f.cluster.addNode(Nodes.node("n1").cpu("4").build());
+        f.cluster.addPod(Pods.pod("p").cpu("100m").build());
+        f.start(config("      - name: SlowPreBind\n"));
+        assertTrue(slow.entered.await(10, TimeUnit.SECONDS));
+        CompletableFuture<Void> removal = CompletableFuture.runAsync(() -> f.scheduler.pluginRemoved(r));
+        Thread.sleep(300);
+        assertFalse(removal.isDone());
+        slow.release.countDown();
+        removal.get(10, TimeUnit.SECONDS);
+        await("bound", () -> f.cluster.bindings().size() == 1);
+    }
+
+    @Test
+    void aProfileMissingAPluginPausesAndResumesWhenItReturns() throws Exception {
+        Registration fit = f.registry.serving("NodeResourcesFit").orElseThrow();
+        f.scheduler.pluginRemoved(fit);
+        f.cluster.addNode(Nodes.node("n1").cpu("4").build());
+        f.cluster.addPod(Pods.pod("p").cpu("100m").build());
+        f.start(SchedulerFixture.BASE);
+        Thread.sleep(300);
+        assertEquals(List.of(), f.cluster.bindings(), "never placed without its configured Filter");
+        assertEquals("paused: waiting for plugin(s) NodeResourcesFit", f.scheduler.profiles().profile("default-scheduler").describe());
+
+        f.add("NodeResourcesFit", TestPlugins.factory(h -> new TestPlugins.CpuFit()), "1.0.1");
+        await("bound once the plugin is back", () -> f.cluster.bindings().size() == 1);
+    }
+
+    /** Prefers one node by name. */
+    static final class Prefer implements ScorePlugin {
+        final String node;
+
+        Prefer(String node) {
+            this.node = node;
+        }
+
+        @Override
+        public String name() {
+            return "Prefer";
+        }
+
+        @Override
+        public long score(CycleState state, PodInfo pod, NodeInfo n) {
+            return n.name().equals(node) ? 100 : 0;
+        }
+    }
+
+    @Test
+    void theHighestVersionServesAndRemovingItRollsBack() throws Exception {
+        f.add("Prefer", TestPlugins.factory(h -> new Prefer("n1")), "1.0.0");
+        f.cluster.addNode(Nodes.node("n1").cpu("64").build());
+        f.cluster.addNode(Nodes.node("n2").cpu("64").build());
+        f.start(config("      - name: Prefer\n        weight: 10\n"));
+        f.cluster.addPod(Pods.pod("a").cpu("100m").build());
+        await("a", () -> f.cluster.bindings().size() == 1);
+        assertEquals("n1", f.cluster.bindings().get(0).nodeName());
+
+        Registration v2 = f.add("Prefer", TestPlugins.factory(h -> new Prefer("n2")), "2.0.0");
+        f.cluster.addPod(Pods.pod("b").cpu("100m").build());
+        await("b", () -> f.cluster.bindings().size() == 2);
+        assertEquals("n2", f.cluster.bindings().get(1).nodeName());
+
+        f.scheduler.pluginRemoved(v2);
+        f.cluster.addPod(Pods.pod("c").cpu("100m").build());
+        await("c", () -> f.cluster.bindings().size() == 3);
+        assertEquals("n1", f.cluster.bindings().get(2).nodeName(), "back on version 1 at once");
+    }
+}
