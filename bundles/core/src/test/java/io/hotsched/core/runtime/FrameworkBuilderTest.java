@@ -1,0 +1,165 @@
+package io.hotsched.core.runtime;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.hotsched.api.framework.CycleState;
+import io.hotsched.api.framework.FilterPlugin;
+import io.hotsched.api.framework.NodeInfo;
+import io.hotsched.api.framework.NodeInfoLister;
+import io.hotsched.api.framework.PodInfo;
+import io.hotsched.api.framework.PreFilterPlugin;
+import io.hotsched.api.framework.PreFilterResult;
+import io.hotsched.api.framework.ScorePlugin;
+import io.hotsched.api.framework.Status;
+import io.hotsched.api.framework.ext.FilterTransformer;
+import io.hotsched.api.framework.ext.Transformation;
+import io.hotsched.core.config.ConfigParser;
+import io.hotsched.core.config.SchedulerConfig;
+import io.hotsched.core.registry.PluginHealth;
+import io.hotsched.core.registry.PluginRegistry;
+import io.hotsched.core.support.TestPlugins;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.Executors;
+import org.junit.jupiter.api.Test;
+
+/** MultiPoint expansion, precedence, weights and transformer placement. */
+class FrameworkBuilderTest {
+
+    static final class PF implements PreFilterPlugin, FilterPlugin, ScorePlugin {
+        private final String name;
+
+        PF(String name) {
+            this.name = name;
+        }
+
+        @Override
+        public String name() {
+            return name;
+        }
+
+        @Override
+        public PreFilterResult preFilter(CycleState s, PodInfo p, NodeInfoLister n) {
+            return PreFilterResult.ALL_NODES;
+        }
+
+        @Override
+        public Status filter(CycleState s, PodInfo p, NodeInfo n) {
+            return Status.SUCCESS;
+        }
+
+        @Override
+        public long score(CycleState s, PodInfo p, NodeInfo n) {
+            return 0;
+        }
+    }
+
+    static final class Reservation implements FilterTransformer {
+        @Override
+        public String name() {
+            return "NodeReservation";
+        }
+
+        @Override
+        public Transformation beforeFilter(CycleState s, PodInfo p, NodeInfo n) {
+            return Transformation.UNCHANGED;
+        }
+    }
+
+    private final PluginRegistry registry = new PluginRegistry(new PluginHealth(0));
+
+    FrameworkBuilderTest() {
+        registry.add(TestPlugins.registration("PrioritySort", TestPlugins.factory(h -> new TestPlugins.Sort()), "1.0.0"));
+        registry.add(TestPlugins.registration("DefaultBinder", TestPlugins.factory(TestPlugins.Binder::new), "1.0.0"));
+        for (String n : List.of("A", "B", "C")) {
+            registry.add(TestPlugins.registration(n, TestPlugins.factory(h -> new PF(n)), "1.0.0"));
+        }
+        registry.add(TestPlugins.registration("NodeReservation", TestPlugins.factory(h -> new Reservation()), "1.0.0"));
+    }
+
+    private FrameworkImpl build(String plugins) throws Exception {
+        String yaml = "apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\nprofiles:\n- plugins:\n" + plugins;
+        SchedulerConfig c = ConfigParser.parse(yaml, "s.yaml");
+        FrameworkServices services = new FrameworkServices(new ParallelizerImpl(1, "t"), null, Snapshot::new, n -> List.of(),
+                Executors.newSingleThreadScheduledExecutor());
+        FrameworkBuilder.Result r = FrameworkBuilder.build(c.profiles().get(0), "s.yaml", 0, registry::serving, services);
+        assertTrue(r instanceof FrameworkBuilder.Built, r.toString());
+        return ((FrameworkBuilder.Built) r).framework();
+    }
+
+    private static final String MULTI = """
+                multiPoint:
+                  enabled:
+                  - name: PrioritySort
+                  - name: A
+                    weight: 2
+                  - name: B
+                  - name: C
+                  - name: DefaultBinder
+                  disabled:
+                  - name: "*"
+            """;
+
+    @Test
+    void multiPointExpandsIntoEveryPointThePluginImplements() throws Exception {
+        FrameworkImpl f = build(MULTI);
+        assertEquals(List.of("A", "B", "C"), f.filter.stream().map(Slot::name).toList());
+        assertEquals(List.of("A", "B", "C"), f.preFilter.stream().map(Slot::name).toList());
+        assertEquals(Map.of("A", 2, "B", 1, "C", 1), f.scoreWeights);
+        assertEquals(List.of("DefaultBinder"), f.bind.stream().map(Slot::name).toList());
+    }
+
+    @Test
+    void aSpecificPointOverridesMultiPointInPlaceAndDisablesPerPoint() throws Exception {
+        FrameworkImpl f = build(MULTI + """
+                score:
+                  enabled:
+                  - name: C
+                    weight: 7
+                filter:
+                  disabled:
+                  - name: B
+            """);
+        // overridden plugins first (in their specific order), then the rest of MultiPoint
+        assertEquals(List.of("C", "A", "B"), f.score.stream().map(Slot::name).toList());
+        assertEquals(7, f.scoreWeights.get("C"));
+        assertEquals(List.of("A", "C"), f.filter.stream().map(Slot::name).toList());
+    }
+
+    @Test
+    void disablingStarAtAPointLeavesOnlyItsExplicitPlugins() throws Exception {
+        FrameworkImpl f = build(MULTI + """
+                filter:
+                  enabled:
+                  - name: B
+                  disabled:
+                  - name: "*"
+            """);
+        assertEquals(List.of("B"), f.filter.stream().map(Slot::name).toList());
+        assertEquals(3, f.preFilter.size());
+    }
+
+    @Test
+    void transformersGoWhereTheirNameIsEnabledInThatOrder() throws Exception {
+        FrameworkImpl f = build(MULTI + """
+                filter:
+                  enabled:
+                  - name: NodeReservation
+            """);
+        assertEquals(List.of("NodeReservation"), f.filterTransformers.stream().map(Slot::name).toList());
+        assertEquals(List.of("A", "B", "C"), f.filter.stream().map(Slot::name).toList(), "not a Filter plugin itself");
+        assertTrue(f.scoreTransformers.isEmpty());
+        assertEquals(List.of("FilterTransformer"), f.pointsByPlugin().get("NodeReservation"));
+    }
+
+    @Test
+    void aMissingPluginIsReportedNotBuilt() throws Exception {
+        String yaml = "apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\nprofiles:\n- plugins:\n" + MULTI
+                + "    filter:\n      enabled:\n      - name: Absent\n";
+        SchedulerConfig c = ConfigParser.parse(yaml, "s.yaml");
+        FrameworkBuilder.Result r = FrameworkBuilder.build(c.profiles().get(0), "s.yaml", 0, registry::serving, null);
+        assertEquals(new FrameworkBuilder.Missing(Set.of("Absent")), r);
+    }
+}
