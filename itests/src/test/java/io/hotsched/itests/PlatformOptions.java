@@ -38,6 +38,14 @@ final class PlatformOptions {
     }
 
     static Option[] platform() throws IOException {
+        return platform(Map.of(), false);
+    }
+
+    /**
+     * @param etcFiles files to write into the home's etc/ (name to content), over the distribution's
+     * @param withTesting also install the testing bundle (the in-memory cluster)
+     */
+    static Option[] platform(Map<String, String> etcFiles, boolean withTesting) throws IOException {
         Path dist = Path.of(System.getProperty("hotsched.dist", "../distribution/target/hotsched-dist-missing"));
         if (!Files.isDirectory(dist.resolve("bundle"))) {
             throw new IOException("no built distribution at " + dist + "; build the reactor (mvn verify) first");
@@ -46,6 +54,9 @@ final class PlatformOptions {
         Runtime.getRuntime().addShutdownHook(new Thread(() -> deleteTree(home)));
         copyTree(dist.resolve("etc"), home.resolve("etc"));
         Files.createDirectories(home.resolve("deploy"));
+        for (Map.Entry<String, String> e : etcFiles.entrySet()) {
+            Files.writeString(home.resolve("etc").resolve(e.getKey()), e.getValue());
+        }
 
         Function<String, String> lookup = name -> HOME.equals(name) ? home.toString() : System.getProperty(name);
         Path etc = home.resolve("etc");
@@ -69,6 +80,9 @@ final class PlatformOptions {
                 boolean fragment = isFragment(jar);
                 options.add(bundle(jar.toUri().toString()).startLevel(levels.levelOf(bsn)).start(!fragment));
             }
+        }
+        if (withTesting) {
+            options.add(bundle(Path.of(System.getProperty("hotsched.testing.bundle")).toUri().toString()).startLevel(30).start());
         }
         options.add(frameworkStartLevel(100));
         options.add(junitBundles());

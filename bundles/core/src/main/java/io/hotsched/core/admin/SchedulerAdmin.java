@@ -1,0 +1,32 @@
+package io.hotsched.core.admin;
+
+import java.util.List;
+import java.util.Optional;
+import org.osgi.annotation.versioning.ProviderType;
+
+/** The scheduler's operator interface, registered as a service by the core. Thread-safe. */
+@ProviderType
+public interface SchedulerAdmin {
+
+    List<PluginView> plugins();
+
+    List<ProfileView> profiles();
+
+    QueueView queue();
+
+    /** The last attempt of {@code namespace/name}, if the pod was tried since start. */
+    Optional<ExplainView> explain(String podKey);
+
+    /**
+     * Reads the configuration file again and applies it.
+     *
+     * @return what happened: applied, or refused with every problem (file, line, field)
+     */
+    String reload();
+
+    /** Ends the quarantine of plugin {@code name}; false when it was not quarantined. */
+    boolean release(String name);
+
+    /** Where the configuration comes from, and the counters since start. */
+    String status();
+}

@@ -1,0 +1,302 @@
+package io.hotsched.core.osgi;
+
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.hotsched.api.cluster.ClusterBackend;
+import io.hotsched.api.cluster.ClusterEvents;
+import io.hotsched.api.framework.PluginFactory;
+import io.hotsched.core.admin.ExplainView;
+import io.hotsched.core.admin.PluginView;
+import io.hotsched.core.admin.ProfileView;
+import io.hotsched.core.admin.QueueView;
+import io.hotsched.core.admin.SchedulerAdmin;
+import io.hotsched.core.config.ConfigException;
+import io.hotsched.core.config.ConfigParser;
+import io.hotsched.core.config.SchedulerConfig;
+import io.hotsched.core.registry.PluginHealth;
+import io.hotsched.core.registry.PluginRegistry;
+import io.hotsched.core.registry.Registration;
+import io.hotsched.core.scheduler.Scheduler;
+import io.hotsched.core.scheduler.SchedulerOptions;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.osgi.framework.BundleContext;
+import org.osgi.framework.Constants;
+import org.osgi.framework.ServiceReference;
+import org.osgi.service.component.annotations.Activate;
+import org.osgi.service.component.annotations.Component;
+import org.osgi.service.component.annotations.ConfigurationPolicy;
+import org.osgi.service.component.annotations.Deactivate;
+import org.osgi.service.component.annotations.Modified;
+import org.osgi.service.component.annotations.Reference;
+import org.osgi.service.component.annotations.ReferenceCardinality;
+import org.osgi.service.component.annotations.ReferencePolicy;
+import org.osgi.service.component.annotations.ReferencePolicyOption;
+import org.osgi.service.metatype.annotations.Designate;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The scheduler as an OSGi component: tracks every {@link PluginFactory} service (dynamic,
+ * greedy), uses whichever {@link ClusterBackend} is registered, registers {@link ClusterEvents}
+ * for cluster connections and {@link SchedulerAdmin} for the shell, and reloads the configuration
+ * file when it changes.
+ */
+@Component(immediate = true, configurationPid = "io.hotsched.scheduler", configurationPolicy = ConfigurationPolicy.OPTIONAL,
+        service = {ClusterEvents.class, SchedulerAdmin.class})
+@Designate(ocd = SchedulerSettings.class)
+public final class SchedulerComponent implements ClusterEvents, SchedulerAdmin {
+
+    private static final Logger LOG = LoggerFactory.getLogger(SchedulerComponent.class);
+
+    private final PluginHealth health = new PluginHealth(5);
+    private final PluginRegistry registry = new PluginRegistry(health);
+    private final Map<Long, Registration> registrations = new ConcurrentHashMap<>();
+    private volatile Scheduler scheduler;
+    private volatile ClusterBackend backend;
+    private ScheduledExecutorService watcherThread;
+    private Path configFile;
+    private volatile String configState = "not loaded";
+
+    @Activate
+    void activate(BundleContext context, SchedulerSettings settings) {
+        health.setThreshold(settings.quarantineThreshold());
+        Scheduler s = new Scheduler(new SchedulerOptions(settings.bindingThreads(), Duration.ofSeconds(settings.assumedPodTtlSeconds()),
+                Duration.ofSeconds(settings.pluginRemovalWaitSeconds()), settings.quarantineThreshold(), settings.explanations()),
+                registry, health, Clock.systemUTC());
+        s.setBackend(backend);
+        configFile = configFile(context, settings);
+        SchedulerConfig initial = initialConfig();
+        try {
+            s.start(initial);
+        } catch (ConfigException e) {
+            LOG.error("The configuration in {} cannot be used, so no profile schedules until it is fixed:\n{}", configFile, e.getMessage());
+            configState = "refused: " + e.getMessage();
+            try {
+                s.start(new SchedulerConfig(configFile.toString(), 16, 0, 1, 10, List.of(), List.of()));
+            } catch (ConfigException impossible) {
+                throw new IllegalStateException(impossible);
+            }
+        }
+        scheduler = s;
+        watcherThread = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "hotsched-config-watcher");
+            t.setDaemon(true);
+            return t;
+        });
+        ConfigFileWatcher watcher = new ConfigFileWatcher(configFile, f -> LOG.info(reload()));
+        int poll = Math.max(1, settings.configPollSeconds());
+        watcherThread.scheduleWithFixedDelay(watcher::check, poll, poll, TimeUnit.SECONDS);
+    }
+
+    @Modified
+    void modified(SchedulerSettings settings) {
+        health.setThreshold(settings.quarantineThreshold());
+    }
+
+    @Deactivate
+    void deactivate() {
+        if (watcherThread != null) {
+            watcherThread.shutdownNow();
+        }
+        Scheduler s = scheduler;
+        scheduler = null;
+        if (s != null) {
+            s.close();
+        }
+    }
+
+    private static Path configFile(BundleContext context, SchedulerSettings settings) {
+        if (!settings.configFile().isBlank()) {
+            return Path.of(settings.configFile());
+        }
+        String fromCommandLine = context.getProperty("hotsched.config");
+        if (fromCommandLine != null && !fromCommandLine.isBlank()) {
+            return Path.of(fromCommandLine);
+        }
+        String home = context.getProperty("hotsched.home");
+        return Path.of(home == null ? "." : home, "etc", "scheduler.yaml");
+    }
+
+    private SchedulerConfig initialConfig() {
+        if (!Files.exists(configFile)) {
+            LOG.info("No {}: scheduling with the default profile (default-scheduler)", configFile);
+            configState = "default profile (no " + configFile + ")";
+            return ConfigParser.defaults(configFile.toString());
+        }
+        try {
+            SchedulerConfig c = ConfigParser.load(configFile);
+            configState = "applied " + configFile;
+            return c;
+        } catch (ConfigException e) {
+            LOG.error("The configuration in {} cannot be used:\n{}", configFile, e.getMessage());
+            configState = "refused: " + e.getMessage();
+            return new SchedulerConfig(configFile.toString(), 16, 0, 1, 10, List.of(), List.of());
+        }
+    }
+
+    // ---- plugins and the cluster backend -------------------------------------------------------------
+
+    @Reference(cardinality = ReferenceCardinality.MULTIPLE, policy = ReferencePolicy.DYNAMIC, policyOption = ReferencePolicyOption.GREEDY)
+    void addPluginFactory(PluginFactory factory, ServiceReference<PluginFactory> ref) {
+        Object name = ref.getProperty(PluginFactory.NAME_PROPERTY);
+        if (!(name instanceof String n) || n.isBlank()) {
+            LOG.error("A PluginFactory from bundle {} has no {} service property; it is ignored", ref.getBundle().getSymbolicName(),
+                    PluginFactory.NAME_PROPERTY);
+            return;
+        }
+        Registration r = new Registration(n, factory, ref.getBundle().getSymbolicName(), ref.getBundle().getVersion(),
+                (Long) ref.getProperty(Constants.SERVICE_ID));
+        registrations.put(r.serviceId(), r);
+        LOG.info("Plugin {} arrived", r.describe());
+        Scheduler s = scheduler;
+        if (s != null) {
+            s.pluginAdded(r);
+        } else {
+            registry.add(r);
+        }
+    }
+
+    void removePluginFactory(PluginFactory factory, ServiceReference<PluginFactory> ref) {
+        Registration r = registrations.remove((Long) ref.getProperty(Constants.SERVICE_ID));
+        if (r == null) {
+            return;
+        }
+        Scheduler s = scheduler;
+        if (s != null) {
+            s.pluginRemoved(r);
+        } else {
+            registry.remove(r);
+        }
+        LOG.info("Plugin {} left", r.describe());
+    }
+
+    @Reference(cardinality = ReferenceCardinality.OPTIONAL, policy = ReferencePolicy.DYNAMIC, policyOption = ReferencePolicyOption.GREEDY)
+    void setClusterBackend(ClusterBackend b) {
+        backend = b;
+        Scheduler s = scheduler;
+        if (s != null) {
+            s.setBackend(b);
+        }
+    }
+
+    void unsetClusterBackend(ClusterBackend b) {
+        if (backend == b) {
+            backend = null;
+            Scheduler s = scheduler;
+            if (s != null) {
+                s.setBackend(null);
+            }
+        }
+    }
+
+    private Scheduler scheduler() {
+        Scheduler s = scheduler;
+        if (s == null) {
+            throw new IllegalStateException("the scheduler is not running");
+        }
+        return s;
+    }
+
+    // ---- ClusterEvents ---------------------------------------------------------------------------------
+
+    @Override
+    public void nodeAdded(Node node) {
+        scheduler().nodeAdded(node);
+    }
+
+    @Override
+    public void nodeUpdated(Node oldNode, Node newNode) {
+        scheduler().nodeUpdated(oldNode, newNode);
+    }
+
+    @Override
+    public void nodeDeleted(Node node) {
+        scheduler().nodeDeleted(node);
+    }
+
+    @Override
+    public void podAdded(Pod pod) {
+        scheduler().podAdded(pod);
+    }
+
+    @Override
+    public void podUpdated(Pod oldPod, Pod newPod) {
+        scheduler().podUpdated(oldPod, newPod);
+    }
+
+    @Override
+    public void podDeleted(Pod pod) {
+        scheduler().podDeleted(pod);
+    }
+
+    @Override
+    public void objectChanged(String kind, HasMetadata oldObject, HasMetadata newObject) {
+        scheduler().objectChanged(kind, oldObject, newObject);
+    }
+
+    @Override
+    public void synced() {
+        scheduler().synced();
+    }
+
+    // ---- SchedulerAdmin ---------------------------------------------------------------------------------
+
+    @Override
+    public List<PluginView> plugins() {
+        return AdminViews.plugins(scheduler());
+    }
+
+    @Override
+    public List<ProfileView> profiles() {
+        return AdminViews.profiles(scheduler());
+    }
+
+    @Override
+    public QueueView queue() {
+        return AdminViews.queue(scheduler());
+    }
+
+    @Override
+    public Optional<ExplainView> explain(String podKey) {
+        return AdminViews.explain(scheduler(), podKey);
+    }
+
+    @Override
+    public synchronized String reload() {
+        try {
+            SchedulerConfig c = ConfigParser.load(configFile);
+            scheduler().reload(c);
+            configState = "applied " + configFile;
+            return "Applied the configuration in " + configFile;
+        } catch (ConfigException e) {
+            String msg = "Refused the configuration in " + configFile + "; the last good configuration keeps running:\n" + e.getMessage();
+            LOG.error(msg);
+            configState = "last change refused: " + e.getMessage();
+            return msg;
+        }
+    }
+
+    @Override
+    public boolean release(String name) {
+        return scheduler().release(name);
+    }
+
+    @Override
+    public String status() {
+        Scheduler s = scheduler();
+        return "configuration: " + configState + "\ncluster: " + (backend == null ? "not connected" : "connected") + "\nnodes: "
+                + s.cache().nodeCount() + ", pods on nodes: " + s.cache().podCount() + " (assumed " + s.cache().assumedCount() + ")\n"
+                + "since start: " + s.counters();
+    }
+}

@@ -1,0 +1,30 @@
+package io.hotsched.core.osgi;
+
+import org.osgi.service.metatype.annotations.AttributeDefinition;
+import org.osgi.service.metatype.annotations.ObjectClassDefinition;
+
+/** Platform settings of the scheduler: Config Admin PID {@code io.hotsched.scheduler} ({@code etc/io.hotsched.scheduler.cfg}). */
+@ObjectClassDefinition(name = "hotsched scheduler", description = "Platform settings of the scheduler core")
+public @interface SchedulerSettings {
+
+    @AttributeDefinition(description = "The KubeSchedulerConfiguration file; empty: --config, else etc/scheduler.yaml")
+    String configFile() default "";
+
+    @AttributeDefinition(description = "How often the configuration file is checked for changes, in seconds")
+    int configPollSeconds() default 2;
+
+    @AttributeDefinition(description = "Binding cycles running at once")
+    int bindingThreads() default 16;
+
+    @AttributeDefinition(description = "Seconds an assumed pod whose binding was sent waits to show up in the cluster")
+    int assumedPodTtlSeconds() default 30;
+
+    @AttributeDefinition(description = "Seconds a leaving plugin bundle waits for the scheduling attempts still using it")
+    int pluginRemovalWaitSeconds() default 10;
+
+    @AttributeDefinition(description = "Failed attempts in a row after which a plugin is quarantined; 0 never quarantines")
+    int quarantineThreshold() default 5;
+
+    @AttributeDefinition(description = "How many pods' last attempts are kept for sched:explain")
+    int explanations() default 10000;
+}

@@ -1,0 +1,138 @@
+package io.hotsched.itests;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertTrue;
+
+import io.hotsched.api.cluster.ClusterBackend;
+import io.hotsched.api.cluster.ClusterEvents;
+import io.hotsched.core.admin.PluginView;
+import io.hotsched.core.admin.SchedulerAdmin;
+import io.hotsched.testing.InMemoryCluster;
+import io.hotsched.testing.Nodes;
+import io.hotsched.testing.Pods;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import javax.inject.Inject;
+import org.apache.felix.service.command.CommandProcessor;
+import org.apache.felix.service.command.CommandSession;
+import org.junit.After;
+import org.junit.Test;
+import org.junit.runner.RunWith;
+import org.ops4j.pax.exam.Configuration;
+import org.ops4j.pax.exam.Option;
+import org.ops4j.pax.exam.junit.PaxExam;
+import org.ops4j.pax.exam.spi.reactors.ExamReactorStrategy;
+import org.ops4j.pax.exam.spi.reactors.PerClass;
+import org.osgi.framework.ServiceRegistration;
+import org.osgi.util.tracker.ServiceTracker;
+
+/**
+ * The real core and shell bundles in Felix pick up a plugin bundle dropped into deploy/ while
+ * they run, schedule with it, and pause the profile when it is deleted.
+ */
+@RunWith(PaxExam.class)
+@ExamReactorStrategy(PerClass.class)
+public class SchedulerPluginIT extends DeployTestSupport {
+
+    static final String CONFIG = """
+            apiVersion: kubescheduler.config.k8s.io/v1
+            kind: KubeSchedulerConfiguration
+            profiles:
+            - schedulerName: default-scheduler
+              plugins:
+                multiPoint:
+                  enabled:
+                  - name: ItestSort
+                  - name: ItestFit
+                  - name: ItestBinder
+                  disabled:
+                  - name: "*"
+            """;
+
+    @Inject
+    protected SchedulerAdmin admin;
+
+    @Inject
+    protected CommandProcessor shell;
+
+    private InMemoryCluster cluster;
+    private ServiceRegistration<ClusterBackend> backend;
+
+    @Override
+    @Configuration
+    public Option[] configuration() throws IOException {
+        return PlatformOptions.platform(Map.of("scheduler.yaml", CONFIG), true);
+    }
+
+    @After
+    public void stopCluster() {
+        if (backend != null) {
+            backend.unregister();
+        }
+        if (cluster != null) {
+            cluster.close();
+        }
+    }
+
+    /** Runs a Gogo command and returns what it printed and returned. */
+    private String sh(String command) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        PrintStream ps = new PrintStream(out, true);
+        CommandSession session = shell.createSession(System.in, ps, ps);
+        try {
+            Object result = session.execute(command);
+            return out + (result == null ? "" : String.valueOf(result));
+        } catch (Exception e) {
+            throw new IllegalStateException(command + ": " + e, e);
+        } finally {
+            session.close();
+        }
+    }
+
+    private boolean bound(String name) {
+        var p = cluster.pod("default", name);
+        return p != null && p.getSpec().getNodeName() != null;
+    }
+
+    @Test
+    public void aPluginBundleDroppedIntoDeployIsPickedUpAndDropped() throws Exception {
+        ServiceTracker<ClusterEvents, ClusterEvents> events = new ServiceTracker<>(context, ClusterEvents.class, null);
+        events.open();
+        ClusterEvents scheduler = events.waitForService(20_000);
+        cluster = new InMemoryCluster();
+        backend = context.registerService(ClusterBackend.class, cluster, null);
+        cluster.addNode(Nodes.node("n1").cpu("4").build());
+        cluster.addPod(Pods.pod("first").cpu("100m").build());
+        cluster.connect(scheduler);
+
+        await("profile paused without its plugins", () -> sh("sched:profiles").contains("paused: waiting for plugin(s) ItestSort, ItestFit, ItestBinder"));
+        sleep(1000);
+        assertTrue("nothing bound while paused", !bound("first"));
+
+        Path jar = drop("itest-plugins.jar", Files.readAllBytes(Path.of(System.getProperty("hotsched.itest.plugins.bundle"))));
+        await("first bound once the plugins arrived", () -> bound("first"));
+        List<PluginView> plugins = admin.plugins();
+        assertEquals(3, plugins.size());
+        assertTrue(plugins.toString(), plugins.stream().allMatch(p -> p.state().equals("active") && p.profiles().equals(List.of("default-scheduler"))));
+        String table = sh("sched:plugins");
+        assertTrue(table, table.contains("ItestFit") && table.contains("Filter,Score") && table.contains("io.hotsched.itest.plugins"));
+        assertTrue(sh("sched:explain first"), sh("sched:explain first").contains("bound to n1"));
+
+        Files.delete(jar);
+        await("profile paused once the bundle left", () -> sh("sched:profiles").contains("paused: waiting for plugin(s)"));
+        cluster.addPod(Pods.pod("second").cpu("100m").build());
+        sleep(1500);
+        assertTrue("a paused profile binds nothing", !bound("second"));
+        assertTrue(sh("sched:queue"), sh("sched:queue").contains("default/second"));
+
+        drop("itest-plugins.jar", Files.readAllBytes(Path.of(System.getProperty("hotsched.itest.plugins.bundle"))));
+        await("second bound once the plugins are back", () -> bound("second"));
+        assertEquals(2, cluster.bindings().size());
+        events.close();
+    }
+}
