@@ -17,6 +17,7 @@ import io.hotsched.core.config.SchedulerConfig;
 import io.hotsched.core.registry.PluginHealth;
 import io.hotsched.core.registry.PluginRegistry;
 import io.hotsched.core.registry.Registration;
+import io.hotsched.core.runtime.PluginTimeouts;
 import io.hotsched.core.scheduler.Scheduler;
 import io.hotsched.core.scheduler.SchedulerOptions;
 import java.nio.file.Files;
@@ -75,6 +76,7 @@ public final class SchedulerComponent implements ClusterEvents, SchedulerAdmin {
                 Duration.ofSeconds(settings.pluginRemovalWaitSeconds()), settings.quarantineThreshold(), settings.explanations()),
                 registry, health, Clock.systemUTC());
         s.setBackend(backend);
+        applyTimeouts(s, settings);
         configFile = configFile(context, settings);
         SchedulerConfig initial = initialConfig();
         try {
@@ -102,6 +104,23 @@ public final class SchedulerComponent implements ClusterEvents, SchedulerAdmin {
     @Modified
     void modified(SchedulerSettings settings) {
         health.setThreshold(settings.quarantineThreshold());
+        Scheduler s = scheduler;
+        if (s != null) {
+            applyTimeouts(s, settings);
+        }
+    }
+
+    private static void applyTimeouts(Scheduler s, SchedulerSettings settings) {
+        PluginTimeouts t = s.timeouts();
+        t.set(PluginTimeouts.PRE_FILTER, settings.timeoutPreFilterMillis());
+        t.set(PluginTimeouts.FILTER, settings.timeoutFilterMillis());
+        t.set(PluginTimeouts.POST_FILTER, settings.timeoutPostFilterMillis());
+        t.set(PluginTimeouts.PRE_SCORE, settings.timeoutPreScoreMillis());
+        t.set(PluginTimeouts.SCORE, settings.timeoutScoreMillis());
+        t.set(PluginTimeouts.RESERVE, settings.timeoutReserveMillis());
+        t.set(PluginTimeouts.PERMIT, settings.timeoutPermitMillis());
+        t.set(PluginTimeouts.PRE_BIND, settings.timeoutPreBindMillis());
+        t.set(PluginTimeouts.BIND, settings.timeoutBindMillis());
     }
 
     @Deactivate

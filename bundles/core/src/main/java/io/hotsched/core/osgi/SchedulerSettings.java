@@ -27,4 +27,31 @@ public @interface SchedulerSettings {
 
     @AttributeDefinition(description = "How many pods' last attempts are kept for sched:explain")
     int explanations() default 10000;
+
+    @AttributeDefinition(description = "Milliseconds one PreFilter call may take (0: no limit)")
+    long timeoutPreFilterMillis() default 10_000;
+
+    @AttributeDefinition(description = "Milliseconds one Filter call (one node) may take")
+    long timeoutFilterMillis() default 1_000;
+
+    @AttributeDefinition(description = "Milliseconds one PostFilter call (preemption) may take")
+    long timeoutPostFilterMillis() default 30_000;
+
+    @AttributeDefinition(description = "Milliseconds one PreScore call may take")
+    long timeoutPreScoreMillis() default 10_000;
+
+    @AttributeDefinition(description = "Milliseconds one Score call (one node) may take")
+    long timeoutScoreMillis() default 1_000;
+
+    @AttributeDefinition(description = "Milliseconds one Reserve call may take")
+    long timeoutReserveMillis() default 10_000;
+
+    @AttributeDefinition(description = "Milliseconds one Permit call may take (not the wait it asks for)")
+    long timeoutPermitMillis() default 10_000;
+
+    @AttributeDefinition(description = "Milliseconds one PreBind call may take")
+    long timeoutPreBindMillis() default 60_000;
+
+    @AttributeDefinition(description = "Milliseconds one Bind call may take")
+    long timeoutBindMillis() default 60_000;
 }

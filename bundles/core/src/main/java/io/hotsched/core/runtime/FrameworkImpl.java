@@ -247,6 +247,23 @@ public final class FrameworkImpl {
         return Status.error(new PluginFailure(message, t)).withPlugin(instance.name());
     }
 
+    private long now() {
+        CoarseClock c = services.clock();
+        return c == null ? System.currentTimeMillis() : c.now();
+    }
+
+    private long limit(String point) {
+        return services.timeouts() == null ? Long.MAX_VALUE : services.timeouts().millis(point);
+    }
+
+    /** A call that returned after its time-out: a fault of the plugin, and an error for the attempt. */
+    private Status overtime(CycleState state, PluginInstance instance, String point, String what, long took) {
+        String message = what + ": took " + took + "ms, over the " + limit(point) + "ms time-out for " + point;
+        AttemptFaults.of(state).record(instance, message);
+        LOG.warn("Plugin {} {}", instance, message);
+        return Status.error(message).withPlugin(instance.name());
+    }
+
     // ---- PreEnqueue and QueueSort ---------------------------------------------------------------
 
     /** Success when every PreEnqueue plugin lets the pod in; the first refusal otherwise. */
@@ -283,10 +300,15 @@ public final class FrameworkImpl {
     public PreFilterOutcome runPreFilter(CycleState state, PodInfo pod, NodeInfoLister nodes) {
         for (Slot<PreFilterTransformer> t : preFilterTransformers) {
             Transformation tr;
+            long t0 = now();
             try {
                 tr = t.plugin().beforePreFilter(state, pod);
             } catch (RuntimeException e) {
                 return new PreFilterOutcome(pod, null, fault(state, t.instance(), e, "running PreFilterTransformer \"" + t.name() + "\""), Set.of());
+            }
+            long took = now() - t0;
+            if (took > limit(PluginTimeouts.PRE_FILTER)) {
+                return new PreFilterOutcome(pod, null, overtime(state, t.instance(), PluginTimeouts.PRE_FILTER, "running PreFilterTransformer \"" + t.name() + "\"", took), Set.of());
             }
             if (tr != null && !tr.status().isSuccess()) {
                 return new PreFilterOutcome(pod, null, tr.status().withPlugin(t.name()), Set.of());
@@ -301,10 +323,15 @@ public final class FrameworkImpl {
         Status unschedulable = null;
         for (Slot<PreFilterPlugin> s : preFilter) {
             PreFilterResult r;
+            long t0 = now();
             try {
                 r = s.plugin().preFilter(state, pod, nodes);
             } catch (RuntimeException e) {
                 return new PreFilterOutcome(pod, null, fault(state, s.instance(), e, "running PreFilter plugin \"" + s.name() + "\""), Set.of());
+            }
+            long took = now() - t0;
+            if (took > limit(PluginTimeouts.PRE_FILTER)) {
+                return new PreFilterOutcome(pod, null, overtime(state, s.instance(), PluginTimeouts.PRE_FILTER, "running PreFilter plugin \"" + s.name() + "\"", took), Set.of());
             }
             Status st = r == null ? Status.SUCCESS : r.status();
             if (st.isSkip()) {
@@ -411,16 +438,22 @@ public final class FrameworkImpl {
 
     /** The Filter plugins in order; the first non-success wins. */
     Status runFilterPlugins(CycleState state, PodInfo pod, NodeInfo node, Set<String> skipped) {
+        long filterLimit = limit(PluginTimeouts.FILTER);
         for (int i = 0; i < filter.size(); i++) {
             Slot<FilterPlugin> s = filter.get(i);
             if (!skipped.isEmpty() && skipped.contains(s.name())) {
                 continue;
             }
             Status st;
+            long t0 = now();
             try {
                 st = s.plugin().filter(state, pod, node);
             } catch (RuntimeException e) {
                 return fault(state, s.instance(), e, "running \"" + s.name() + "\" filter plugin");
+            }
+            long took = now() - t0;
+            if (took > filterLimit) {
+                return overtime(state, s.instance(), PluginTimeouts.FILTER, "running \"" + s.name() + "\" filter plugin", took);
             }
             if (st == null || st.isSuccess()) {
                 continue;
@@ -442,10 +475,15 @@ public final class FrameworkImpl {
         for (int i = 0; i < filterTransformers.size(); i++) {
             Slot<FilterTransformer> t = filterTransformers.get(i);
             Transformation tr;
+            long t0 = now();
             try {
                 tr = t.plugin().beforeFilter(state, pod, node);
             } catch (RuntimeException e) {
                 return fault(state, t.instance(), e, "running FilterTransformer \"" + t.name() + "\"");
+            }
+            long took = now() - t0;
+            if (took > limit(PluginTimeouts.FILTER)) {
+                return overtime(state, t.instance(), PluginTimeouts.FILTER, "running FilterTransformer \"" + t.name() + "\"", took);
             }
             if (tr == null || tr == Transformation.UNCHANGED) {
                 continue;
@@ -495,10 +533,16 @@ public final class FrameworkImpl {
         List<String> reasons = new ArrayList<>();
         for (Slot<PostFilterPlugin> s : postFilter) {
             PostFilterResult r;
+            long t0 = now();
             try {
                 r = s.plugin().postFilter(state, pod, statuses);
             } catch (RuntimeException e) {
                 result = PostFilterResult.of(fault(state, s.instance(), e, "running PostFilter plugin \"" + s.name() + "\""));
+                break;
+            }
+            long took = now() - t0;
+            if (took > limit(PluginTimeouts.POST_FILTER)) {
+                result = PostFilterResult.of(overtime(state, s.instance(), PluginTimeouts.POST_FILTER, "running PostFilter plugin \"" + s.name() + "\"", took));
                 break;
             }
             Status st = r == null ? Status.unschedulable() : r.status();
@@ -529,10 +573,15 @@ public final class FrameworkImpl {
         Set<String> skipped = new HashSet<>();
         for (Slot<PreScorePlugin> s : preScore) {
             Status st;
+            long t0 = now();
             try {
                 st = s.plugin().preScore(state, pod, nodes);
             } catch (RuntimeException e) {
                 return fault(state, s.instance(), e, "running PreScore plugin \"" + s.name() + "\"");
+            }
+            long took = now() - t0;
+            if (took > limit(PluginTimeouts.PRE_SCORE)) {
+                return overtime(state, s.instance(), PluginTimeouts.PRE_SCORE, "running PreScore plugin \"" + s.name() + "\"", took);
             }
             if (st == null || st.isSuccess()) {
                 continue;
@@ -590,6 +639,7 @@ public final class FrameworkImpl {
             perPlugin[p] = new NodeScores(scored);
         }
         final List<NodeInfo> scoredNodes = scored;
+        final long scoreLimit = limit(PluginTimeouts.SCORE);
         final PodInfo scoredPod = pod;
         Status[] failure = new Status[1];
         try {
@@ -598,12 +648,22 @@ public final class FrameworkImpl {
                 for (int p = 0; p < perPlugin.length; p++) {
                     Slot<ScorePlugin> s = active.get(p);
                     long v;
+                    long t0 = now();
                     try {
                         v = s.plugin().score(state, scoredPod, n);
                     } catch (RuntimeException e) {
                         synchronized (failure) {
                             if (failure[0] == null) {
                                 failure[0] = fault(state, s.instance(), e, "running Score plugin \"" + s.name() + "\"");
+                            }
+                        }
+                        return;
+                    }
+                    long took = now() - t0;
+                    if (took > scoreLimit) {
+                        synchronized (failure) {
+                            if (failure[0] == null) {
+                                failure[0] = overtime(state, s.instance(), PluginTimeouts.SCORE, "running Score plugin \"" + s.name() + "\"", took);
                             }
                         }
                         return;
@@ -656,10 +716,15 @@ public final class FrameworkImpl {
     public Status runReserve(CycleState state, PodInfo pod, String node) {
         for (Slot<ReservePlugin> s : reserve) {
             Status st;
+            long t0 = now();
             try {
                 st = s.plugin().reserve(state, pod, node);
             } catch (RuntimeException e) {
                 return fault(state, s.instance(), e, "running Reserve plugin \"" + s.name() + "\"");
+            }
+            long took = now() - t0;
+            if (took > limit(PluginTimeouts.RESERVE)) {
+                return overtime(state, s.instance(), PluginTimeouts.RESERVE, "running Reserve plugin \"" + s.name() + "\"", took);
             }
             if (st != null && !st.isSuccess()) {
                 if (st.isRejection()) {
@@ -689,10 +754,15 @@ public final class FrameworkImpl {
         Map<String, Duration> waits = new LinkedHashMap<>();
         for (Slot<PermitPlugin> s : permit) {
             PermitResult r;
+            long t0 = now();
             try {
                 r = s.plugin().permit(state, pod, node);
             } catch (RuntimeException e) {
                 return fault(state, s.instance(), e, "running Permit plugin \"" + s.name() + "\"");
+            }
+            long took = now() - t0;
+            if (took > limit(PluginTimeouts.PERMIT)) {
+                return overtime(state, s.instance(), PluginTimeouts.PERMIT, "running Permit plugin \"" + s.name() + "\"", took);
             }
             Status st = r == null ? Status.SUCCESS : r.status();
             if (st.isSuccess()) {
@@ -745,10 +815,15 @@ public final class FrameworkImpl {
     public Status runPreBind(CycleState state, PodInfo pod, String node) {
         for (Slot<PreBindPlugin> s : preBind) {
             Status st;
+            long t0 = now();
             try {
                 st = s.plugin().preBind(state, pod, node);
             } catch (RuntimeException e) {
                 return fault(state, s.instance(), e, "running PreBind plugin \"" + s.name() + "\"");
+            }
+            long took = now() - t0;
+            if (took > limit(PluginTimeouts.PRE_BIND)) {
+                return overtime(state, s.instance(), PluginTimeouts.PRE_BIND, "running PreBind plugin \"" + s.name() + "\"", took);
             }
             if (st != null && !st.isSuccess()) {
                 if (st.isRejection()) {
@@ -766,10 +841,15 @@ public final class FrameworkImpl {
         }
         for (Slot<BindPlugin> s : bind) {
             Status st;
+            long t0 = now();
             try {
                 st = s.plugin().bind(state, pod, node);
             } catch (RuntimeException e) {
                 return fault(state, s.instance(), e, "running Bind plugin \"" + s.name() + "\"");
+            }
+            long took = now() - t0;
+            if (took > limit(PluginTimeouts.BIND)) {
+                return overtime(state, s.instance(), PluginTimeouts.BIND, "running Bind plugin \"" + s.name() + "\"", took);
             }
             if (st != null && st.isSkip()) {
                 continue;

@@ -15,7 +15,15 @@ import java.util.function.Supplier;
  * @param snapshot the snapshot of the attempt in progress (or the latest)
  * @param nominatedPods pods nominated to a node, by node name
  * @param timer runs Permit time-outs
+ * @param timeouts how long one plugin call may take per extension point
+ * @param clock the clock the time-outs are measured with; null: {@code System.currentTimeMillis()}
  */
 public record FrameworkServices(Parallelizer parallelizer, ClusterClient cluster, Supplier<NodeInfoLister> snapshot,
-        Function<String, List<PodInfo>> nominatedPods, ScheduledExecutorService timer) {
+        Function<String, List<PodInfo>> nominatedPods, ScheduledExecutorService timer, PluginTimeouts timeouts, CoarseClock clock) {
+
+    /** Services without time-outs (tests of other things). */
+    public FrameworkServices(Parallelizer parallelizer, ClusterClient cluster, Supplier<NodeInfoLister> snapshot,
+            Function<String, List<PodInfo>> nominatedPods, ScheduledExecutorService timer) {
+        this(parallelizer, cluster, snapshot, nominatedPods, timer, new PluginTimeouts(), null);
+    }
 }

@@ -19,7 +19,9 @@ import io.hotsched.core.queue.SchedulingQueue;
 import io.hotsched.core.registry.PluginHealth;
 import io.hotsched.core.registry.PluginRegistry;
 import io.hotsched.core.registry.Registration;
+import io.hotsched.core.runtime.CoarseClock;
 import io.hotsched.core.runtime.FrameworkImpl;
+import io.hotsched.core.runtime.PluginTimeouts;
 import io.hotsched.core.runtime.FrameworkServices;
 import io.hotsched.core.runtime.SchedulingAlgorithm;
 import io.hotsched.core.runtime.Snapshot;
@@ -63,6 +65,8 @@ public final class Scheduler implements ClusterEvents, AutoCloseable {
     private final ScheduledExecutorService housekeeping;
     private final Explanations explanations;
     private final SchedulingCycle cycle;
+    private final PluginTimeouts timeouts = new PluginTimeouts();
+    private final CoarseClock coarseClock = new CoarseClock();
     private final Map<String, PodInfo> pendingForOthers = new ConcurrentHashMap<>();
     private final CountDownLatch synced = new CountDownLatch(1);
     private volatile ClusterBackend backend;
@@ -82,7 +86,7 @@ public final class Scheduler implements ClusterEvents, AutoCloseable {
         this.explanations = new Explanations(options.explanations());
         this.queue = new SchedulingQueue(clock, Duration.ofSeconds(1), Duration.ofSeconds(10), this::preEnqueue);
         FrameworkServices services = new FrameworkServices(parallelizer, new BackendClient(() -> backend),
-                () -> snapshot, node -> queue.nominator().forNode(node), housekeeping);
+                () -> snapshot, node -> queue.nominator().forNode(node), housekeeping, timeouts, coarseClock);
         this.profiles = new ProfileManager(registry, services);
         this.profiles.addListener(this::profileChanged);
         this.cycle = new SchedulingCycle(profiles, cache, queue, new SchedulingAlgorithm(parallelizer, new Random()), snapshot,
@@ -155,6 +159,7 @@ public final class Scheduler implements ClusterEvents, AutoCloseable {
         housekeeping.shutdownNow();
         profiles.close();
         parallelizer.close();
+        coarseClock.close();
     }
 
     private void runLoop() {
@@ -385,6 +390,11 @@ public final class Scheduler implements ClusterEvents, AutoCloseable {
 
     public PluginRegistry registry() {
         return registry;
+    }
+
+    /** The per-extension-point time-outs of plugin calls; changes apply to the next call. */
+    public PluginTimeouts timeouts() {
+        return timeouts;
     }
 
     public PluginHealth health() {

@@ -102,6 +102,41 @@ class FaultIsolationTest {
                 + "it should in the range of [0, 100] after normalizing", f.scheduler.explain("default/p").message());
     }
 
+    /** Sleeps in Filter. */
+    static final class Sleepy implements FilterPlugin {
+        @Override
+        public String name() {
+            return "Sleepy";
+        }
+
+        @Override
+        public Status filter(CycleState state, PodInfo pod, NodeInfo node) {
+            try {
+                Thread.sleep(300);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            return Status.SUCCESS;
+        }
+    }
+
+    @Test
+    void aCallPastItsTimeOutFailsTheAttemptAndCounts() throws Exception {
+        Registration r = f.add("Sleepy", TestPlugins.factory(h -> new Sleepy()), "1.0.0");
+        f.scheduler.timeouts().set(io.hotsched.core.runtime.PluginTimeouts.FILTER, 100);
+        f.cluster.addNode(Nodes.node("n1").cpu("4").build());
+        f.cluster.addPod(Pods.pod("p").cpu("100m").build());
+        f.start(with("Sleepy"));
+        await("error recorded", () -> {
+            Explanation e = f.scheduler.explain("default/p");
+            return e != null && "error".equals(e.outcome());
+        });
+        String msg = f.scheduler.explain("default/p").message();
+        assertTrue(msg.startsWith("running \"Sleepy\" filter plugin: took ") && msg.endsWith("ms, over the 100ms time-out for Filter"), msg);
+        await("counted against the plugin", () -> f.health.counters(r).failures() >= 1);
+        assertTrue(f.cluster.bindings().isEmpty());
+    }
+
     @Test
     void otherProfilesKeepSchedulingWhileOneIsPaused() throws Exception {
         Flaky flaky = new Flaky();
