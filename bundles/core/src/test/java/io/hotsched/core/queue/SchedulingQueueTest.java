@@ -1,0 +1,141 @@
+package io.hotsched.core.queue;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
+
+import io.hotsched.api.framework.ActionType;
+import io.hotsched.api.framework.PodInfo;
+import io.hotsched.api.framework.Status;
+import io.hotsched.testing.Pods;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+class SchedulingQueueTest {
+
+    /** A clock the test moves by hand. */
+    static final class ManualClock extends Clock {
+        Instant now = Instant.parse("2026-01-01T00:00:00Z");
+
+        @Override
+        public java.time.ZoneId getZone() {
+            return ZoneOffset.UTC;
+        }
+
+        @Override
+        public Clock withZone(java.time.ZoneId zone) {
+            return this;
+        }
+
+        @Override
+        public Instant instant() {
+            return now;
+        }
+
+        void advance(Duration d) {
+            now = now.plus(d);
+        }
+    }
+
+    private final ManualClock clock = new ManualClock();
+
+    private SchedulingQueue queue() {
+        SchedulingQueue q = new SchedulingQueue(clock, Duration.ofSeconds(1), Duration.ofSeconds(10),
+                p -> p.labels().containsKey("gated") ? Status.unresolvable("waiting for scheduling gates").withPlugin("SchedulingGates") : Status.SUCCESS);
+        q.setLess((a, b) -> a.pod().priority() > b.pod().priority() || a.pod().priority() == b.pod().priority() && a.timestamp().isBefore(b.timestamp()));
+        return q;
+    }
+
+    @Test
+    void backoffDoublesFromInitialToMax() {
+        SchedulingQueue q = queue();
+        assertEquals(Duration.ofSeconds(1), q.backoffDuration(1));
+        assertEquals(Duration.ofSeconds(2), q.backoffDuration(2));
+        assertEquals(Duration.ofSeconds(8), q.backoffDuration(4));
+        assertEquals(Duration.ofSeconds(10), q.backoffDuration(5));
+        assertEquals(Duration.ofSeconds(10), q.backoffDuration(30));
+    }
+
+    @Test
+    void higherPriorityFirstThenFifo() throws Exception {
+        SchedulingQueue q = queue();
+        q.add(Pods.pod("low").priority(1).info());
+        clock.advance(Duration.ofMillis(1));
+        q.add(Pods.pod("high").priority(100).info());
+        clock.advance(Duration.ofMillis(1));
+        q.add(Pods.pod("low2").priority(1).info());
+        assertEquals("high", q.pop().pod().name());
+        assertEquals("low", q.pop().pod().name());
+        assertEquals("low2", q.pop().pod().name());
+    }
+
+    @Test
+    void preEnqueueGatesUntilThePodChanges() throws Exception {
+        SchedulingQueue q = queue();
+        PodInfo gated = Pods.pod("g").label("gated", "yes").info();
+        q.add(gated);
+        assertEquals(1, q.counts().get("gated"));
+        assertEquals(0, q.counts().get("active"));
+        assertEquals("SchedulingGates: waiting for scheduling gates", q.entries().get(0).lastFailure());
+        q.update(Pods.pod("g").info());
+        assertEquals(1, q.counts().get("active"));
+        assertEquals("g", q.pop().pod().name());
+    }
+
+    @Test
+    void unschedulablePodsMoveOnlyOnAnEventThatMayHelp() throws Exception {
+        SchedulingQueue q = queue();
+        q.add(Pods.pod("p").info());
+        QueuedPod qp = q.pop();
+        q.addUnschedulable(qp, Set.of("NodeResourcesFit"), "0/1 nodes are available: 1 Insufficient cpu.");
+        assertEquals(1, q.counts().get("unschedulable"));
+        assertEquals(0, q.onEvent("Node", ActionType.UPDATE_NODE_LABEL, x -> false));
+        assertEquals(1, q.counts().get("unschedulable"));
+        clock.advance(Duration.ofSeconds(5));
+        assertEquals(1, q.onEvent("Node", ActionType.ADD, x -> x.unschedulablePlugins().contains("NodeResourcesFit")));
+        assertEquals(1, q.counts().get("active"), "its backoff had passed: straight to active");
+        assertSame(qp, q.pop());
+    }
+
+    @Test
+    void aMoveRequestDuringTheAttemptSendsThePodToBackoff() throws Exception {
+        SchedulingQueue q = queue();
+        q.add(Pods.pod("p").info());
+        QueuedPod qp = q.pop();
+        q.onEvent("Node", ActionType.ADD, x -> true);
+        q.addUnschedulable(qp, Set.of("NodeResourcesFit"), "no fit");
+        assertEquals(1, q.counts().get("backoff"));
+        clock.advance(Duration.ofMillis(999));
+        q.flushBackoffCompleted();
+        assertEquals(1, q.counts().get("backoff"));
+        clock.advance(Duration.ofMillis(1));
+        q.flushBackoffCompleted();
+        assertEquals(1, q.counts().get("active"));
+    }
+
+    @Test
+    void leftoverUnschedulablePodsAreFlushedAfterFiveMinutes() throws Exception {
+        SchedulingQueue q = queue();
+        q.add(Pods.pod("p").info());
+        q.addUnschedulable(q.pop(), Set.of("X"), "no");
+        clock.advance(Duration.ofMinutes(4));
+        q.flushUnschedulableLeftover();
+        assertEquals(1, q.counts().get("unschedulable"));
+        clock.advance(Duration.ofMinutes(2));
+        q.flushUnschedulableLeftover();
+        assertEquals(1, q.counts().get("active"));
+    }
+
+    @Test
+    void deletedPodsLeaveEverySubQueue() throws Exception {
+        SchedulingQueue q = queue();
+        PodInfo p = Pods.pod("p").info();
+        q.add(p);
+        q.addUnschedulable(q.pop(), Set.of("X"), "no");
+        q.delete(p);
+        assertEquals(0, q.entries().size());
+    }
+}
