@@ -24,6 +24,8 @@ public final class NodeInfo {
     private final List<PodInfo> pods;
     private final List<PodInfo> podsView;
     private final List<HostPort> usedPorts;
+    private List<PodInfo> podsWithAffinity = List.of();
+    private List<PodInfo> podsWithRequiredAntiAffinity = List.of();
     private Map<String, ImageStateSummary> imageStates = Map.of();
     private long generation;
 
@@ -77,6 +79,16 @@ public final class NodeInfo {
         return podsView;
     }
 
+    /** The pods on the node with any pod (anti-)affinity term (InterPodAffinity reads only these). */
+    public List<PodInfo> podsWithAffinity() {
+        return podsWithAffinity;
+    }
+
+    /** The pods on the node with required anti-affinity terms (the symmetric check reads only these). */
+    public List<PodInfo> podsWithRequiredAntiAffinity() {
+        return podsWithRequiredAntiAffinity;
+    }
+
     /** Whether {@code port} conflicts with a host port already used on this node. */
     public boolean hostPortConflicts(HostPort port) {
         for (HostPort used : usedPorts) {
@@ -123,6 +135,25 @@ public final class NodeInfo {
         requested = requested.plus(pod.requests());
         nonZeroRequested = nonZeroRequested.plus(pod.nonZeroRequests());
         usedPorts.addAll(pod.hostPorts());
+        if (pod.hasAffinity()) {
+            podsWithAffinity = plus(podsWithAffinity, pod);
+        }
+        if (!pod.requiredAntiAffinityTerms().isEmpty()) {
+            podsWithRequiredAntiAffinity = plus(podsWithRequiredAntiAffinity, pod);
+        }
+    }
+
+    private static List<PodInfo> plus(List<PodInfo> l, PodInfo p) {
+        List<PodInfo> n = new ArrayList<>(l.size() + 1);
+        n.addAll(l);
+        n.add(p);
+        return Collections.unmodifiableList(n);
+    }
+
+    private static List<PodInfo> minus(List<PodInfo> l, String uid) {
+        List<PodInfo> n = new ArrayList<>(l);
+        n.removeIf(p -> p.uid().equals(uid));
+        return n.isEmpty() ? List.of() : Collections.unmodifiableList(n);
     }
 
     /** Removes the pod with {@code uid}; false when it is not on this node. */
@@ -135,6 +166,12 @@ public final class NodeInfo {
                 nonZeroRequested = nonZeroRequested.minus(p.nonZeroRequests());
                 for (HostPort port : p.hostPorts()) {
                     usedPorts.remove(port);
+                }
+                if (p.hasAffinity()) {
+                    podsWithAffinity = minus(podsWithAffinity, uid);
+                }
+                if (!p.requiredAntiAffinityTerms().isEmpty()) {
+                    podsWithRequiredAntiAffinity = minus(podsWithRequiredAntiAffinity, uid);
                 }
                 return true;
             }
@@ -158,6 +195,8 @@ public final class NodeInfo {
         c.requested = requested;
         c.nonZeroRequested = nonZeroRequested;
         c.imageStates = imageStates;
+        c.podsWithAffinity = podsWithAffinity;
+        c.podsWithRequiredAntiAffinity = podsWithRequiredAntiAffinity;
         c.generation = generation;
         return c;
     }

@@ -1,10 +1,15 @@
 package io.hotsched.api.framework;
 
+import io.fabric8.kubernetes.api.model.Affinity;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerPort;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodAffinity;
+import io.fabric8.kubernetes.api.model.PodAffinityTerm;
+import io.fabric8.kubernetes.api.model.PodAntiAffinity;
 import io.fabric8.kubernetes.api.model.PodSpec;
+import io.fabric8.kubernetes.api.model.WeightedPodAffinityTerm;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -12,7 +17,8 @@ import java.util.Map;
 
 /**
  * A pod with what every plugin needs from it computed once, when the pod enters the scheduler:
- * its requests as numbers, its non-zero requests for scoring, its host ports, its priority.
+ * its requests as numbers, its non-zero requests for scoring, its host ports, its priority, its
+ * pod (anti-)affinity terms compiled.
  * Immutable; plugins must not modify the {@link Pod} either.
  */
 public final class PodInfo {
@@ -25,6 +31,10 @@ public final class PodInfo {
     private final Resource requests;
     private final Resource nonZeroRequests;
     private final List<HostPort> hostPorts;
+    private final List<AffinityTerm> requiredAffinity;
+    private final List<AffinityTerm> requiredAntiAffinity;
+    private final List<AffinityTerm> preferredAffinity;
+    private final List<AffinityTerm> preferredAntiAffinity;
 
     private PodInfo(Pod pod) {
         this.pod = pod;
@@ -38,6 +48,36 @@ public final class PodInfo {
         Resource nz = PodRequests.compute(spec, true);
         this.nonZeroRequests = Resource.of(nz.milliCpu(), nz.memory());
         this.hostPorts = hostPortsOf(spec);
+        Affinity affinity = spec == null ? null : spec.getAffinity();
+        PodAffinity pa = affinity == null ? null : affinity.getPodAffinity();
+        PodAntiAffinity paa = affinity == null ? null : affinity.getPodAntiAffinity();
+        Map<String, String> labels = labels();
+        this.requiredAffinity = required(pa == null ? null : pa.getRequiredDuringSchedulingIgnoredDuringExecution(), labels);
+        this.requiredAntiAffinity = required(paa == null ? null : paa.getRequiredDuringSchedulingIgnoredDuringExecution(), labels);
+        this.preferredAffinity = preferred(pa == null ? null : pa.getPreferredDuringSchedulingIgnoredDuringExecution(), labels);
+        this.preferredAntiAffinity = preferred(paa == null ? null : paa.getPreferredDuringSchedulingIgnoredDuringExecution(), labels);
+    }
+
+    private List<AffinityTerm> required(List<PodAffinityTerm> terms, Map<String, String> labels) {
+        if (terms == null || terms.isEmpty()) {
+            return List.of();
+        }
+        List<AffinityTerm> out = new ArrayList<>(terms.size());
+        for (PodAffinityTerm t : terms) {
+            out.add(AffinityTerm.of(t, namespace, labels, 0));
+        }
+        return Collections.unmodifiableList(out);
+    }
+
+    private List<AffinityTerm> preferred(List<WeightedPodAffinityTerm> terms, Map<String, String> labels) {
+        if (terms == null || terms.isEmpty()) {
+            return List.of();
+        }
+        List<AffinityTerm> out = new ArrayList<>(terms.size());
+        for (WeightedPodAffinityTerm t : terms) {
+            out.add(AffinityTerm.of(t.getPodAffinityTerm(), namespace, labels, t.getWeight() == null ? 0 : t.getWeight()));
+        }
+        return Collections.unmodifiableList(out);
     }
 
     /** Computes the pod's derived values. */
@@ -88,6 +128,32 @@ public final class PodInfo {
     /** Host ports (> 0) of the app containers. */
     public List<HostPort> hostPorts() {
         return hostPorts;
+    }
+
+    /** Required pod affinity terms, compiled. */
+    public List<AffinityTerm> requiredAffinityTerms() {
+        return requiredAffinity;
+    }
+
+    /** Required pod anti-affinity terms, compiled. */
+    public List<AffinityTerm> requiredAntiAffinityTerms() {
+        return requiredAntiAffinity;
+    }
+
+    /** Preferred pod affinity terms with their weights. */
+    public List<AffinityTerm> preferredAffinityTerms() {
+        return preferredAffinity;
+    }
+
+    /** Preferred pod anti-affinity terms with their weights. */
+    public List<AffinityTerm> preferredAntiAffinityTerms() {
+        return preferredAntiAffinity;
+    }
+
+    /** Whether the pod has any pod affinity or anti-affinity term. */
+    public boolean hasAffinity() {
+        return !requiredAffinity.isEmpty() || !requiredAntiAffinity.isEmpty() || !preferredAffinity.isEmpty()
+                || !preferredAntiAffinity.isEmpty();
     }
 
     /** {@code spec.nodeName}, or null when the pod is not assigned. */

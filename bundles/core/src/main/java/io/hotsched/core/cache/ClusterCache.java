@@ -1,6 +1,7 @@
 package io.hotsched.core.cache;
 
 import io.fabric8.kubernetes.api.model.Node;
+import io.hotsched.api.framework.ImageStateSummary;
 import io.hotsched.api.framework.NodeInfo;
 import io.hotsched.api.framework.PodInfo;
 import io.hotsched.core.runtime.Snapshot;
@@ -38,6 +39,9 @@ public final class ClusterCache {
     private final Clock clock;
     private long generation;
     private long setGeneration;
+    private final Map<String, Map<String, Long>> nodeImages = new HashMap<>();
+    private final Map<String, Integer> imageNodeCounts = new HashMap<>();
+    private long imageVersion;
 
     public ClusterCache(Duration assumedTtl, Clock clock) {
         this.assumedTtl = assumedTtl;
@@ -57,6 +61,7 @@ public final class ClusterCache {
             }
             boolean wasMissing = n.node() == null;
             n.setNode(node);
+            updateImages(name, ImageNames.of(node));
             touch(n);
             if (wasMissing) {
                 setGeneration = generation;
@@ -66,6 +71,7 @@ public final class ClusterCache {
 
     public void removeNode(String name) {
         synchronized (lock) {
+            updateImages(name, Map.of());
             NodeInfo n = nodes.get(name);
             if (n == null) {
                 return;
@@ -79,6 +85,37 @@ public final class ClusterCache {
             }
             setGeneration = ++generation;
         }
+    }
+
+    private void updateImages(String node, Map<String, Long> images) {
+        Map<String, Long> old = images.isEmpty() ? nodeImages.remove(node) : nodeImages.put(node, images);
+        if (old == null) {
+            old = Map.of();
+        }
+        if (old.keySet().equals(images.keySet())) {
+            return;
+        }
+        for (String image : old.keySet()) {
+            if (!images.containsKey(image)) {
+                imageNodeCounts.computeIfPresent(image, (k, c) -> c <= 1 ? null : c - 1);
+            }
+        }
+        for (String image : images.keySet()) {
+            if (!old.containsKey(image)) {
+                imageNodeCounts.merge(image, 1, Integer::sum);
+            }
+        }
+        imageVersion++;
+    }
+
+    private void setImageStates(NodeInfo copy) {
+        Map<String, Long> images = nodeImages.getOrDefault(copy.name(), Map.of());
+        if (images.isEmpty()) {
+            return;
+        }
+        Map<String, ImageStateSummary> states = new HashMap<>(images.size() * 2);
+        images.forEach((image, size) -> states.put(image, new ImageStateSummary(size, imageNodeCounts.getOrDefault(image, 0))));
+        copy.setImageStates(states);
     }
 
     // ---- pods -------------------------------------------------------------------------------------
@@ -196,26 +233,37 @@ public final class ClusterCache {
     /** Brings {@code snapshot} up to date, copying only the nodes that changed since it was taken. */
     public void updateSnapshot(Snapshot snapshot) {
         synchronized (lock) {
-            if (snapshot.generation() == generation) {
+            if (snapshot.generation() == generation && snapshot.imageVersion() == imageVersion) {
                 return;
             }
             if (snapshot.generation() < setGeneration || snapshot.size() != countWithNode()) {
                 List<NodeInfo> all = new ArrayList<>();
                 for (NodeInfo n : new TreeMap<>(nodes).values()) {
                     if (n.node() != null) {
-                        all.add(n.copy());
+                        NodeInfo c = n.copy();
+                        setImageStates(c);
+                        all.add(c);
                     }
                 }
                 snapshot.rebuild(all, generation);
+                snapshot.setImageVersion(imageVersion);
                 return;
             }
             long since = snapshot.generation();
+            boolean imagesMoved = snapshot.imageVersion() != imageVersion;
             for (NodeInfo n : nodes.values()) {
-                if (n.generation() > since && n.node() != null) {
-                    snapshot.replace(n.copy(), n.generation());
+                if (n.node() == null) {
+                    continue;
+                }
+                if (n.generation() > since || imagesMoved && nodeImages.containsKey(n.name())) {
+                    // image counts are cluster-wide: when they move, every node with images is copied again
+                    NodeInfo c = n.copy();
+                    setImageStates(c);
+                    snapshot.replace(c, n.generation());
                 }
             }
             snapshot.setGeneration(generation);
+            snapshot.setImageVersion(imageVersion);
         }
     }
 

@@ -18,6 +18,7 @@ public final class Snapshot implements NodeInfoLister {
     private NodeInfo[] nodes = new NodeInfo[0];
     private Map<String, Integer> index = Map.of();
     private long generation = -1;
+    private long imageVersion = -1;
     private final List<NodeInfo> view = new AbstractList<>() {
         @Override
         public NodeInfo get(int i) {
@@ -83,5 +84,14 @@ public final class Snapshot implements NodeInfoLister {
 
     public void setGeneration(long gen) {
         this.generation = gen;
+    }
+
+    /** The version of the cluster-wide image counts this snapshot's image states reflect. */
+    public long imageVersion() {
+        return imageVersion;
+    }
+
+    public void setImageVersion(long v) {
+        this.imageVersion = v;
     }
 }

@@ -1,0 +1,39 @@
+package io.hotsched.core.cache;
+
+import io.fabric8.kubernetes.api.model.ContainerImage;
+import io.fabric8.kubernetes.api.model.Node;
+import java.util.HashMap;
+import java.util.Map;
+
+/** The images a node reports, by normalised name, with their sizes. */
+public final class ImageNames {
+
+    private ImageNames() {
+    }
+
+    /** Upstream's normalisation: a name without a tag or digest gets {@code :latest}. */
+    public static String normalize(String name) {
+        int slash = name.lastIndexOf('/');
+        String last = name.substring(slash + 1);
+        if (last.contains(":") || name.contains("@")) {
+            return name;
+        }
+        return name + ":latest";
+    }
+
+    static Map<String, Long> of(Node node) {
+        if (node.getStatus() == null || node.getStatus().getImages() == null) {
+            return Map.of();
+        }
+        Map<String, Long> out = new HashMap<>();
+        for (ContainerImage image : node.getStatus().getImages()) {
+            long size = image.getSizeBytes() == null ? 0 : image.getSizeBytes();
+            if (image.getNames() != null) {
+                for (String n : image.getNames()) {
+                    out.put(normalize(n), size);
+                }
+            }
+        }
+        return out;
+    }
+}

@@ -1,0 +1,118 @@
+package io.hotsched.core.cache;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import io.fabric8.kubernetes.api.model.ContainerImage;
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.NodeBuilder;
+import io.hotsched.api.framework.ImageStateSummary;
+import io.hotsched.api.framework.PodInfo;
+import io.hotsched.core.runtime.Snapshot;
+import io.hotsched.testing.Nodes;
+import io.hotsched.testing.Pods;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class ClusterCacheTest {
+
+    private final ClusterCache cache = new ClusterCache(Duration.ofSeconds(30), Clock.fixed(Instant.EPOCH, ZoneOffset.UTC));
+
+    @Test
+    void snapshotCopiesOnlyWhatChanged() {
+        cache.addOrUpdateNode(Nodes.node("n1").cpu("4").build());
+        cache.addOrUpdateNode(Nodes.node("n2").cpu("4").build());
+        Snapshot s = new Snapshot();
+        cache.updateSnapshot(s);
+        assertEquals(List.of("n1", "n2"), s.list().stream().map(n -> n.name()).toList());
+        var n1 = s.get("n1");
+        var n2 = s.get("n2");
+        cache.addOrUpdatePod(Pods.pod("p").node("n2").cpu("1").info());
+        cache.updateSnapshot(s);
+        assertSame(n1, s.get("n1"), "unchanged node not copied again");
+        assertNotSame(n2, s.get("n2"));
+        assertEquals(1000, s.get("n2").requested().milliCpu());
+        assertEquals(0, n2.requested().milliCpu(), "the old copy is untouched");
+    }
+
+    @Test
+    void assumedPodsCountUntilForgottenOrExpired() {
+        Clock[] now = {Clock.fixed(Instant.EPOCH, ZoneOffset.UTC)};
+        ClusterCache c = new ClusterCache(Duration.ofSeconds(30), new Clock() {
+            @Override
+            public java.time.ZoneId getZone() {
+                return ZoneOffset.UTC;
+            }
+
+            @Override
+            public Clock withZone(java.time.ZoneId z) {
+                return this;
+            }
+
+            @Override
+            public Instant instant() {
+                return now[0].instant();
+            }
+        });
+        c.addOrUpdateNode(Nodes.node("n1").cpu("4").build());
+        PodInfo p = Pods.pod("p").node("n1").cpu("1").info();
+        c.assume(p, "n1");
+        assertThrows(IllegalStateException.class, () -> c.assume(p, "n1"));
+        assertEquals(1000, c.node("n1").requested().milliCpu());
+        c.forget(p);
+        assertEquals(0, c.node("n1").requested().milliCpu());
+
+        c.assume(p, "n1");
+        c.finishBinding(p);
+        now[0] = Clock.fixed(Instant.EPOCH.plusSeconds(31), ZoneOffset.UTC);
+        assertEquals(List.of(p), c.cleanupExpired());
+        assertEquals(0, c.node("n1").requested().milliCpu());
+
+        c.assume(p, "n1");
+        c.finishBinding(p);
+        c.addOrUpdatePod(p);
+        now[0] = Clock.fixed(Instant.EPOCH.plusSeconds(100), ZoneOffset.UTC);
+        assertEquals(List.of(), c.cleanupExpired(), "confirmed by the cluster: no longer expires");
+        assertEquals(1000, c.node("n1").requested().milliCpu());
+    }
+
+    @Test
+    void terminatedPodsReleaseTheirNode() {
+        cache.addOrUpdateNode(Nodes.node("n1").cpu("4").build());
+        var pod = Pods.pod("p").node("n1").cpu("1").build();
+        cache.addOrUpdatePod(PodInfo.of(pod));
+        pod.setStatus(new io.fabric8.kubernetes.api.model.PodStatusBuilder().withPhase("Succeeded").build());
+        cache.addOrUpdatePod(PodInfo.of(pod));
+        assertEquals(0, cache.node("n1").requested().milliCpu());
+    }
+
+    private static Node withImages(String name, String... images) {
+        Node n = Nodes.node(name).cpu("4").build();
+        List<ContainerImage> list = new java.util.ArrayList<>();
+        for (String i : images) {
+            list.add(new ContainerImage(List.of(i), 100L));
+        }
+        return new NodeBuilder(n).editStatus().withImages(list).endStatus().build();
+    }
+
+    @Test
+    void imageStatesCountNodesClusterWide() {
+        cache.addOrUpdateNode(withImages("n1", "nginx", "redis:7"));
+        Snapshot s = new Snapshot();
+        cache.updateSnapshot(s);
+        assertEquals(Map.of("nginx:latest", new ImageStateSummary(100, 1), "redis:7", new ImageStateSummary(100, 1)), s.get("n1").imageStates());
+        cache.addOrUpdateNode(withImages("n2", "nginx:latest"));
+        cache.updateSnapshot(s);
+        assertEquals(new ImageStateSummary(100, 2), s.get("n1").imageStates().get("nginx:latest"), "n1 sees the new count too");
+        assertEquals(new ImageStateSummary(100, 2), s.get("n2").imageStates().get("nginx:latest"));
+        assertEquals("repo/app@sha256:abc", ImageNames.normalize("repo/app@sha256:abc"));
+        assertEquals("host:5000/app:latest", ImageNames.normalize("host:5000/app"));
+    }
+}
