@@ -264,6 +264,30 @@ public final class FrameworkImpl {
         return Status.error(message).withPlugin(instance.name());
     }
 
+    /** A plugin call's result, or the failure it became (exception or time-out). */
+    private record Outcome<T>(T value, Status failure) {
+    }
+
+    /**
+     * Runs one plugin call of a per-pod extension point: an exception or a call past the point's
+     * time-out becomes an error status naming the plugin, recorded as its fault. (Filter and Score
+     * inline the same steps: they run per node, where a lambda and a record per call would show.)
+     */
+    private <T> Outcome<T> call(CycleState state, PluginInstance instance, String point, String what, java.util.function.Supplier<T> body) {
+        long t0 = now();
+        T value;
+        try {
+            value = body.get();
+        } catch (RuntimeException e) {
+            return new Outcome<>(null, fault(state, instance, e, what));
+        }
+        long took = now() - t0;
+        if (took > limit(point)) {
+            return new Outcome<>(null, overtime(state, instance, point, what, took));
+        }
+        return new Outcome<>(value, null);
+    }
+
     // ---- PreEnqueue and QueueSort ---------------------------------------------------------------
 
     /** Success when every PreEnqueue plugin lets the pod in; the first refusal otherwise. */
@@ -299,17 +323,13 @@ public final class FrameworkImpl {
 
     public PreFilterOutcome runPreFilter(CycleState state, PodInfo pod, NodeInfoLister nodes) {
         for (Slot<PreFilterTransformer> t : preFilterTransformers) {
-            Transformation tr;
-            long t0 = now();
-            try {
-                tr = t.plugin().beforePreFilter(state, pod);
-            } catch (RuntimeException e) {
-                return new PreFilterOutcome(pod, null, fault(state, t.instance(), e, "running PreFilterTransformer \"" + t.name() + "\""), Set.of());
+final PodInfo current = pod;
+            Outcome<Transformation> o = call(state, t.instance(), PluginTimeouts.PRE_FILTER, "running PreFilterTransformer \"" + t.name() + "\"",
+                    () -> t.plugin().beforePreFilter(state, current));
+            if (o.failure() != null) {
+                return new PreFilterOutcome(pod, null, o.failure(), Set.of());
             }
-            long took = now() - t0;
-            if (took > limit(PluginTimeouts.PRE_FILTER)) {
-                return new PreFilterOutcome(pod, null, overtime(state, t.instance(), PluginTimeouts.PRE_FILTER, "running PreFilterTransformer \"" + t.name() + "\"", took), Set.of());
-            }
+            Transformation tr = o.value();
             if (tr != null && !tr.status().isSuccess()) {
                 return new PreFilterOutcome(pod, null, tr.status().withPlugin(t.name()), Set.of());
             }
@@ -322,17 +342,13 @@ public final class FrameworkImpl {
         Set<String> skipped = new HashSet<>();
         Status unschedulable = null;
         for (Slot<PreFilterPlugin> s : preFilter) {
-            PreFilterResult r;
-            long t0 = now();
-            try {
-                r = s.plugin().preFilter(state, pod, nodes);
-            } catch (RuntimeException e) {
-                return new PreFilterOutcome(pod, null, fault(state, s.instance(), e, "running PreFilter plugin \"" + s.name() + "\""), Set.of());
+final PodInfo current = pod;
+            Outcome<PreFilterResult> o = call(state, s.instance(), PluginTimeouts.PRE_FILTER, "running PreFilter plugin \"" + s.name() + "\"",
+                    () -> s.plugin().preFilter(state, current, nodes));
+            if (o.failure() != null) {
+                return new PreFilterOutcome(pod, null, o.failure(), Set.of());
             }
-            long took = now() - t0;
-            if (took > limit(PluginTimeouts.PRE_FILTER)) {
-                return new PreFilterOutcome(pod, null, overtime(state, s.instance(), PluginTimeouts.PRE_FILTER, "running PreFilter plugin \"" + s.name() + "\"", took), Set.of());
-            }
+            PreFilterResult r = o.value();
             Status st = r == null ? Status.SUCCESS : r.status();
             if (st.isSkip()) {
                 skipped.add(s.name());
@@ -532,19 +548,13 @@ public final class FrameworkImpl {
         PostFilterResult result = PostFilterResult.of(Status.unschedulable());
         List<String> reasons = new ArrayList<>();
         for (Slot<PostFilterPlugin> s : postFilter) {
-            PostFilterResult r;
-            long t0 = now();
-            try {
-                r = s.plugin().postFilter(state, pod, statuses);
-            } catch (RuntimeException e) {
-                result = PostFilterResult.of(fault(state, s.instance(), e, "running PostFilter plugin \"" + s.name() + "\""));
+Outcome<PostFilterResult> o = call(state, s.instance(), PluginTimeouts.POST_FILTER, "running PostFilter plugin \"" + s.name() + "\"",
+                    () -> s.plugin().postFilter(state, pod, statuses));
+            if (o.failure() != null) {
+                result = PostFilterResult.of(o.failure());
                 break;
             }
-            long took = now() - t0;
-            if (took > limit(PluginTimeouts.POST_FILTER)) {
-                result = PostFilterResult.of(overtime(state, s.instance(), PluginTimeouts.POST_FILTER, "running PostFilter plugin \"" + s.name() + "\"", took));
-                break;
-            }
+            PostFilterResult r = o.value();
             Status st = r == null ? Status.unschedulable() : r.status();
             if (st.isSuccess() || st.code() == Code.UNSCHEDULABLE_AND_UNRESOLVABLE) {
                 result = new PostFilterResult(st.withPlugin(s.name()), r == null ? null : r.nominatedNodeName());
@@ -572,17 +582,12 @@ public final class FrameworkImpl {
     public Status runPreScore(CycleState state, PodInfo pod, List<NodeInfo> nodes) {
         Set<String> skipped = new HashSet<>();
         for (Slot<PreScorePlugin> s : preScore) {
-            Status st;
-            long t0 = now();
-            try {
-                st = s.plugin().preScore(state, pod, nodes);
-            } catch (RuntimeException e) {
-                return fault(state, s.instance(), e, "running PreScore plugin \"" + s.name() + "\"");
+Outcome<Status> o = call(state, s.instance(), PluginTimeouts.PRE_SCORE, "running PreScore plugin \"" + s.name() + "\"",
+                    () -> s.plugin().preScore(state, pod, nodes));
+            if (o.failure() != null) {
+                return o.failure();
             }
-            long took = now() - t0;
-            if (took > limit(PluginTimeouts.PRE_SCORE)) {
-                return overtime(state, s.instance(), PluginTimeouts.PRE_SCORE, "running PreScore plugin \"" + s.name() + "\"", took);
-            }
+            Status st = o.value();
             if (st == null || st.isSuccess()) {
                 continue;
             }
@@ -715,17 +720,12 @@ public final class FrameworkImpl {
 
     public Status runReserve(CycleState state, PodInfo pod, String node) {
         for (Slot<ReservePlugin> s : reserve) {
-            Status st;
-            long t0 = now();
-            try {
-                st = s.plugin().reserve(state, pod, node);
-            } catch (RuntimeException e) {
-                return fault(state, s.instance(), e, "running Reserve plugin \"" + s.name() + "\"");
+Outcome<Status> o = call(state, s.instance(), PluginTimeouts.RESERVE, "running Reserve plugin \"" + s.name() + "\"",
+                    () -> s.plugin().reserve(state, pod, node));
+            if (o.failure() != null) {
+                return o.failure();
             }
-            long took = now() - t0;
-            if (took > limit(PluginTimeouts.RESERVE)) {
-                return overtime(state, s.instance(), PluginTimeouts.RESERVE, "running Reserve plugin \"" + s.name() + "\"", took);
-            }
+            Status st = o.value();
             if (st != null && !st.isSuccess()) {
                 if (st.isRejection()) {
                     return st.withPlugin(s.name());
@@ -753,17 +753,12 @@ public final class FrameworkImpl {
     public Status runPermit(CycleState state, PodInfo pod, String node) {
         Map<String, Duration> waits = new LinkedHashMap<>();
         for (Slot<PermitPlugin> s : permit) {
-            PermitResult r;
-            long t0 = now();
-            try {
-                r = s.plugin().permit(state, pod, node);
-            } catch (RuntimeException e) {
-                return fault(state, s.instance(), e, "running Permit plugin \"" + s.name() + "\"");
+Outcome<PermitResult> o = call(state, s.instance(), PluginTimeouts.PERMIT, "running Permit plugin \"" + s.name() + "\"",
+                    () -> s.plugin().permit(state, pod, node));
+            if (o.failure() != null) {
+                return o.failure();
             }
-            long took = now() - t0;
-            if (took > limit(PluginTimeouts.PERMIT)) {
-                return overtime(state, s.instance(), PluginTimeouts.PERMIT, "running Permit plugin \"" + s.name() + "\"", took);
-            }
+            PermitResult r = o.value();
             Status st = r == null ? Status.SUCCESS : r.status();
             if (st.isSuccess()) {
                 continue;
@@ -814,17 +809,12 @@ public final class FrameworkImpl {
 
     public Status runPreBind(CycleState state, PodInfo pod, String node) {
         for (Slot<PreBindPlugin> s : preBind) {
-            Status st;
-            long t0 = now();
-            try {
-                st = s.plugin().preBind(state, pod, node);
-            } catch (RuntimeException e) {
-                return fault(state, s.instance(), e, "running PreBind plugin \"" + s.name() + "\"");
+Outcome<Status> o = call(state, s.instance(), PluginTimeouts.PRE_BIND, "running PreBind plugin \"" + s.name() + "\"",
+                    () -> s.plugin().preBind(state, pod, node));
+            if (o.failure() != null) {
+                return o.failure();
             }
-            long took = now() - t0;
-            if (took > limit(PluginTimeouts.PRE_BIND)) {
-                return overtime(state, s.instance(), PluginTimeouts.PRE_BIND, "running PreBind plugin \"" + s.name() + "\"", took);
-            }
+            Status st = o.value();
             if (st != null && !st.isSuccess()) {
                 if (st.isRejection()) {
                     return st.withPlugin(s.name());
@@ -840,17 +830,12 @@ public final class FrameworkImpl {
             return Status.SKIP;
         }
         for (Slot<BindPlugin> s : bind) {
-            Status st;
-            long t0 = now();
-            try {
-                st = s.plugin().bind(state, pod, node);
-            } catch (RuntimeException e) {
-                return fault(state, s.instance(), e, "running Bind plugin \"" + s.name() + "\"");
+Outcome<Status> o = call(state, s.instance(), PluginTimeouts.BIND, "running Bind plugin \"" + s.name() + "\"",
+                    () -> s.plugin().bind(state, pod, node));
+            if (o.failure() != null) {
+                return o.failure();
             }
-            long took = now() - t0;
-            if (took > limit(PluginTimeouts.BIND)) {
-                return overtime(state, s.instance(), PluginTimeouts.BIND, "running Bind plugin \"" + s.name() + "\"", took);
-            }
+            Status st = o.value();
             if (st != null && st.isSkip()) {
                 continue;
             }
