@@ -1,0 +1,97 @@
+package io.hotsched.embedded;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The discovery documents a real kubectl reads before it does anything ({@code /version},
+ * {@code /api}, {@code /api/v1}, {@code /apis}, {@code /apis/GROUP/VERSION}), for the kinds the
+ * embedded server serves.
+ */
+final class Discovery {
+
+    /** One served resource: plural, kind, namespaced, short names. */
+    record Res(String name, String kind, boolean namespaced, String... shortNames) {
+    }
+
+    static final Map<String, List<Res>> GROUPS = new LinkedHashMap<>();
+
+    static {
+        GROUPS.put("v1", List.of(
+                new Res("pods", "Pod", true, "po"), new Res("pods/binding", "Binding", true), new Res("pods/status", "Pod", true),
+                new Res("bindings", "Binding", true), new Res("nodes", "Node", false, "no"), new Res("nodes/status", "Node", false),
+                new Res("namespaces", "Namespace", false, "ns"), new Res("events", "Event", true, "ev"),
+                new Res("configmaps", "ConfigMap", true, "cm"), new Res("services", "Service", true, "svc")));
+        GROUPS.put("coordination.k8s.io/v1", List.of(new Res("leases", "Lease", true)));
+        GROUPS.put("policy/v1", List.of(new Res("poddisruptionbudgets", "PodDisruptionBudget", true, "pdb")));
+        GROUPS.put("scheduling.k8s.io/v1", List.of(new Res("priorityclasses", "PriorityClass", false, "pc")));
+        GROUPS.put("events.k8s.io/v1", List.of(new Res("events", "Event", true, "ev")));
+        GROUPS.put("apps/v1", List.of(new Res("replicasets", "ReplicaSet", true, "rs"), new Res("statefulsets", "StatefulSet", true, "sts")));
+        GROUPS.put("slo.koordinator.sh/v1alpha1", List.of(new Res("nodemetrics", "NodeMetric", false)));
+        GROUPS.put("scheduling.koordinator.sh/v1alpha1", List.of(new Res("devices", "Device", false)));
+    }
+
+    private Discovery() {
+    }
+
+    /** The document for {@code path}, or null when it is not a discovery path. */
+    static String document(String path) {
+        String p = path.contains("?") ? path.substring(0, path.indexOf('?')) : path;
+        if (p.endsWith("/") && p.length() > 1) {
+            p = p.substring(0, p.length() - 1);
+        }
+        if (p.equals("/version")) {
+            return "{\"major\":\"1\",\"minor\":\"32\",\"gitVersion\":\"v1.32.0-hotsched\",\"platform\":\"linux/amd64\"}";
+        }
+        if (p.equals("/api")) {
+            return "{\"kind\":\"APIVersions\",\"versions\":[\"v1\"],\"serverAddressByClientCIDRs\":[{\"clientCIDR\":\"0.0.0.0/0\","
+                    + "\"serverAddress\":\"127.0.0.1\"}]}";
+        }
+        if (p.equals("/api/v1")) {
+            return resourceList("v1");
+        }
+        if (p.equals("/apis")) {
+            StringBuilder b = new StringBuilder("{\"kind\":\"APIGroupList\",\"apiVersion\":\"v1\",\"groups\":[");
+            boolean first = true;
+            for (String gv : GROUPS.keySet()) {
+                if (!gv.contains("/")) {
+                    continue;
+                }
+                String group = gv.substring(0, gv.indexOf('/'));
+                String version = gv.substring(gv.indexOf('/') + 1);
+                b.append(first ? "" : ",").append("{\"name\":\"").append(group).append("\",\"versions\":[{\"groupVersion\":\"").append(gv)
+                        .append("\",\"version\":\"").append(version).append("\"}],\"preferredVersion\":{\"groupVersion\":\"").append(gv)
+                        .append("\",\"version\":\"").append(version).append("\"}}");
+                first = false;
+            }
+            return b.append("]}").toString();
+        }
+        if (p.startsWith("/apis/")) {
+            String gv = p.substring("/apis/".length());
+            if (GROUPS.containsKey(gv) && gv.contains("/")) {
+                return resourceList(gv);
+            }
+        }
+        return null;
+    }
+
+    private static String resourceList(String gv) {
+        StringBuilder b = new StringBuilder("{\"kind\":\"APIResourceList\",\"apiVersion\":\"v1\",\"groupVersion\":\"").append(gv)
+                .append("\",\"resources\":[");
+        boolean first = true;
+        for (Res r : GROUPS.get(gv)) {
+            b.append(first ? "" : ",").append("{\"name\":\"").append(r.name()).append("\",\"singularName\":\"\",\"namespaced\":")
+                    .append(r.namespaced()).append(",\"kind\":\"").append(r.kind()).append("\",\"verbs\":[")
+                    .append(r.name().contains("/") ? "\"get\",\"create\",\"update\",\"patch\""
+                            : "\"create\",\"delete\",\"get\",\"list\",\"patch\",\"update\",\"watch\"")
+                    .append("]");
+            if (r.shortNames().length > 0) {
+                b.append(",\"shortNames\":[\"").append(String.join("\",\"", r.shortNames())).append("\"]");
+            }
+            b.append("}");
+            first = false;
+        }
+        return b.append("]}").toString();
+    }
+}

@@ -1,0 +1,167 @@
+package io.hotsched.embedded;
+
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.ConfigBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.dsl.base.CustomResourceDefinitionContext;
+import io.fabric8.kubernetes.client.jdkhttp.JdkHttpClientFactory;
+import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
+import io.fabric8.mockwebserver.Context;
+import io.fabric8.mockwebserver.MockWebServer;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.InetAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+/**
+ * A Kubernetes API server on 127.0.0.1, in this process: fabric8's mock server in CRUD mode with
+ * {@link SchedulerDispatcher}. Clients talk to it over HTTP exactly as to a real cluster.
+ */
+public final class EmbeddedApiServer implements AutoCloseable {
+
+    /** Koordinator's custom resources, served like built-in kinds. */
+    static final List<CustomResourceDefinitionContext> CRDS = List.of(
+            new CustomResourceDefinitionContext.Builder().withGroup("slo.koordinator.sh").withVersion("v1alpha1")
+                    .withKind("NodeMetric").withPlural("nodemetrics").withScope("Cluster").build(),
+            new CustomResourceDefinitionContext.Builder().withGroup("scheduling.koordinator.sh").withVersion("v1alpha1")
+                    .withKind("Device").withPlural("devices").withScope("Cluster").build());
+
+    private final MockWebServer web = new MockWebServer();
+    private final KubernetesMockServer server;
+    private final ScheduledExecutorService housekeeping = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "embedded-apiserver-housekeeping");
+        t.setDaemon(true);
+        return t;
+    });
+    private KubernetesClient client;
+    private KubeletStandIn kubelet;
+
+    public EmbeddedApiServer() {
+        SchedulerDispatcher dispatcher = new SchedulerDispatcher(CRDS);
+        this.server = new KubernetesMockServer(new Context(), web, new HashMap<>(), dispatcher, false);
+        CRDS.forEach(server::expectCustomResource);
+    }
+
+    /** Starts on 127.0.0.1; port 0 picks a free one. */
+    public EmbeddedApiServer start(int port) throws IOException {
+        server.init(InetAddress.getByName("127.0.0.1"), port);
+        // the mock keeps every request it served; at scheduler rates that is a memory leak
+        housekeeping.scheduleWithFixedDelay(web::reset, 10, 10, TimeUnit.SECONDS);
+        return this;
+    }
+
+    public int port() {
+        return web.getPort();
+    }
+
+    public String url() {
+        return "http://127.0.0.1:" + port();
+    }
+
+    /** A client for this server (HTTP/1.1, as kubectl and the scheduler use it). */
+    public synchronized KubernetesClient client() {
+        if (client == null) {
+            client = newClient(url());
+        }
+        return client;
+    }
+
+    public static KubernetesClient newClient(String url) {
+        Config config = new ConfigBuilder(Config.empty()).withMasterUrl(url).withTrustCerts(true).withHttp2Disable(true)
+                .withNamespace("default").withRequestTimeout(60_000).build();
+        return new KubernetesClientBuilder().withConfig(config).withHttpClientFactory(new JdkHttpClientFactory()).build();
+    }
+
+    /**
+     * Creates every object of the {@code *.yaml} files in {@code dir} (multi-document YAML),
+     * namespaces and nodes first, pods last.
+     *
+     * @return the number of objects created
+     */
+    public int seed(Path dir) throws IOException {
+        List<HasMetadata> objects = new ArrayList<>();
+        try (Stream<Path> files = Files.list(dir)) {
+            for (Path f : files.filter(p -> p.toString().endsWith(".yaml") || p.toString().endsWith(".yml")).sorted().toList()) {
+                try (InputStream in = Files.newInputStream(f)) {
+                    objects.addAll(client().load(in).items());
+                } catch (RuntimeException e) {
+                    throw new IOException(f + ": " + e.getMessage(), e);
+                }
+            }
+        }
+        objects.sort((a, b) -> Integer.compare(order(a), order(b)));
+        for (HasMetadata o : objects) {
+            client().resource(o).create();
+        }
+        return objects.size();
+    }
+
+    private static int order(HasMetadata o) {
+        return switch (o.getKind()) {
+            case "Namespace" -> 0;
+            case "PriorityClass" -> 1;
+            case "Node" -> 2;
+            case "Pod" -> 9;
+            default -> 5;
+        };
+    }
+
+    /** Marks bound pods Running, as a kubelet would, so listings look like a cluster. */
+    public void startKubelet() {
+        kubelet = new KubeletStandIn(client());
+        kubelet.start();
+    }
+
+    /** A kubeconfig that points kubectl at this server. */
+    public String kubeconfig() {
+        return String.join("\n",
+                "apiVersion: v1",
+                "kind: Config",
+                "clusters:",
+                "- name: hotsched",
+                "  cluster:",
+                "    server: " + url(),
+                "contexts:",
+                "- name: hotsched",
+                "  context:",
+                "    cluster: hotsched",
+                "    namespace: default",
+                "    user: hotsched",
+                "current-context: hotsched",
+                "users:",
+                "- name: hotsched",
+                "  user: {}",
+                "");
+    }
+
+    /** Objects per kind in the store, for messages. */
+    public Map<String, Integer> counts() {
+        Map<String, Integer> c = new HashMap<>();
+        c.put("nodes", client().nodes().list().getItems().size());
+        c.put("pods", client().pods().inAnyNamespace().list().getItems().size());
+        return c;
+    }
+
+    @Override
+    public void close() {
+        housekeeping.shutdownNow();
+        if (kubelet != null) {
+            kubelet.close();
+        }
+        if (client != null) {
+            client.close();
+        }
+        server.destroy();
+    }
+}

@@ -1,0 +1,99 @@
+package io.hotsched.embedded;
+
+import io.fabric8.kubernetes.client.dsl.base.CustomResourceDefinitionContext;
+import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
+import io.fabric8.mockwebserver.dsl.HttpMethod;
+import io.fabric8.mockwebserver.http.Buffer;
+import io.fabric8.mockwebserver.http.Headers;
+import io.fabric8.mockwebserver.http.MockResponse;
+import io.fabric8.mockwebserver.http.RecordedRequest;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.ObjectMapper;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * fabric8's CRUD dispatcher plus what a scheduler needs from an API server: the binding
+ * subresource ({@code pods/NAME/binding} and {@code namespaces/NS/bindings}) setting
+ * {@code spec.nodeName} through the store, so watchers see the update, with 404 for a missing pod
+ * and 409 for a bound one; and the discovery documents kubectl reads.
+ */
+final class SchedulerDispatcher extends KubernetesCrudDispatcher {
+
+    private static final Pattern POD_BINDING = Pattern.compile("/api/v1/namespaces/([^/]+)/pods/([^/]+)/binding/?(\\?.*)?");
+    private static final Pattern BINDINGS = Pattern.compile("/api/v1/namespaces/([^/]+)/bindings/?(\\?.*)?");
+    private static final ObjectMapper JSON = JsonMapper.builder().build();
+
+    private final Object bindLock = new Object();
+
+    SchedulerDispatcher(List<CustomResourceDefinitionContext> crds) {
+        super(crds);
+    }
+
+    @Override
+    public MockResponse dispatch(RecordedRequest request) {
+        String path = request.getPath();
+        if (request.method() == HttpMethod.GET) {
+            String doc = Discovery.document(path);
+            if (doc != null) {
+                return StatusJson.json(doc);
+            }
+        }
+        if (request.method() == HttpMethod.POST) {
+            Matcher pod = POD_BINDING.matcher(path);
+            Matcher bindings = BINDINGS.matcher(path);
+            if (pod.matches() || bindings.matches()) {
+                // the body can be read once only
+                JsonNode body = parse(request.getUtf8Body());
+                if (pod.matches()) {
+                    return bind(pod.group(1), pod.group(2), body);
+                }
+                String name = body == null ? null : body.path("metadata").path("name").asText(null);
+                if (name == null) {
+                    return StatusJson.failure(400, "BadRequest", "Binding has no metadata.name");
+                }
+                return bind(bindings.group(1), name, body);
+            }
+        }
+        return super.dispatch(request);
+    }
+
+    private MockResponse bind(String namespace, String name, JsonNode binding) {
+        String node = binding == null ? null : binding.path("target").path("name").asText(null);
+        if (node == null || node.isEmpty()) {
+            return StatusJson.failure(400, "BadRequest", "Binding has no target.name");
+        }
+        String podPath = "/api/v1/namespaces/" + namespace + "/pods/" + name;
+        synchronized (bindLock) {
+            MockResponse current = handleGet(podPath);
+            if (current.code() == 404) {
+                return StatusJson.failure(404, "NotFound", "pods \"" + name + "\" not found");
+            }
+            JsonNode pod = parse(new String(current.getBody().getBytes(), StandardCharsets.UTF_8));
+            String bound = pod == null ? null : pod.path("spec").path("nodeName").asText("");
+            if (bound != null && !bound.isEmpty()) {
+                return StatusJson.failure(409, "Conflict", "Operation cannot be fulfilled on pods/binding \"" + name + "\": pod " + name
+                        + " is already assigned to node \"" + bound + "\"");
+            }
+            String patch = "{\"spec\":{\"nodeName\":" + StatusJson.quote(node) + "}}";
+            MockResponse r = handlePatch(new RecordedRequest("HTTP/1.1", HttpMethod.PATCH, podPath,
+                    Headers.builder().add("Content-Type", "application/merge-patch+json").build(),
+                    new Buffer(patch.getBytes(StandardCharsets.UTF_8))));
+            if (r.code() >= 300) {
+                return r;
+            }
+            return StatusJson.created();
+        }
+    }
+
+    private static JsonNode parse(String body) {
+        try {
+            return body == null || body.isEmpty() ? null : JSON.readTree(body);
+        } catch (RuntimeException e) {
+            return null;
+        }
+    }
+}

@@ -1,0 +1,152 @@
+package io.hotsched.embedded;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.fabric8.kubernetes.api.model.BindingBuilder;
+import io.fabric8.kubernetes.api.model.NodeBuilder;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.Watch;
+import io.fabric8.kubernetes.client.Watcher;
+import io.fabric8.kubernetes.client.WatcherException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The embedded server over HTTP: binding semantics, watches, discovery, seeding. */
+class EmbeddedApiServerTest {
+
+    static EmbeddedApiServer server;
+    static KubernetesClient client;
+
+    @BeforeAll
+    static void start() throws Exception {
+        server = new EmbeddedApiServer().start(0);
+        client = server.client();
+        client.nodes().resource(new NodeBuilder().withNewMetadata().withName("n1").endMetadata().build()).create();
+    }
+
+    @AfterAll
+    static void stop() {
+        server.close();
+    }
+
+    private static Pod pod(String name) {
+        return new PodBuilder().withNewMetadata().withName(name).withNamespace("default").endMetadata()
+                .withNewSpec().addNewContainer().withName("c").withImage("pause").endContainer().endSpec().build();
+    }
+
+    private static String phase(String ns, String name) {
+        Pod p = client.pods().inNamespace(ns).withName(name).get();
+        return p.getStatus() == null ? null : p.getStatus().getPhase();
+    }
+
+    private static void bind(String ns, String pod, String node) {
+        client.bindings().inNamespace(ns).resource(new BindingBuilder().withNewMetadata().withName(pod).endMetadata()
+                .withNewTarget().withKind("Node").withName(node).endTarget().build()).create();
+    }
+
+    @Test
+    void theBindingSubresourceOfAPod() throws Exception {
+        client.pods().resource(pod("sub")).create();
+        HttpResponse<String> r = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
+                URI.create(server.url() + "/api/v1/namespaces/default/pods/sub/binding")).header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString("{\"apiVersion\":\"v1\",\"kind\":\"Binding\",\"metadata\":{\"name\":\"sub\"},"
+                        + "\"target\":{\"kind\":\"Node\",\"name\":\"n1\"}}")).build(), HttpResponse.BodyHandlers.ofString());
+        assertEquals(201, r.statusCode(), r.body());
+        assertEquals("n1", client.pods().inNamespace("default").withName("sub").get().getSpec().getNodeName());
+    }
+
+    @Test
+    void bindingSetsNodeNameOnceAndWatchersSeeIt() throws Exception {
+        client.pods().resource(pod("b1")).create();
+        CountDownLatch seen = new CountDownLatch(1);
+        Watch w = client.pods().inNamespace("default").withName("b1").watch(new Watcher<>() {
+            @Override
+            public void eventReceived(Action action, Pod p) {
+                if (action == Action.MODIFIED && "n1".equals(p.getSpec().getNodeName())) {
+                    seen.countDown();
+                }
+            }
+
+            @Override
+            public void onClose(WatcherException e) {
+            }
+        });
+        bind("default", "b1", "n1");
+        assertTrue(seen.await(10, TimeUnit.SECONDS), "watcher saw the binding");
+        w.close();
+        assertEquals("n1", client.pods().inNamespace("default").withName("b1").get().getSpec().getNodeName());
+
+        KubernetesClientException again = org.junit.jupiter.api.Assertions.assertThrows(KubernetesClientException.class,
+                () -> bind("default", "b1", "n2"));
+        assertEquals(409, again.getCode());
+        assertTrue(again.getMessage().contains("already assigned to node \"n1\""), again.getMessage());
+    }
+
+    @Test
+    void bindingAMissingPodIs404AndTheBindingsEndpointWorks() throws Exception {
+        HttpClient http = HttpClient.newHttpClient();
+        String binding = "{\"apiVersion\":\"v1\",\"kind\":\"Binding\",\"metadata\":{\"name\":\"%s\"},\"target\":{\"kind\":\"Node\",\"name\":\"n1\"}}";
+        HttpResponse<String> missing = http.send(HttpRequest.newBuilder(URI.create(server.url() + "/api/v1/namespaces/default/bindings"))
+                .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(binding.formatted("ghost"))).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertEquals(404, missing.statusCode());
+        client.pods().resource(pod("b2")).create();
+        HttpResponse<String> ok = http.send(HttpRequest.newBuilder(URI.create(server.url() + "/api/v1/namespaces/default/bindings"))
+                .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(binding.formatted("b2"))).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertEquals(201, ok.statusCode());
+        assertEquals("n1", client.pods().inNamespace("default").withName("b2").get().getSpec().getNodeName());
+    }
+
+    @Test
+    void discoveryParsesAsKubectlReadsIt() {
+        assertEquals("1", client.getKubernetesVersion().getMajor());
+        assertTrue(client.getApiGroups().getGroups().stream().anyMatch(g -> g.getName().equals("coordination.k8s.io")));
+        assertTrue(client.getApiResources("v1").getResources().stream().anyMatch(r -> r.getName().equals("pods/binding")));
+        assertTrue(client.getApiResources("slo.koordinator.sh/v1alpha1").getResources().stream().anyMatch(r -> r.getKind().equals("NodeMetric")));
+    }
+
+    @Test
+    void seedsFromYamlFilesAndRunsPodsOnceBound(@TempDir Path dir) throws Exception {
+        Files.writeString(dir.resolve("a.yaml"), """
+                apiVersion: v1
+                kind: Pod
+                metadata: {name: seeded, namespace: team}
+                spec:
+                  containers: [{name: c, image: pause}]
+                ---
+                apiVersion: v1
+                kind: Namespace
+                metadata: {name: team}
+                ---
+                apiVersion: slo.koordinator.sh/v1alpha1
+                kind: NodeMetric
+                metadata: {name: n1}
+                status: {nodeMetric: {nodeUsage: {resources: {cpu: 500m}}}}
+                """);
+        assertEquals(3, server.seed(dir));
+        assertEquals("team", client.pods().inNamespace("team").withName("seeded").get().getMetadata().getNamespace());
+        assertEquals(1, client.genericKubernetesResources("slo.koordinator.sh/v1alpha1", "NodeMetric").list().getItems().size());
+        server.startKubelet();
+        bind("team", "seeded", "n1");
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (System.nanoTime() < deadline && !"Running".equals(phase("team", "seeded"))) {
+            Thread.sleep(50);
+        }
+        assertEquals("Running", phase("team", "seeded"));
+    }
+}
