@@ -39,6 +39,7 @@ public final class EmbeddedApiServer implements AutoCloseable {
 
     private final MockWebServer web = new MockWebServer();
     private final KubernetesMockServer server;
+    private final SchedulerDispatcher dispatcher;
     private final ScheduledExecutorService housekeeping = Executors.newSingleThreadScheduledExecutor(r -> {
         Thread t = new Thread(r, "embedded-apiserver-housekeeping");
         t.setDaemon(true);
@@ -48,7 +49,7 @@ public final class EmbeddedApiServer implements AutoCloseable {
     private KubeletStandIn kubelet;
 
     public EmbeddedApiServer() {
-        SchedulerDispatcher dispatcher = new SchedulerDispatcher(CRDS);
+        this.dispatcher = new SchedulerDispatcher(CRDS);
         this.server = new KubernetesMockServer(new Context(), web, new HashMap<>(), dispatcher, false);
         CRDS.forEach(server::expectCustomResource);
     }
@@ -121,6 +122,11 @@ public final class EmbeddedApiServer implements AutoCloseable {
     public void startKubelet() {
         kubelet = new KubeletStandIn(client());
         kubelet.start();
+    }
+
+    /** The next {@code times} bind requests fail with HTTP {@code code} (for tests of retries). */
+    public void failNextBinds(int times, int code) {
+        dispatcher.failNextBinds(times, code);
     }
 
     /** A kubeconfig that points kubectl at this server. */

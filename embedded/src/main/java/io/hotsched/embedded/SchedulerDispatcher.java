@@ -28,6 +28,14 @@ final class SchedulerDispatcher extends KubernetesCrudDispatcher {
     private static final ObjectMapper JSON = JsonMapper.builder().build();
 
     private final Object bindLock = new Object();
+    private final java.util.concurrent.atomic.AtomicInteger failingBinds = new java.util.concurrent.atomic.AtomicInteger();
+    private volatile int failingBindCode = 500;
+
+    /** The next {@code times} binds are answered {@code code} without binding (to test clients' retries). */
+    void failNextBinds(int times, int code) {
+        failingBindCode = code;
+        failingBinds.set(times);
+    }
 
     SchedulerDispatcher(List<CustomResourceDefinitionContext> crds) {
         super(crds);
@@ -67,6 +75,9 @@ final class SchedulerDispatcher extends KubernetesCrudDispatcher {
             return StatusJson.failure(400, "BadRequest", "Binding has no target.name");
         }
         String podPath = "/api/v1/namespaces/" + namespace + "/pods/" + name;
+        if (failingBinds.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
+            return StatusJson.failure(failingBindCode, failingBindCode == 409 ? "Conflict" : "InternalError", "injected failure");
+        }
         synchronized (bindLock) {
             MockResponse current = handleGet(podPath);
             if (current.code() == 404) {

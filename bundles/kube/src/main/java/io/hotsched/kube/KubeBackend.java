@@ -1,0 +1,119 @@
+package io.hotsched.kube;
+
+import io.fabric8.kubernetes.api.model.Binding;
+import io.fabric8.kubernetes.api.model.BindingBuilder;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodCondition;
+import io.fabric8.kubernetes.api.model.PodConditionBuilder;
+import io.fabric8.kubernetes.api.model.PodStatus;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.hotsched.api.cluster.ClusterBackend;
+import io.hotsched.api.framework.ClusterException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Supplier;
+import java.util.function.UnaryOperator;
+
+/**
+ * The scheduler's writes to the API server. Conflicts on status updates, 429 and 5xx answers are
+ * retried with backoff; a bind answered 409 (already bound) or 404 (gone) is not, and the
+ * scheduler decides what that means.
+ */
+final class KubeBackend implements ClusterBackend {
+
+    static final int ATTEMPTS = 4;
+
+    private final KubernetesClient client;
+    private final EventRecorder events;
+
+    KubeBackend(KubernetesClient client, String component) {
+        this.client = client;
+        this.events = new EventRecorder(client, component);
+    }
+
+    @Override
+    public void bind(Pod pod, String nodeName) {
+        Binding b = new BindingBuilder().withNewMetadata().withName(pod.getMetadata().getName()).withNamespace(namespace(pod))
+                .withUid(pod.getMetadata().getUid()).endMetadata().withNewTarget().withKind("Node").withApiVersion("v1")
+                .withName(nodeName).endTarget().build();
+        retrying("binding pod " + key(pod) + " to " + nodeName, false,
+                () -> client.bindings().inNamespace(namespace(pod)).resource(b).create());
+    }
+
+    @Override
+    public void patchPod(Pod pod, UnaryOperator<Pod> change) {
+        retrying("patching pod " + key(pod), true,
+                () -> client.pods().inNamespace(namespace(pod)).withName(pod.getMetadata().getName()).edit(change));
+    }
+
+    @Override
+    public void deletePod(Pod pod) {
+        retrying("deleting pod " + key(pod), false,
+                () -> client.pods().inNamespace(namespace(pod)).withName(pod.getMetadata().getName()).delete());
+    }
+
+    @Override
+    public void recordEvent(Pod pod, String type, String reason, String message) {
+        events.record(pod, type, reason, message);
+    }
+
+    @Override
+    public void markUnschedulable(Pod pod, String reason, String message, String nominatedNodeName) {
+        retrying("updating the PodScheduled condition of " + key(pod), true,
+                () -> client.pods().inNamespace(namespace(pod)).withName(pod.getMetadata().getName()).editStatus(p -> {
+                    PodStatus s = p.getStatus() == null ? new PodStatus() : p.getStatus();
+                    List<PodCondition> conditions = s.getConditions() == null ? new ArrayList<>() : new ArrayList<>(s.getConditions());
+                    PodCondition old = conditions.stream().filter(c -> "PodScheduled".equals(c.getType())).findFirst().orElse(null);
+                    boolean same = old != null && "False".equals(old.getStatus()) && reason.equals(old.getReason()) && message.equals(old.getMessage());
+                    if (!same) {
+                        conditions.remove(old);
+                        conditions.add(new PodConditionBuilder().withType("PodScheduled").withStatus("False").withReason(reason)
+                                .withMessage(message).withLastTransitionTime(Instant.now().toString()).build());
+                    }
+                    s.setConditions(conditions);
+                    if (nominatedNodeName != null) {
+                        s.setNominatedNodeName(nominatedNodeName.isEmpty() ? null : nominatedNodeName);
+                    }
+                    p.setStatus(s);
+                    return p;
+                }));
+    }
+
+    /** Runs {@code call}, retrying what an API server says may work later. */
+    static <T> T retrying(String what, boolean retryConflicts, Supplier<T> call) {
+        long backoff = 100;
+        for (int attempt = 1;; attempt++) {
+            try {
+                return call.get();
+            } catch (KubernetesClientException e) {
+                int code = e.getCode();
+                boolean transientFailure = code == 429 || code >= 500 || code == 0 || retryConflicts && code == 409;
+                if (!transientFailure || attempt >= ATTEMPTS) {
+                    throw new ClusterException(what + ": " + message(e), code, e);
+                }
+            }
+            try {
+                Thread.sleep(backoff);
+            } catch (InterruptedException ie) {
+                Thread.currentThread().interrupt();
+                throw new ClusterException(what + ": interrupted", 0);
+            }
+            backoff *= 4;
+        }
+    }
+
+    private static String message(KubernetesClientException e) {
+        return e.getStatus() != null && e.getStatus().getMessage() != null ? e.getStatus().getMessage() : String.valueOf(e.getMessage());
+    }
+
+    static String namespace(Pod pod) {
+        String ns = pod.getMetadata().getNamespace();
+        return ns == null || ns.isEmpty() ? "default" : ns;
+    }
+
+    static String key(Pod pod) {
+        return namespace(pod) + "/" + pod.getMetadata().getName();
+    }
+}

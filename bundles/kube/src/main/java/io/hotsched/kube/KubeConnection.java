@@ -1,0 +1,165 @@
+package io.hotsched.kube;
+
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
+import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import io.hotsched.api.cluster.ClusterEvents;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Informers on nodes, all pods, and the kinds plugins follow (PodDisruptionBudgets,
+ * PriorityClasses, Namespaces, Koordinator's NodeMetric and Device), feeding the scheduler's
+ * {@link ClusterEvents}; the scheduler is told it is synced once nodes and pods have been listed.
+ * The fabric8 informers relist after watch errors on their own. A custom resource the cluster does
+ * not serve is reported once and skipped.
+ */
+public final class KubeConnection implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(KubeConnection.class);
+    private static final long RESYNC_MILLIS = 0;
+
+    private final KubernetesClient client;
+    private final ClusterEvents events;
+    private final List<SharedIndexInformer<?>> informers = new ArrayList<>();
+    private volatile boolean synced;
+
+    public KubeConnection(KubernetesClient client, ClusterEvents events) {
+        this.client = client;
+        this.events = events;
+    }
+
+    /** Starts the informers; returns at once. {@link #awaitSynced} waits for the first listing. */
+    public void start() {
+        SharedIndexInformer<Node> nodes = client.nodes().inform(new ResourceEventHandler<>() {
+            @Override
+            public void onAdd(Node n) {
+                events.nodeAdded(n);
+            }
+
+            @Override
+            public void onUpdate(Node o, Node n) {
+                events.nodeUpdated(o, n);
+            }
+
+            @Override
+            public void onDelete(Node n, boolean unknownFinalState) {
+                events.nodeDeleted(n);
+            }
+        }, RESYNC_MILLIS);
+        informers.add(nodes);
+        SharedIndexInformer<Pod> pods = client.pods().inAnyNamespace().inform(new ResourceEventHandler<>() {
+            @Override
+            public void onAdd(Pod p) {
+                events.podAdded(p);
+            }
+
+            @Override
+            public void onUpdate(Pod o, Pod n) {
+                events.podUpdated(o, n);
+            }
+
+            @Override
+            public void onDelete(Pod p, boolean unknownFinalState) {
+                events.podDeleted(p);
+            }
+        }, RESYNC_MILLIS);
+        informers.add(pods);
+        follow("PodDisruptionBudget", () -> client.policy().v1().podDisruptionBudget().inAnyNamespace().inform(handler("PodDisruptionBudget"), RESYNC_MILLIS));
+        follow("PriorityClass", () -> client.scheduling().v1().priorityClasses().inform(handler("PriorityClass"), RESYNC_MILLIS));
+        follow("Namespace", () -> client.namespaces().inform(handler("Namespace"), RESYNC_MILLIS));
+        followCustom("slo.koordinator.sh/v1alpha1", "NodeMetric");
+        followCustom("scheduling.koordinator.sh/v1alpha1", "Device");
+        Thread waiter = new Thread(() -> {
+            while (!(nodes.hasSynced() && pods.hasSynced())) {
+                try {
+                    Thread.sleep(20);
+                } catch (InterruptedException e) {
+                    return;
+                }
+            }
+            synced = true;
+            LOG.info("Cluster synced: {} node(s), {} pod(s)", nodes.getStore().list().size(), pods.getStore().list().size());
+            events.synced();
+        }, "hotsched-kube-sync");
+        waiter.setDaemon(true);
+        waiter.start();
+    }
+
+    private <T extends HasMetadata> ResourceEventHandler<T> handler(String kind) {
+        return new ResourceEventHandler<>() {
+            @Override
+            public void onAdd(T o) {
+                events.objectChanged(kind, null, o);
+            }
+
+            @Override
+            public void onUpdate(T o, T n) {
+                events.objectChanged(kind, o, n);
+            }
+
+            @Override
+            public void onDelete(T o, boolean unknownFinalState) {
+                events.objectChanged(kind, o, null);
+            }
+        };
+    }
+
+    private void follow(String kind, java.util.function.Supplier<SharedIndexInformer<?>> start) {
+        try {
+            informers.add(start.get());
+        } catch (KubernetesClientException e) {
+            LOG.warn("Not following {}: {}", kind, e.getMessage());
+        }
+    }
+
+    private void followCustom(String apiVersion, String kind) {
+        try {
+            client.genericKubernetesResources(apiVersion, kind).list();
+        } catch (KubernetesClientException e) {
+            LOG.warn("The cluster does not serve {} ({}); plugins that read it will see none. ({})", kind, apiVersion,
+                    e.getCode() == 404 ? "no CRD installed: see configs/crds/" : e.getMessage());
+            return;
+        }
+        informers.add(client.genericKubernetesResources(apiVersion, kind).inform(this.<GenericKubernetesResource>handler(kind), RESYNC_MILLIS));
+    }
+
+    public boolean synced() {
+        return synced;
+    }
+
+    /** Waits until nodes and pods were listed; false on time-out. */
+    public boolean awaitSynced(long timeout, TimeUnit unit) throws InterruptedException {
+        long deadline = System.nanoTime() + unit.toNanos(timeout);
+        while (!synced && System.nanoTime() < deadline) {
+            Thread.sleep(10);
+        }
+        return synced;
+    }
+
+    /** The pods the informer holds (for reports). */
+    @SuppressWarnings("unchecked")
+    public List<Pod> pods() {
+        return ((SharedIndexInformer<Pod>) informers.get(1)).getStore().list();
+    }
+
+    @Override
+    public void close() {
+        for (SharedIndexInformer<?> i : informers) {
+            try {
+                i.close();
+            } catch (RuntimeException e) {
+                // closing anyway
+            }
+        }
+        informers.clear();
+    }
+}
