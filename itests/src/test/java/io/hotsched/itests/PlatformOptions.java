@@ -75,7 +75,9 @@ final class PlatformOptions {
         }
         StartLevels levels = new StartLevels(PropertiesFile.load(etc.resolve("startlevels.properties"), lookup));
         try (Stream<Path> jars = Files.list(dist.resolve("bundle"))) {
-            for (Path jar : jars.filter(p -> p.toString().endsWith(".jar")).sorted().toList()) {
+            // the Kubernetes connection is tested over HTTP elsewhere; here the in-memory cluster stands in
+            for (Path jar : jars.filter(p -> p.toString().endsWith(".jar") && !p.getFileName().toString().startsWith("io.hotsched.kube-"))
+                    .sorted().toList()) {
                 String bsn = symbolicName(jar);
                 boolean fragment = isFragment(jar);
                 options.add(bundle(jar.toUri().toString()).startLevel(levels.levelOf(bsn)).start(!fragment));

@@ -28,6 +28,7 @@ public final class Main {
 
     private final PrintStream err;
     private final AtomicBoolean stopRequested = new AtomicBoolean();
+    private io.hotsched.embedded.EmbeddedApiServer embedded;
 
     private Main(PrintStream err) {
         this.err = err;
@@ -79,9 +80,23 @@ public final class Main {
             platform = configure(home, options, build.getProperty("version"));
         } catch (IOException | IllegalArgumentException e) {
             err.println("hotsched: " + e.getMessage());
+            closeEmbedded();
             return FAILED;
         }
-        return runPlatform(platform);
+        try {
+            int code = runPlatform(platform);
+            String fromRun = System.getProperty("hotsched.exit.code");
+            return fromRun != null && code == OK ? Integer.parseInt(fromRun) : code;
+        } finally {
+            closeEmbedded();
+        }
+    }
+
+    private void closeEmbedded() {
+        if (embedded != null) {
+            embedded.close();
+            embedded = null;
+        }
     }
 
     private Platform configure(Path home, Options options, String version) throws IOException {
@@ -104,6 +119,15 @@ public final class Main {
         Map<String, String> fw = new LinkedHashMap<>(known);
         fw.putAll(PropertiesFile.load(etc.resolve("config.properties"), lookup));
         fw.putAll(options.frameworkProperties());
+        if (options.embeddedMode()) {
+            Path seed = options.clusterDir().orElse(Files.isDirectory(etc.resolve("cluster")) ? etc.resolve("cluster") : null);
+            Path kubeconfig = home.resolve("data").resolve("kubeconfig");
+            embedded = EmbeddedCluster.start(options.embeddedPort(), seed, kubeconfig, err);
+            fw.put("hotsched.master", embedded.url());
+            if (options.printKubeconfig()) {
+                System.out.print(embedded.kubeconfig());
+            }
+        }
         boolean interactive = !options.noShell() && System.console() != null;
         if (!interactive) {
             // Gogo still serves commands to other sessions, but reads nothing from stdin and never

@@ -36,7 +36,12 @@ public final class Options {
             "  --kubeconfig FILE   schedule on the cluster this kubeconfig names",
             "  --master URL        schedule on the Kubernetes API server at URL",
             "  --embedded          schedule on the embedded API server (the default when no",
-            "                      cluster is named)",
+            "                      cluster is named), seeded from etc/cluster/*.yaml",
+            "  --embedded-port N   port of the embedded API server on 127.0.0.1 (default: a free one)",
+            "  --cluster-dir DIR   seed the embedded API server from DIR/*.yaml instead",
+            "  --print-kubeconfig  print a kubeconfig for the embedded API server (for kubectl)",
+            "  --once              schedule until only unschedulable pods are left, print the",
+            "                      table of pods, and exit (0, or 1 if the scheduler failed)",
             "  --version           print the version and exit",
             "  --help              print this help and exit",
             "",
@@ -50,6 +55,10 @@ public final class Options {
     private boolean version;
     private boolean noShell;
     private boolean embedded;
+    private boolean once;
+    private boolean printKubeconfig;
+    private int embeddedPort;
+    private Path clusterDir;
     private Path home;
     private Path config;
     private Path kubeconfig;
@@ -74,6 +83,10 @@ public final class Options {
                 case "--version" -> o.version = flag(word, value);
                 case "--no-shell" -> o.noShell = flag(word, value);
                 case "--embedded" -> o.embedded = flag(word, value);
+                case "--once" -> o.once = flag(word, value);
+                case "--print-kubeconfig" -> o.printKubeconfig = flag(word, value);
+                case "--embedded-port" -> o.embeddedPort = port(value != null ? value : next(words, ++i, word));
+                case "--cluster-dir" -> o.clusterDir = Path.of(value != null ? value : next(words, ++i, word));
                 case "--home" -> {
                     o.home = Path.of(value != null ? value : next(words, ++i, word));
                 }
@@ -85,6 +98,10 @@ public final class Options {
         }
         if (o.embedded && (o.kubeconfig != null || o.master != null)) {
             throw new UsageException("--embedded cannot be combined with --kubeconfig or --master");
+        }
+        if ((o.embeddedPort != 0 || o.clusterDir != null || o.printKubeconfig) && !o.embeddedMode()) {
+            throw new UsageException("--embedded-port, --cluster-dir and --print-kubeconfig apply to the embedded API server, "
+                    + "not to --kubeconfig or --master");
         }
         return o;
     }
@@ -101,6 +118,18 @@ public final class Options {
             throw new UsageException("option '" + word + "' needs a value");
         }
         return words.get(i);
+    }
+
+    private static int port(String value) throws UsageException {
+        try {
+            int p = Integer.parseInt(value);
+            if (p < 0 || p > 65535) {
+                throw new NumberFormatException();
+            }
+            return p;
+        } catch (NumberFormatException e) {
+            throw new UsageException("--embedded-port '" + value + "' is not a port number (0-65535)");
+        }
     }
 
     private static String url(String value) throws UsageException {
@@ -127,6 +156,30 @@ public final class Options {
     }
 
     /**
+     * True when the embedded API server is started: asked for, or no cluster named and not running
+     * inside one (where the service account is used).
+     */
+    public boolean embeddedMode() {
+        return embedded || kubeconfig == null && master == null && System.getenv("KUBERNETES_SERVICE_HOST") == null;
+    }
+
+    public boolean once() {
+        return once;
+    }
+
+    public boolean printKubeconfig() {
+        return printKubeconfig;
+    }
+
+    public int embeddedPort() {
+        return embeddedPort;
+    }
+
+    public Optional<Path> clusterDir() {
+        return Optional.ofNullable(clusterDir);
+    }
+
+    /**
      * Framework properties that carry the command line to the bundles (read with
      * {@code BundleContext.getProperty}).
      */
@@ -141,7 +194,8 @@ public final class Options {
         if (master != null) {
             props.put("hotsched.master", master);
         }
-        props.put("hotsched.embedded", Boolean.toString(kubeconfig == null && master == null));
+        props.put("hotsched.embedded", Boolean.toString(embeddedMode()));
+        props.put("hotsched.once", Boolean.toString(once));
         return props;
     }
 }

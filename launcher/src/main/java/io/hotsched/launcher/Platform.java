@@ -39,6 +39,12 @@ final class Platform {
     /** Starts the framework and returns the platform bundles that did not become active. */
     List<String> start() throws BundleException, IOException {
         Iterator<FrameworkFactory> factories = ServiceLoader.load(FrameworkFactory.class).iterator();
+        // The launcher's class path (the embedded API server with its SLF4J and fabric8 client) must
+        // stay invisible to bundles: libraries that look up providers through the context class
+        // loader (SLF4J, fabric8) would otherwise find the launcher's copies. A loader that sees
+        // only the JDK; framework threads inherit it. (null would mean the application loader.)
+        Thread.currentThread().setContextClassLoader(new ClassLoader("hotsched-bundles-context", ClassLoader.getPlatformClassLoader()) {
+        });
         if (!factories.hasNext()) {
             throw new IllegalStateException("no OSGi framework on the class path (lib/ is incomplete)");
         }

@@ -18,7 +18,7 @@ class OptionsTest {
         Options o = Options.parse();
         assertFalse(o.noShell());
         assertFalse(o.help());
-        assertEquals(Map.of("hotsched.embedded", "true"), o.frameworkProperties());
+        assertEquals(Map.of("hotsched.embedded", "true", "hotsched.once", "false"), o.frameworkProperties());
     }
 
     @Test

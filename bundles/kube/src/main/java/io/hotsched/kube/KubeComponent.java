@@ -1,0 +1,126 @@
+package io.hotsched.kube;
+
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.hotsched.api.cluster.ClusterBackend;
+import io.hotsched.api.cluster.ClusterEvents;
+import io.hotsched.core.admin.ProfileView;
+import io.hotsched.core.admin.QueueView;
+import io.hotsched.core.admin.SchedulerAdmin;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+import org.osgi.framework.BundleContext;
+import org.osgi.framework.BundleException;
+import org.osgi.framework.ServiceRegistration;
+import org.osgi.service.component.annotations.Activate;
+import org.osgi.service.component.annotations.Component;
+import org.osgi.service.component.annotations.ConfigurationPolicy;
+import org.osgi.service.component.annotations.Deactivate;
+import org.osgi.service.component.annotations.Reference;
+import org.osgi.service.metatype.annotations.Designate;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Connects the scheduler to the API server the command line names ({@code hotsched.master},
+ * {@code hotsched.kubeconfig}; else the environment), registers the {@link ClusterBackend}, and
+ * prints the run report once the queue settles; with {@code hotsched.once} it then stops
+ * hotsched.
+ */
+@Component(immediate = true, configurationPid = "io.hotsched.kube", configurationPolicy = ConfigurationPolicy.OPTIONAL)
+@Designate(ocd = KubeSettings.class)
+public final class KubeComponent {
+
+    private static final Logger LOG = LoggerFactory.getLogger(KubeComponent.class);
+    /** Set by this component for the launcher when {@code --once} ends the run: the exit code. */
+    public static final String EXIT_CODE_PROPERTY = "hotsched.exit.code";
+
+    private final ClusterEvents events;
+    private final SchedulerAdmin admin;
+    private KubernetesClient client;
+    private KubeConnection connection;
+    private ServiceRegistration<ClusterBackend> backend;
+    private Thread reporter;
+
+    @Activate
+    public KubeComponent(@Reference ClusterEvents events, @Reference SchedulerAdmin admin) {
+        this.events = events;
+        this.admin = admin;
+    }
+
+    @Activate
+    void activate(BundleContext context, KubeSettings settings) throws Exception {
+        String master = context.getProperty("hotsched.master");
+        String kubeconfig = context.getProperty("hotsched.kubeconfig");
+        client = ClientFactory.create(master, kubeconfig, settings.maxConcurrentRequests());
+        LOG.info("Connecting to the API server at {}", client.getMasterUrl());
+        backend = context.registerService(ClusterBackend.class, new KubeBackend(client, settings.component()), null);
+        connection = new KubeConnection(client, events);
+        connection.start();
+        boolean once = Boolean.parseBoolean(context.getProperty("hotsched.once"));
+        if (settings.report() || once) {
+            reporter = new Thread(() -> report(context, once), "hotsched-report");
+            reporter.setDaemon(true);
+            reporter.start();
+        }
+    }
+
+    @Deactivate
+    void deactivate() {
+        if (reporter != null) {
+            reporter.interrupt();
+        }
+        if (backend != null) {
+            backend.unregister();
+        }
+        if (connection != null) {
+            connection.close();
+        }
+        if (client != null) {
+            client.close();
+        }
+    }
+
+    /** Waits until the queue settles (nothing active, in backoff or in flight, twice in a row), then prints the table. */
+    private void report(BundleContext context, boolean once) {
+        try {
+            while (!connection.synced()) {
+                Thread.sleep(50);
+            }
+            Thread.sleep(1000);
+            int quiet = 0;
+            while (quiet < 3) {
+                Thread.sleep(300);
+                Map<String, Integer> c = admin.queue().counts();
+                quiet = c.get("active") + c.get("backoff") + c.get("inFlight") == 0 ? quiet + 1 : 0;
+            }
+            Set<String> profiles = admin.profiles().stream().map(ProfileView::name).collect(Collectors.toSet());
+            Map<String, String> reasons = new HashMap<>();
+            for (QueueView.Entry e : admin.queue().pods()) {
+                if (e.lastFailure() != null) {
+                    reasons.put(e.pod(), e.lastFailure());
+                }
+            }
+            System.out.println();
+            System.out.print(PodTable.render(connection.pods(), profiles, reasons));
+            System.out.flush();
+            if (once) {
+                System.setProperty(EXIT_CODE_PROPERTY, "0");
+                context.getBundle(0).stop();
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (BundleException | RuntimeException e) {
+            LOG.error("The run report failed: {}", e.toString());
+            if (once) {
+                System.setProperty(EXIT_CODE_PROPERTY, "1");
+                try {
+                    context.getBundle(0).stop();
+                } catch (BundleException ignored) {
+                    // the launcher's own timeout ends the process
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,18 @@
+package io.hotsched.kube;
+
+import org.osgi.service.metatype.annotations.AttributeDefinition;
+import org.osgi.service.metatype.annotations.ObjectClassDefinition;
+
+/** Settings of the Kubernetes connection: Config Admin PID {@code io.hotsched.kube}. */
+@ObjectClassDefinition(name = "hotsched Kubernetes connection")
+public @interface KubeSettings {
+
+    @AttributeDefinition(description = "Requests in flight to the API server at most (the client's limit; fabric8 has no QPS limiter)")
+    int maxConcurrentRequests() default 64;
+
+    @AttributeDefinition(description = "The component name on events (source.component)")
+    String component() default "hotsched";
+
+    @AttributeDefinition(description = "Print a table of the scheduler's pods once the queue settles")
+    boolean report() default true;
+}

@@ -1,0 +1,40 @@
+package io.hotsched.launcher;
+
+import io.hotsched.embedded.EmbeddedApiServer;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/** Starts the embedded API server for a run that names no cluster, seeded and with its kubeconfig written. */
+final class EmbeddedCluster {
+
+    private EmbeddedCluster() {
+    }
+
+    /**
+     * @param seedDir the folder of *.yaml objects to create, or null for none
+     * @param kubeconfig where to write a kubeconfig for kubectl
+     */
+    static EmbeddedApiServer start(int port, Path seedDir, Path kubeconfig, PrintStream err) throws IOException {
+        EmbeddedApiServer server = new EmbeddedApiServer().start(port);
+        try {
+            int objects = 0;
+            if (seedDir != null) {
+                if (!Files.isDirectory(seedDir)) {
+                    throw new IOException("--cluster-dir " + seedDir + ": no such folder");
+                }
+                objects = server.seed(seedDir);
+            }
+            server.startKubelet();
+            Files.createDirectories(kubeconfig.getParent());
+            Files.writeString(kubeconfig, server.kubeconfig());
+            err.println("hotsched: embedded API server at " + server.url() + (seedDir == null ? "" : ", " + objects + " objects from " + seedDir)
+                    + "; kubectl --kubeconfig " + kubeconfig + " get pods");
+            return server;
+        } catch (IOException | RuntimeException e) {
+            server.close();
+            throw e;
+        }
+    }
+}
