@@ -111,6 +111,18 @@ class DistributionIT {
                 "no stack traces on the console:\n" + String.join("\n", output));
     }
 
+    @Test
+    void onceSchedulesTheDemoClusterPrintsTheTableAndExits() throws Exception {
+        Result r = run("--once");
+        assertEquals(0, r.code(), r.text());
+        assertTrue(r.text().contains("embedded API server at http://127.0.0.1:"), r.text());
+        assertTrue(r.text().contains("POD ") && r.text().contains("STATUS"), r.text());
+        assertTrue(r.text().contains("demo/huge"), r.text());
+        assertTrue(r.text().contains("pods bound"), r.text());
+        assertTrue(!r.text().contains("default/elsewhere"), "a pod for another scheduler is not ours: " + r.text());
+        assertTrue(Files.readString(home.resolve("data/kubeconfig")).contains("server: http://127.0.0.1:"));
+    }
+
     private void awaitLine(String fragment) throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
         while (System.nanoTime() < deadline) {
@@ -132,9 +144,10 @@ class DistributionIT {
         List<String> command = new java.util.ArrayList<>();
         command.add(home.resolve("bin/hotsched").toString());
         command.addAll(List.of(args));
-        Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+        Process p = new ProcessBuilder(command).redirectErrorStream(true)
+                .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null"))).start();
         String text = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertTrue(p.waitFor(30, TimeUnit.SECONDS));
+        assertTrue(p.waitFor(90, TimeUnit.SECONDS));
         return new Result(p.exitValue(), text);
     }
 }
