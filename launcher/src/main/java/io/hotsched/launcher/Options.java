@@ -40,6 +40,8 @@ public final class Options {
             "  --embedded-port N   port of the embedded API server on 127.0.0.1 (default: a free one)",
             "  --cluster-dir DIR   seed the embedded API server from DIR/*.yaml instead",
             "  --print-kubeconfig  print a kubeconfig for the embedded API server (for kubectl)",
+            "  --leader-elect      run as one of several replicas: only the holder of the Lease",
+            "                      schedules (see etc/io.hotsched.kube.cfg for its name)",
             "  --once              schedule until only unschedulable pods are left, print the",
             "                      table of pods, and exit (0, or 1 if the scheduler failed)",
             "  --version           print the version and exit",
@@ -56,6 +58,7 @@ public final class Options {
     private boolean noShell;
     private boolean embedded;
     private boolean once;
+    private boolean leaderElect;
     private boolean printKubeconfig;
     private int embeddedPort;
     private Path clusterDir;
@@ -84,6 +87,7 @@ public final class Options {
                 case "--no-shell" -> o.noShell = flag(word, value);
                 case "--embedded" -> o.embedded = flag(word, value);
                 case "--once" -> o.once = flag(word, value);
+                case "--leader-elect" -> o.leaderElect = flag(word, value);
                 case "--print-kubeconfig" -> o.printKubeconfig = flag(word, value);
                 case "--embedded-port" -> o.embeddedPort = port(value != null ? value : next(words, ++i, word));
                 case "--cluster-dir" -> o.clusterDir = Path.of(value != null ? value : next(words, ++i, word));
@@ -196,6 +200,9 @@ public final class Options {
         }
         props.put("hotsched.embedded", Boolean.toString(embeddedMode()));
         props.put("hotsched.once", Boolean.toString(once));
+        if (leaderElect) {
+            props.put("hotsched.leaderElect", "true");
+        }
         return props;
     }
 }

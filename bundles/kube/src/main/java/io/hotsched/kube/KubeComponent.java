@@ -42,6 +42,7 @@ public final class KubeComponent {
     private KubeConnection connection;
     private ServiceRegistration<ClusterBackend> backend;
     private Thread reporter;
+    private LeaderElection election;
 
     @Activate
     public KubeComponent(@Reference ClusterEvents events, @Reference SchedulerAdmin admin) {
@@ -56,6 +57,13 @@ public final class KubeComponent {
         client = ClientFactory.create(master, kubeconfig, settings.maxConcurrentRequests());
         LOG.info("Connecting to the API server at {}", client.getMasterUrl());
         backend = context.registerService(ClusterBackend.class, new KubeBackend(client, settings.component()), null);
+        if (Boolean.parseBoolean(context.getProperty("hotsched.leaderElect"))) {
+            String identity = java.net.InetAddress.getLocalHost().getHostName() + "_" + java.util.UUID.randomUUID();
+            election = new LeaderElection(client, events, settings.leaseNamespace(), settings.leaseName(), identity,
+                    java.time.Duration.ofSeconds(settings.leaseDurationSeconds()), java.time.Duration.ofSeconds(settings.renewDeadlineSeconds()),
+                    java.time.Duration.ofSeconds(settings.retryPeriodSeconds()));
+            election.start();
+        }
         connection = new KubeConnection(client, events);
         connection.start();
         boolean once = Boolean.parseBoolean(context.getProperty("hotsched.once"));
@@ -70,6 +78,9 @@ public final class KubeComponent {
     void deactivate() {
         if (reporter != null) {
             reporter.interrupt();
+        }
+        if (election != null) {
+            election.close();
         }
         if (backend != null) {
             backend.unregister();

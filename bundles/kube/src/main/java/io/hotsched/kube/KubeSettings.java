@@ -15,4 +15,19 @@ public @interface KubeSettings {
 
     @AttributeDefinition(description = "Print a table of the scheduler's pods once the queue settles")
     boolean report() default true;
+
+    @AttributeDefinition(description = "Namespace of the leader-election Lease (with --leader-elect)")
+    String leaseNamespace() default "kube-system";
+
+    @AttributeDefinition(description = "Name of the leader-election Lease")
+    String leaseName() default "hotsched";
+
+    @AttributeDefinition(description = "Seconds a lease is valid without renewal")
+    int leaseDurationSeconds() default 15;
+
+    @AttributeDefinition(description = "Seconds the leader keeps trying to renew before it gives up")
+    int renewDeadlineSeconds() default 10;
+
+    @AttributeDefinition(description = "Seconds between attempts to acquire or renew")
+    int retryPeriodSeconds() default 2;
 }

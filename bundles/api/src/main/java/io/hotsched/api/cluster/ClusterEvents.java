@@ -35,4 +35,11 @@ public interface ClusterEvents {
 
     /** The connection has delivered the full initial state; the scheduler may start scheduling. */
     void synced();
+
+    /**
+     * Leadership among scheduler replicas, when the connection runs a leader election: false stops
+     * scheduling at once (no new attempt starts, no binding is sent); true starts it again.
+     * Without leader election this is never called and the scheduler schedules.
+     */
+    void leading(boolean leading);
 }

@@ -269,6 +269,11 @@ public final class SchedulerComponent implements ClusterEvents, SchedulerAdmin {
         scheduler().synced();
     }
 
+    @Override
+    public void leading(boolean leading) {
+        scheduler().leading(leading);
+    }
+
     // ---- SchedulerAdmin ---------------------------------------------------------------------------------
 
     @Override

@@ -72,6 +72,8 @@ public final class Scheduler implements ClusterEvents, AutoCloseable {
     private volatile ClusterBackend backend;
     private volatile Thread loop;
     private volatile boolean running;
+    private final Object leadership = new Object();
+    private volatile boolean leading = true;
 
     public Scheduler(SchedulerOptions options, PluginRegistry registry, PluginHealth health, Clock clock) {
         this.options = options;
@@ -90,7 +92,7 @@ public final class Scheduler implements ClusterEvents, AutoCloseable {
         this.profiles = new ProfileManager(registry, services);
         this.profiles.addListener(this::profileChanged);
         this.cycle = new SchedulingCycle(profiles, cache, queue, new SchedulingAlgorithm(parallelizer, new Random()), snapshot,
-                binders, statusWriter, () -> backend, registry, health, explanations, clock);
+                binders, statusWriter, () -> backend, registry, health, explanations, clock, () -> leading);
     }
 
     private static ThreadFactory daemon(String name) {
@@ -172,12 +174,17 @@ public final class Scheduler implements ClusterEvents, AutoCloseable {
         while (running) {
             QueuedPod qp;
             try {
+                awaitLeading();
                 qp = queue.pop();
             } catch (InterruptedException e) {
                 return;
             }
             if (qp == null) {
                 return;
+            }
+            if (!leading) {
+                queue.addBackoff(qp, "this scheduler is not the leader");
+                continue;
             }
             cycle.scheduleOne(qp);
         }
@@ -324,6 +331,30 @@ public final class Scheduler implements ClusterEvents, AutoCloseable {
     @Override
     public void synced() {
         synced.countDown();
+    }
+
+    @Override
+    public void leading(boolean nowLeading) {
+        synchronized (leadership) {
+            if (leading != nowLeading) {
+                LOG.info(nowLeading ? "Leading: scheduling" : "Not leading: scheduling stopped");
+            }
+            leading = nowLeading;
+            leadership.notifyAll();
+        }
+    }
+
+    /** Whether this scheduler may schedule and bind now. */
+    public boolean isLeading() {
+        return leading;
+    }
+
+    private void awaitLeading() throws InterruptedException {
+        synchronized (leadership) {
+            while (!leading && running) {
+                leadership.wait(1000);
+            }
+        }
     }
 
     private boolean mayHelp(QueuedPod qp, String kind, ActionType action, Object oldObject, Object newObject) {

@@ -60,13 +60,14 @@ final class SchedulingCycle {
     private final PluginHealth health;
     private final Explanations explanations;
     private final Clock clock;
+    private final java.util.function.BooleanSupplier leading;
     final AtomicLong scheduled = new AtomicLong();
     final AtomicLong unschedulable = new AtomicLong();
     final AtomicLong errors = new AtomicLong();
 
     SchedulingCycle(ProfileManager profiles, ClusterCache cache, SchedulingQueue queue, SchedulingAlgorithm algorithm,
             Snapshot snapshot, ExecutorService binders, ExecutorService statusWriter, Supplier<ClusterBackend> backend,
-            PluginRegistry registry, PluginHealth health, Explanations explanations, Clock clock) {
+            PluginRegistry registry, PluginHealth health, Explanations explanations, Clock clock, java.util.function.BooleanSupplier leading) {
         this.profiles = profiles;
         this.cache = cache;
         this.queue = queue;
@@ -79,6 +80,7 @@ final class SchedulingCycle {
         this.health = health;
         this.explanations = explanations;
         this.clock = clock;
+        this.leading = leading;
     }
 
     void scheduleOne(QueuedPod qp) {
@@ -154,6 +156,9 @@ final class SchedulingCycle {
             Status st = fw.waitOnPermit(assumed);
             if (st.isSuccess()) {
                 st = fw.runPreBind(state, assumed, host);
+            }
+            if (st.isSuccess() && !leading.getAsBoolean()) {
+                st = Status.error("leadership lost before binding; the new leader schedules this pod");
             }
             if (st.isSuccess()) {
                 st = bind(fw, state, assumed, host);

@@ -1,0 +1,158 @@
+package io.hotsched.kube;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.hotsched.core.config.ConfigParser;
+import io.hotsched.core.registry.PluginHealth;
+import io.hotsched.core.registry.PluginRegistry;
+import io.hotsched.core.registry.Registration;
+import io.hotsched.core.scheduler.Scheduler;
+import io.hotsched.core.scheduler.SchedulerOptions;
+import io.hotsched.embedded.EmbeddedApiServer;
+import io.hotsched.testing.Nodes;
+import io.hotsched.testing.Pods;
+import io.hotsched.testing.SimplePlugins;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BooleanSupplier;
+import java.util.function.UnaryOperator;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.osgi.framework.Version;
+
+/** Two replicas with leader election on one API server: only the leader binds, and the other takes over. */
+class LeaderElectionTest {
+
+    static final String CONFIG = """
+            apiVersion: kubescheduler.config.k8s.io/v1
+            kind: KubeSchedulerConfiguration
+            profiles:
+            - plugins:
+                multiPoint:
+                  enabled: [{name: PrioritySort}, {name: NodeResourcesFit}, {name: DefaultBinder}]
+                  disabled: [{name: "*"}]
+            """;
+
+    /** One scheduler process: its own client, backend (counting binds), informers and election. */
+    static final class Replica implements AutoCloseable {
+        final AtomicInteger binds = new AtomicInteger();
+        final Scheduler scheduler;
+        final KubeConnection connection;
+        final LeaderElection election;
+        final KubernetesClient client;
+
+        Replica(String url, String identity) throws Exception {
+            PluginHealth health = new PluginHealth(5);
+            scheduler = new Scheduler(new SchedulerOptions(4, Duration.ofSeconds(30), Duration.ofSeconds(5), 5, 100),
+                    new PluginRegistry(health), health, Clock.systemUTC());
+            scheduler.pluginAdded(new Registration("PrioritySort", (a, h) -> new SimplePlugins.Sort(), "t", Version.emptyVersion, 1));
+            scheduler.pluginAdded(new Registration("NodeResourcesFit", (a, h) -> new SimplePlugins.CpuFit(), "t", Version.emptyVersion, 2));
+            scheduler.pluginAdded(new Registration("DefaultBinder", (a, h) -> new SimplePlugins.Binder(h), "t", Version.emptyVersion, 3));
+            client = ClientFactory.create(url, null, 16);
+            KubeBackend real = new KubeBackend(client, identity);
+            scheduler.setBackend(new io.hotsched.api.cluster.ClusterBackend() {
+                @Override
+                public void bind(Pod pod, String nodeName) {
+                    binds.incrementAndGet();
+                    real.bind(pod, nodeName);
+                }
+
+                @Override
+                public void patchPod(Pod pod, UnaryOperator<Pod> change) {
+                    real.patchPod(pod, change);
+                }
+
+                @Override
+                public void deletePod(Pod pod) {
+                    real.deletePod(pod);
+                }
+
+                @Override
+                public void recordEvent(Pod pod, String type, String reason, String message) {
+                    real.recordEvent(pod, type, reason, message);
+                }
+
+                @Override
+                public void markUnschedulable(Pod pod, String reason, String message, String nominated) {
+                    real.markUnschedulable(pod, reason, message, nominated);
+                }
+            });
+            scheduler.start(ConfigParser.parse(CONFIG, "s.yaml"));
+            election = new LeaderElection(client, scheduler, "kube-system", "hotsched", identity,
+                    Duration.ofSeconds(3), Duration.ofSeconds(2), Duration.ofMillis(200));
+            election.start();
+            connection = new KubeConnection(client, scheduler);
+            connection.start();
+        }
+
+        @Override
+        public void close() {
+            election.close();
+            connection.close();
+            scheduler.close();
+            client.close();
+        }
+    }
+
+    private EmbeddedApiServer server;
+    private Replica a;
+    private Replica b;
+
+    @AfterEach
+    void stop() {
+        if (a != null) {
+            a.close();
+        }
+        if (b != null) {
+            b.close();
+        }
+        server.close();
+    }
+
+    private static void await(String what, BooleanSupplier c) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (System.nanoTime() < deadline) {
+            if (c.getAsBoolean()) {
+                return;
+            }
+            Thread.sleep(20);
+        }
+        throw new AssertionError("not seen within 30 s: " + what);
+    }
+
+    private long bound() {
+        return server.client().pods().inNamespace("default").list().getItems().stream().filter(p -> p.getSpec().getNodeName() != null).count();
+    }
+
+    @Test
+    void onlyTheLeaderBindsAndTheOtherTakesOver() throws Exception {
+        server = new EmbeddedApiServer().start(0);
+        server.client().nodes().resource(Nodes.node("n1").cpu("64").build()).create();
+        a = new Replica(server.url(), "replica-a");
+        b = new Replica(server.url(), "replica-b");
+        await("a leader", () -> a.scheduler.isLeading() != b.scheduler.isLeading());
+        Replica leader = a.scheduler.isLeading() ? a : b;
+        Replica follower = leader == a ? b : a;
+        for (int i = 0; i < 10; i++) {
+            server.client().pods().resource(Pods.pod("p" + i).cpu("100m").build()).create();
+        }
+        await("10 bound", () -> bound() == 10);
+        assertEquals(10, leader.binds.get());
+        assertEquals(0, follower.binds.get(), "the follower never binds");
+
+        leader.election.close();
+        await("the follower leads", () -> follower.scheduler.isLeading());
+        assertTrue(!leader.scheduler.isLeading());
+        for (int i = 10; i < 15; i++) {
+            server.client().pods().resource(Pods.pod("p" + i).cpu("100m").build()).create();
+        }
+        await("15 bound", () -> bound() == 15);
+        assertEquals(10, leader.binds.get(), "the old leader stopped at once");
+        assertEquals(5, follower.binds.get());
+    }
+}
