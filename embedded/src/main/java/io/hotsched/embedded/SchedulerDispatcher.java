@@ -49,6 +49,10 @@ final class SchedulerDispatcher extends KubernetesCrudDispatcher {
             if (doc != null) {
                 return StatusJson.json(doc);
             }
+            FieldSelector.Split split = path.contains("/pods") && !path.contains("watch=true") ? FieldSelector.split(path) : null;
+            if (split != null) {
+                return filtered(request, split);
+            }
         }
         if (request.method() == HttpMethod.POST) {
             Matcher pod = POD_BINDING.matcher(path);
@@ -67,6 +71,28 @@ final class SchedulerDispatcher extends KubernetesCrudDispatcher {
             }
         }
         return super.dispatch(request);
+    }
+
+    /** A pod list with the field-selector terms the stock server ignores applied to its items. */
+    private MockResponse filtered(RecordedRequest request, FieldSelector.Split split) {
+        MockResponse r = super.dispatch(new RecordedRequest(request.getHttpVersion(), HttpMethod.GET, split.path(), request.getHeaders(),
+                new Buffer()));
+        if (r.code() != 200) {
+            return r;
+        }
+        JsonNode list = parse(new String(r.getBody().getBytes(), StandardCharsets.UTF_8));
+        if (list == null || !list.path("items").isArray()) {
+            return r;
+        }
+        tools.jackson.databind.node.ObjectNode out = (tools.jackson.databind.node.ObjectNode) list;
+        tools.jackson.databind.node.ArrayNode kept = JSON.createArrayNode();
+        for (JsonNode item : list.path("items")) {
+            if (split.terms().stream().allMatch(t -> t.matches(item))) {
+                kept.add(item);
+            }
+        }
+        out.set("items", kept);
+        return StatusJson.json(JSON.writeValueAsString(out));
     }
 
     private MockResponse bind(String namespace, String name, JsonNode binding) {

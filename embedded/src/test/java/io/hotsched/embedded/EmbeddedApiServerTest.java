@@ -113,6 +113,23 @@ class EmbeddedApiServerTest {
     }
 
     @Test
+    void podFieldSelectorsOnNodeNameAndPhase() {
+        client.pods().resource(pod("fs-unbound")).create();
+        client.pods().resource(pod("fs-bound")).create();
+        bind("default", "fs-bound", "n1");
+        var unbound = client.pods().inNamespace("default").withField("spec.nodeName", "").list().getItems();
+        assertTrue(unbound.stream().anyMatch(p -> p.getMetadata().getName().equals("fs-unbound")));
+        assertTrue(unbound.stream().noneMatch(p -> p.getSpec().getNodeName() != null));
+        var onN1 = client.pods().inNamespace("default").withField("spec.nodeName", "n1").list().getItems();
+        assertTrue(onN1.stream().anyMatch(p -> p.getMetadata().getName().equals("fs-bound")));
+        assertTrue(onN1.stream().allMatch(p -> "n1".equals(p.getSpec().getNodeName())));
+        var notSucceeded = client.pods().inNamespace("default").withoutField("status.phase", "Succeeded").list().getItems();
+        assertTrue(notSucceeded.size() >= 2);
+        var byName = client.pods().inNamespace("default").withField("metadata.name", "fs-bound").withField("spec.nodeName", "n1").list().getItems();
+        assertEquals(1, byName.size(), "the stock server still answers metadata.name");
+    }
+
+    @Test
     void discoveryParsesAsKubectlReadsIt() {
         assertEquals("1", client.getKubernetesVersion().getMajor());
         assertTrue(client.getApiGroups().getGroups().stream().anyMatch(g -> g.getName().equals("coordination.k8s.io")));
