@@ -27,6 +27,7 @@ final class EventRecorder {
 
     private final KubernetesClient client;
     private final String component;
+    private final RateLimiter limiter;
     private final Map<String, Seen> seen = new LinkedHashMap<>(16, 0.75f, true) {
         private static final long serialVersionUID = 1L;
 
@@ -36,9 +37,10 @@ final class EventRecorder {
         }
     };
 
-    EventRecorder(KubernetesClient client, String component) {
+    EventRecorder(KubernetesClient client, String component, RateLimiter limiter) {
         this.client = client;
         this.component = component;
+        this.limiter = limiter;
     }
 
     void record(Pod pod, String type, String reason, String message) {
@@ -54,6 +56,7 @@ final class EventRecorder {
             seen.put(key, s == null ? new Seen(pod.getMetadata().getName() + "." + Long.toHexString(now) + Integer.toHexString(key.hashCode() & 0xfff),
                     1, now) : new Seen(s.name(), s.count() + 1, s.first()));
         }
+        limiter.acquire();
         try {
             if (s == null) {
                 Event e = new EventBuilder().withNewMetadata().withNamespace(ns)

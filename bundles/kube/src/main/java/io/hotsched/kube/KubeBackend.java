@@ -27,10 +27,17 @@ final class KubeBackend implements ClusterBackend {
 
     private final KubernetesClient client;
     private final EventRecorder events;
+    private final RateLimiter limiter;
 
     KubeBackend(KubernetesClient client, String component) {
+        this(client, component, 0, 0);
+    }
+
+    /** @param qps writes a second on average (0: no limit), with bursts of up to {@code burst} */
+    KubeBackend(KubernetesClient client, String component, double qps, int burst) {
         this.client = client;
-        this.events = new EventRecorder(client, component);
+        this.limiter = new RateLimiter(qps, burst);
+        this.events = new EventRecorder(client, component, limiter);
     }
 
     @Override
@@ -38,18 +45,21 @@ final class KubeBackend implements ClusterBackend {
         Binding b = new BindingBuilder().withNewMetadata().withName(pod.getMetadata().getName()).withNamespace(namespace(pod))
                 .withUid(pod.getMetadata().getUid()).endMetadata().withNewTarget().withKind("Node").withApiVersion("v1")
                 .withName(nodeName).endTarget().build();
+        limiter.acquire();
         retrying("binding pod " + key(pod) + " to " + nodeName, false,
                 () -> client.bindings().inNamespace(namespace(pod)).resource(b).create());
     }
 
     @Override
     public void patchPod(Pod pod, UnaryOperator<Pod> change) {
+        limiter.acquire();
         retrying("patching pod " + key(pod), true,
                 () -> client.pods().inNamespace(namespace(pod)).withName(pod.getMetadata().getName()).edit(change));
     }
 
     @Override
     public void deletePod(Pod pod) {
+        limiter.acquire();
         retrying("deleting pod " + key(pod), false,
                 () -> client.pods().inNamespace(namespace(pod)).withName(pod.getMetadata().getName()).delete());
     }
@@ -61,6 +71,7 @@ final class KubeBackend implements ClusterBackend {
 
     @Override
     public void markUnschedulable(Pod pod, String reason, String message, String nominatedNodeName) {
+        limiter.acquire();
         retrying("updating the PodScheduled condition of " + key(pod), true,
                 () -> client.pods().inNamespace(namespace(pod)).withName(pod.getMetadata().getName()).editStatus(p -> {
                     PodStatus s = p.getStatus() == null ? new PodStatus() : p.getStatus();

@@ -56,7 +56,7 @@ public final class KubeComponent {
         String kubeconfig = context.getProperty("hotsched.kubeconfig");
         client = ClientFactory.create(master, kubeconfig, settings.maxConcurrentRequests());
         LOG.info("Connecting to the API server at {}", client.getMasterUrl());
-        backend = context.registerService(ClusterBackend.class, new KubeBackend(client, settings.component()), null);
+        backend = context.registerService(ClusterBackend.class, new KubeBackend(client, settings.component(), settings.qps(), settings.burst()), null);
         if (Boolean.parseBoolean(context.getProperty("hotsched.leaderElect"))) {
             String identity = java.net.InetAddress.getLocalHost().getHostName() + "_" + java.util.UUID.randomUUID();
             election = new LeaderElection(client, events, settings.leaseNamespace(), settings.leaseName(), identity,

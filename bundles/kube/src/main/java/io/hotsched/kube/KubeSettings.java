@@ -10,6 +10,12 @@ public @interface KubeSettings {
     @AttributeDefinition(description = "Requests in flight to the API server at most (the client's limit; fabric8 has no QPS limiter)")
     int maxConcurrentRequests() default 64;
 
+    @AttributeDefinition(description = "API writes (binds, status updates, events) a second on average; 0: no limit")
+    double qps() default 50;
+
+    @AttributeDefinition(description = "API writes allowed in a burst above qps")
+    int burst() default 100;
+
     @AttributeDefinition(description = "The component name on events (source.component)")
     String component() default "hotsched";
 
