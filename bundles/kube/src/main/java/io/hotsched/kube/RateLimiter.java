@@ -9,13 +9,31 @@ final class RateLimiter {
 
     private final double perNano;
     private final double burst;
+    private final java.util.function.LongSupplier clock;
+    private final java.util.function.LongConsumer sleeper;
     private double tokens;
-    private long last = System.nanoTime();
+    private long last;
 
     RateLimiter(double qps, int burst) {
+        this(qps, burst, System::nanoTime, RateLimiter::sleepNanos);
+    }
+
+    /** With the clock and the way to wait given (tests). */
+    RateLimiter(double qps, int burst, java.util.function.LongSupplier clock, java.util.function.LongConsumer sleeper) {
         this.perNano = qps <= 0 ? Double.POSITIVE_INFINITY : qps / 1e9;
         this.burst = Math.max(1, burst);
         this.tokens = this.burst;
+        this.clock = clock;
+        this.sleeper = sleeper;
+        this.last = clock.getAsLong();
+    }
+
+    private static void sleepNanos(long nanos) {
+        try {
+            Thread.sleep(nanos / 1_000_000, (int) (nanos % 1_000_000));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     /** Takes one token, waiting as long as needed. */
@@ -25,18 +43,14 @@ final class RateLimiter {
         }
         long wait;
         synchronized (this) {
-            long now = System.nanoTime();
+            long now = clock.getAsLong();
             tokens = Math.min(burst, tokens + (now - last) * perNano);
             last = now;
             tokens -= 1;
             wait = tokens >= 0 ? 0 : (long) (-tokens / perNano);
         }
         if (wait > 0) {
-            try {
-                Thread.sleep(wait / 1_000_000, (int) (wait % 1_000_000));
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
+            sleeper.accept(wait);
         }
     }
 }
