@@ -50,10 +50,37 @@ class KubePathTest {
                   - name: PrioritySort
                   - name: NodeResourcesFit
                   - name: DefaultBinder
+                  - name: HoldPreBind
                   disabled:
                   - name: "*"
             """;
 
+    /** Holds pods named "held-*" in PreBind until released. */
+    static final class HoldPreBind implements io.hotsched.api.framework.PreBindPlugin {
+        final java.util.concurrent.CountDownLatch entered = new java.util.concurrent.CountDownLatch(1);
+        final java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+
+        @Override
+        public String name() {
+            return "HoldPreBind";
+        }
+
+        @Override
+        public io.hotsched.api.framework.Status preBind(io.hotsched.api.framework.CycleState s, io.hotsched.api.framework.PodInfo pod,
+                String node) {
+            if (pod.name().startsWith("held-")) {
+                entered.countDown();
+                try {
+                    release.await(20, TimeUnit.SECONDS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+            return io.hotsched.api.framework.Status.SUCCESS;
+        }
+    }
+
+    private final HoldPreBind hold = new HoldPreBind();
     private EmbeddedApiServer server;
     private KubernetesClient client;
     private Scheduler scheduler;
@@ -86,6 +113,7 @@ class KubePathTest {
         scheduler.pluginAdded(new Registration("PrioritySort", (a, h) -> new SimplePlugins.Sort(), "test", Version.emptyVersion, 1));
         scheduler.pluginAdded(new Registration("NodeResourcesFit", (a, h) -> new SimplePlugins.CpuFit(), "test", Version.emptyVersion, 2));
         scheduler.pluginAdded(new Registration("DefaultBinder", (a, h) -> new SimplePlugins.Binder(h), "test", Version.emptyVersion, 3));
+        scheduler.pluginAdded(new Registration("HoldPreBind", (a, h) -> hold, "test", Version.emptyVersion, 4));
         KubernetesClient schedulerClient = ClientFactory.create(server.url(), null, 16);
         scheduler.setBackend(new KubeBackend(schedulerClient, "hotsched"));
         scheduler.start(ConfigParser.parse(CONFIG, "scheduler.yaml"));
@@ -176,6 +204,18 @@ class KubePathTest {
         Thread.sleep(300);
         String node = get("conflict").getSpec().getNodeName();
         assertEquals(100, scheduler.cache().node(node).requested().milliCpu());
+    }
+
+    @Test
+    void aPodDeletedWhileBindingIsForgottenWithoutError() throws Exception {
+        client.pods().resource(Pods.pod("held-1").cpu("500m").build()).create();
+        assertTrue(hold.entered.await(20, TimeUnit.SECONDS));
+        client.pods().inNamespace("default").withName("held-1").delete();
+        await("deleted", () -> get("held-1") == null);
+        hold.release.countDown();
+        await("forgotten", () -> scheduler.cache().podCount() == 0 && scheduler.queue().entries().isEmpty());
+        assertEquals(0, scheduler.counters().get("errors"));
+        assertEquals(0, scheduler.cache().node("n1").requested().milliCpu() + scheduler.cache().node("n2").requested().milliCpu());
     }
 
     @Test

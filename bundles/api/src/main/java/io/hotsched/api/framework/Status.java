@@ -60,6 +60,11 @@ public final class Status {
         return new Status(Code.ERROR, List.of(message), null, null);
     }
 
+    /** {@link Code#ERROR} with a message and the exception behind it. */
+    public static Status error(String message, Throwable cause) {
+        return new Status(Code.ERROR, List.of(message), cause, null);
+    }
+
     public Code code() {
         return code;
     }

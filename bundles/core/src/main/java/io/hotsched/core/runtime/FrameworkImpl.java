@@ -730,7 +730,7 @@ Outcome<Status> o = call(state, s.instance(), PluginTimeouts.RESERVE, "running R
                 if (st.isRejection()) {
                     return st.withPlugin(s.name());
                 }
-                return Status.error("running Reserve plugin \"" + s.name() + "\": " + st.message()).withPlugin(s.name());
+                return Status.error("running Reserve plugin \"" + s.name() + "\": " + st.message(), st.cause()).withPlugin(s.name());
             }
         }
         return Status.SUCCESS;
@@ -772,7 +772,7 @@ Outcome<PermitResult> o = call(state, s.instance(), PluginTimeouts.PERMIT, "runn
                 waits.put(s.name(), d.compareTo(MAX_PERMIT_WAIT) > 0 ? MAX_PERMIT_WAIT : d);
                 continue;
             }
-            return Status.error("running Permit plugin \"" + s.name() + "\": " + st.message()).withPlugin(s.name());
+            return Status.error("running Permit plugin \"" + s.name() + "\": " + st.message(), st.cause()).withPlugin(s.name());
         }
         if (!waits.isEmpty()) {
             WaitingPodImpl w = new WaitingPodImpl(pod, node, waits, services.timer());
@@ -819,7 +819,7 @@ Outcome<Status> o = call(state, s.instance(), PluginTimeouts.PRE_BIND, "running 
                 if (st.isRejection()) {
                     return st.withPlugin(s.name());
                 }
-                return Status.error("running PreBind plugin \"" + s.name() + "\": " + st.message()).withPlugin(s.name());
+                return Status.error("running PreBind plugin \"" + s.name() + "\": " + st.message(), st.cause()).withPlugin(s.name());
             }
         }
         return Status.SUCCESS;
@@ -840,7 +840,7 @@ Outcome<Status> o = call(state, s.instance(), PluginTimeouts.BIND, "running Bind
                 continue;
             }
             if (st != null && !st.isSuccess()) {
-                return Status.error("running Bind plugin \"" + s.name() + "\": " + st.message()).withPlugin(s.name());
+                return Status.error("running Bind plugin \"" + s.name() + "\": " + st.message(), st.cause()).withPlugin(s.name());
             }
             return Status.SUCCESS;
         }
