@@ -11,7 +11,7 @@ import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.exc.UnrecognizedPropertyException;
 
 /** A plugin's raw arguments, bound to the plugin's args type with Jackson, strictly. */
-final class PluginArgsImpl implements PluginArgs {
+public final class PluginArgsImpl implements PluginArgs {
 
     private static final JsonMapper MAPPER = JsonMapper.builder()
             .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
@@ -22,7 +22,7 @@ final class PluginArgsImpl implements PluginArgs {
 
     private final Map<String, Object> raw;
 
-    PluginArgsImpl(Map<String, Object> raw) {
+    public PluginArgsImpl(Map<String, Object> raw) {
         this.raw = raw == null ? Map.of() : raw;
     }
 

@@ -1,0 +1,57 @@
+package io.hotsched.plugins.defaults.nodeunschedulable;
+
+import io.fabric8.kubernetes.api.model.Taint;
+import io.hotsched.api.framework.ActionType;
+import io.hotsched.api.framework.ClusterEvent;
+import io.hotsched.api.framework.ClusterEventWithHint;
+import io.hotsched.api.framework.CycleState;
+import io.hotsched.api.framework.EnqueueExtensions;
+import io.hotsched.api.framework.FilterPlugin;
+import io.hotsched.api.framework.Handle;
+import io.hotsched.api.framework.NodeInfo;
+import io.hotsched.api.framework.Plugin;
+import io.hotsched.api.framework.PluginArgs;
+import io.hotsched.api.framework.PluginFactory;
+import io.hotsched.api.framework.PodInfo;
+import io.hotsched.api.framework.Status;
+import io.hotsched.plugins.defaults.helper.Taints;
+import java.util.List;
+import org.osgi.service.component.annotations.Component;
+
+/** A cordoned node ({@code spec.unschedulable}) takes only pods that tolerate the unschedulable taint. */
+@Component(property = PluginFactory.NAME_PROPERTY + "=" + NodeUnschedulable.NAME)
+public final class NodeUnschedulable implements PluginFactory, FilterPlugin, EnqueueExtensions {
+
+    public static final String NAME = "NodeUnschedulable";
+    public static final String ERR_REASON_UNSCHEDULABLE = "node(s) were unschedulable";
+    public static final String ERR_REASON_UNKNOWN_CONDITION = "node(s) had unknown conditions";
+    private static final Taint UNSCHEDULABLE_TAINT = new Taint("NoSchedule", "node.kubernetes.io/unschedulable", null, null);
+
+    @Override
+    public Plugin create(PluginArgs args, Handle handle) {
+        return new NodeUnschedulable();
+    }
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    @Override
+    public Status filter(CycleState state, PodInfo pod, NodeInfo node) {
+        if (node.node() == null) {
+            return Status.unresolvable(ERR_REASON_UNKNOWN_CONDITION);
+        }
+        boolean cordoned = node.node().getSpec() != null && Boolean.TRUE.equals(node.node().getSpec().getUnschedulable());
+        if (!cordoned) {
+            return Status.SUCCESS;
+        }
+        var tolerations = pod.pod().getSpec() == null ? null : pod.pod().getSpec().getTolerations();
+        return Taints.tolerated(UNSCHEDULABLE_TAINT, tolerations) ? Status.SUCCESS : Status.unresolvable(ERR_REASON_UNSCHEDULABLE);
+    }
+
+    @Override
+    public List<ClusterEventWithHint> eventsToRegister() {
+        return List.of(ClusterEventWithHint.of(ClusterEvent.of(ClusterEvent.NODE, ActionType.ADD, ActionType.UPDATE_NODE_TAINT)));
+    }
+}

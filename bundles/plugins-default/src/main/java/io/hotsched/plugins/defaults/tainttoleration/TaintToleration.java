@@ -1,0 +1,120 @@
+package io.hotsched.plugins.defaults.tainttoleration;
+
+import io.fabric8.kubernetes.api.model.Taint;
+import io.fabric8.kubernetes.api.model.Toleration;
+import io.hotsched.api.framework.ActionType;
+import io.hotsched.api.framework.ClusterEvent;
+import io.hotsched.api.framework.ClusterEventWithHint;
+import io.hotsched.api.framework.CycleState;
+import io.hotsched.api.framework.EnqueueExtensions;
+import io.hotsched.api.framework.FilterPlugin;
+import io.hotsched.api.framework.Handle;
+import io.hotsched.api.framework.NodeInfo;
+import io.hotsched.api.framework.NodeScores;
+import io.hotsched.api.framework.Plugin;
+import io.hotsched.api.framework.PluginArgs;
+import io.hotsched.api.framework.PluginFactory;
+import io.hotsched.api.framework.PodInfo;
+import io.hotsched.api.framework.PreScorePlugin;
+import io.hotsched.api.framework.ScoreExtensions;
+import io.hotsched.api.framework.ScorePlugin;
+import io.hotsched.api.framework.StateData;
+import io.hotsched.api.framework.StateKey;
+import io.hotsched.api.framework.Status;
+import io.hotsched.plugins.defaults.helper.Normalize;
+import io.hotsched.plugins.defaults.helper.Taints;
+import java.util.ArrayList;
+import java.util.List;
+import org.osgi.service.component.annotations.Component;
+
+/**
+ * Filter: a NoSchedule or NoExecute taint the pod does not tolerate rejects the node. Score: the
+ * fewer PreferNoSchedule taints the pod does not tolerate, the better (normalized in reverse).
+ */
+@Component(property = PluginFactory.NAME_PROPERTY + "=" + TaintToleration.NAME)
+public final class TaintToleration implements PluginFactory, FilterPlugin, PreScorePlugin, ScorePlugin, ScoreExtensions, EnqueueExtensions {
+
+    public static final String NAME = "TaintToleration";
+    public static final String ERR_REASON_NOT_MATCH = "node(s) had taints that the pod didn't tolerate";
+    private static final StateKey<Prefer> KEY = StateKey.of("PreScore" + NAME, Prefer.class);
+
+    /** The pod's tolerations that matter for scoring (effect empty or PreferNoSchedule). */
+    record Prefer(List<Toleration> tolerations) implements StateData {
+        @Override
+        public StateData copy() {
+            return this;
+        }
+    }
+
+    @Override
+    public Plugin create(PluginArgs args, Handle handle) {
+        return new TaintToleration();
+    }
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    @Override
+    public Status filter(CycleState state, PodInfo pod, NodeInfo node) {
+        if (node.node() == null || node.node().getSpec() == null) {
+            return Status.SUCCESS;
+        }
+        Taint t = Taints.firstUntolerated(node.node().getSpec().getTaints(), tolerations(pod),
+                x -> "NoSchedule".equals(x.getEffect()) || "NoExecute".equals(x.getEffect()));
+        if (t == null) {
+            return Status.SUCCESS;
+        }
+        return Status.unresolvable("node(s) had untolerated taint {" + t.getKey() + ": " + (t.getValue() == null ? "" : t.getValue()) + "}");
+    }
+
+    @Override
+    public Status preScore(CycleState state, PodInfo pod, List<NodeInfo> nodes) {
+        List<Toleration> prefer = new ArrayList<>();
+        for (Toleration t : tolerations(pod)) {
+            if (t.getEffect() == null || t.getEffect().isEmpty() || "PreferNoSchedule".equals(t.getEffect())) {
+                prefer.add(t);
+            }
+        }
+        state.write(KEY, new Prefer(List.copyOf(prefer)));
+        return Status.SUCCESS;
+    }
+
+    @Override
+    public long score(CycleState state, PodInfo pod, NodeInfo node) {
+        List<Toleration> prefer = state.require(KEY).tolerations();
+        if (node.node() == null || node.node().getSpec() == null || node.node().getSpec().getTaints() == null) {
+            return 0;
+        }
+        long count = 0;
+        for (Taint t : node.node().getSpec().getTaints()) {
+            if ("PreferNoSchedule".equals(t.getEffect()) && !Taints.tolerated(t, prefer)) {
+                count++;
+            }
+        }
+        return count;
+    }
+
+    @Override
+    public ScoreExtensions scoreExtensions() {
+        return this;
+    }
+
+    @Override
+    public Status normalizeScore(CycleState state, PodInfo pod, NodeScores scores) {
+        Normalize.defaultNormalize(scores, true);
+        return Status.SUCCESS;
+    }
+
+    @Override
+    public List<ClusterEventWithHint> eventsToRegister() {
+        return List.of(ClusterEventWithHint.of(ClusterEvent.of(ClusterEvent.NODE, ActionType.ADD, ActionType.UPDATE_NODE_TAINT)),
+                ClusterEventWithHint.of(ClusterEvent.of(ClusterEvent.POD, ActionType.UPDATE)));
+    }
+
+    private static List<Toleration> tolerations(PodInfo pod) {
+        List<Toleration> t = pod.pod().getSpec() == null ? null : pod.pod().getSpec().getTolerations();
+        return t == null ? List.of() : t;
+    }
+}

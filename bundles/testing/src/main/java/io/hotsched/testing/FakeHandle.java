@@ -1,0 +1,161 @@
+package io.hotsched.testing;
+
+import io.fabric8.kubernetes.api.model.Pod;
+import io.hotsched.api.framework.ClusterClient;
+import io.hotsched.api.framework.ClusterException;
+import io.hotsched.api.framework.CycleState;
+import io.hotsched.api.framework.Handle;
+import io.hotsched.api.framework.NodeInfo;
+import io.hotsched.api.framework.NodeInfoLister;
+import io.hotsched.api.framework.Parallelizer;
+import io.hotsched.api.framework.PodInfo;
+import io.hotsched.api.framework.Status;
+import io.hotsched.api.framework.WaitingPod;
+import io.hotsched.api.framework.WaitingPods;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.IntConsumer;
+import java.util.function.UnaryOperator;
+
+/**
+ * A {@link Handle} for plugin unit tests: a settable snapshot, a cluster client that records
+ * what the plugin asked for, sequential parallelism, no waiting pods. The framework runners
+ * (filter with nominated pods, PreFilter extensions) are not available here: test those through
+ * the core.
+ */
+public final class FakeHandle implements Handle {
+
+    /** Records binds, patches, deletions and events; binds can be made to fail. */
+    public static final class FakeCluster implements ClusterClient {
+        private final List<String> bindings = new CopyOnWriteArrayList<>();
+        private final List<String> deleted = new CopyOnWriteArrayList<>();
+        private final List<String> events = new CopyOnWriteArrayList<>();
+        private volatile String bindError;
+
+        /** Every bind from now on fails with {@code message}. */
+        public void failBindsWith(String message) {
+            this.bindError = message;
+        }
+
+        @Override
+        public void bind(PodInfo pod, String nodeName) {
+            if (bindError != null) {
+                throw new ClusterException(bindError, 500);
+            }
+            bindings.add(pod.key() + " -> " + nodeName);
+        }
+
+        @Override
+        public void patchPod(PodInfo pod, UnaryOperator<Pod> change) {
+            change.apply(pod.pod());
+        }
+
+        @Override
+        public void deletePod(PodInfo pod, String reason) {
+            deleted.add(pod.key());
+        }
+
+        @Override
+        public void recordEvent(PodInfo pod, String type, String reason, String message) {
+            events.add(pod.key() + " " + type + " " + reason + ": " + message);
+        }
+
+        /** "namespace/name -> node" per successful bind. */
+        public List<String> bindings() {
+            return List.copyOf(bindings);
+        }
+
+        public List<String> deleted() {
+            return List.copyOf(deleted);
+        }
+
+        public List<String> events() {
+            return List.copyOf(events);
+        }
+    }
+
+    private final FakeCluster cluster = new FakeCluster();
+    private volatile NodeInfoLister snapshot = new NodeInfoLister() {
+        @Override
+        public List<NodeInfo> list() {
+            return List.of();
+        }
+
+        @Override
+        public NodeInfo get(String name) {
+            return null;
+        }
+    };
+
+    public void setSnapshot(NodeInfoLister s) {
+        this.snapshot = s;
+    }
+
+    @Override
+    public String profileName() {
+        return "default-scheduler";
+    }
+
+    @Override
+    public NodeInfoLister snapshot() {
+        return snapshot;
+    }
+
+    @Override
+    public FakeCluster cluster() {
+        return cluster;
+    }
+
+    @Override
+    public WaitingPods waitingPods() {
+        return new WaitingPods() {
+            @Override
+            public WaitingPod get(String uid) {
+                return null;
+            }
+
+            @Override
+            public List<WaitingPod> list() {
+                return List.of();
+            }
+        };
+    }
+
+    @Override
+    public Parallelizer parallelizer() {
+        return new Parallelizer() {
+            @Override
+            public void until(int pieces, IntConsumer piece) {
+                for (int i = 0; i < pieces; i++) {
+                    piece.accept(i);
+                }
+            }
+
+            @Override
+            public int parallelism() {
+                return 1;
+            }
+        };
+    }
+
+    @Override
+    public Status runFilterPluginsWithNominatedPods(CycleState state, PodInfo pod, NodeInfo node) {
+        throw new UnsupportedOperationException("framework runners are not part of FakeHandle; test through the core");
+    }
+
+    @Override
+    public Status runPreFilterExtensionAddPod(CycleState state, PodInfo podToSchedule, PodInfo podToAdd, NodeInfo node) {
+        throw new UnsupportedOperationException("framework runners are not part of FakeHandle; test through the core");
+    }
+
+    @Override
+    public Status runPreFilterExtensionRemovePod(CycleState state, PodInfo podToSchedule, PodInfo podToRemove, NodeInfo node) {
+        throw new UnsupportedOperationException("framework runners are not part of FakeHandle; test through the core");
+    }
+
+    @Override
+    public List<PodInfo> nominatedPodsForNode(String nodeName) {
+        return new ArrayList<>();
+    }
+}
