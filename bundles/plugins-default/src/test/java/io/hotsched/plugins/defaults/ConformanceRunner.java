@@ -71,6 +71,7 @@ final class ConformanceRunner {
             case "score" -> score(plugin, in, want);
             case "less" -> less(plugin, in, want);
             case "bind" -> bind(plugin, in, want, handle);
+            case "helper" -> Helpers.run(plugin.name(), c);
             default -> fail("case kind '" + c.path("kind").asText() + "' is not run for plugin " + plugin.name());
         }
     }
@@ -79,7 +80,8 @@ final class ConformanceRunner {
         PodInfo pod = PodInfo.of(pod(in.path("pod")));
         List<NodeInfo> nodes = nodes(in);
         CycleState state = new CycleState();
-        boolean runPreFilter = kind.startsWith("prefilter") || in.path("runPreFilter").asBoolean(false);
+        // the framework always runs PreFilter before Filter, unless a case says not to
+        boolean runPreFilter = in.path("runPreFilter").asBoolean(true);
         if (runPreFilter && plugin instanceof PreFilterPlugin pf) {
             PreFilterResult r = pf.preFilter(state, pod, new Snapshot(nodes));
             if (want.has("preFilterStatus")) {

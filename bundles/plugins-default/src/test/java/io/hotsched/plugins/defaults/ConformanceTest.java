@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.fail;
 import io.hotsched.api.framework.PluginFactory;
 import io.hotsched.plugins.defaults.defaultbinder.DefaultBinder;
 import io.hotsched.plugins.defaults.nodename.NodeName;
+import io.hotsched.plugins.defaults.nodeports.NodePorts;
 import io.hotsched.plugins.defaults.nodeunschedulable.NodeUnschedulable;
 import io.hotsched.plugins.defaults.queuesort.PrioritySort;
 import io.hotsched.plugins.defaults.tainttoleration.TaintToleration;
@@ -33,6 +34,7 @@ class ConformanceTest {
     /** The plugins this bundle ships, by the name the case files use. */
     static final Map<String, PluginFactory> PLUGINS = Map.of(
             NodeName.NAME, new NodeName(),
+            NodePorts.NAME, new NodePorts(),
             NodeUnschedulable.NAME, new NodeUnschedulable(),
             TaintToleration.NAME, new TaintToleration(),
             PrioritySort.NAME, new PrioritySort(),

@@ -1,0 +1,83 @@
+package io.hotsched.plugins.defaults.nodeports;
+
+import io.hotsched.api.framework.ActionType;
+import io.hotsched.api.framework.ClusterEvent;
+import io.hotsched.api.framework.ClusterEventWithHint;
+import io.hotsched.api.framework.CycleState;
+import io.hotsched.api.framework.EnqueueExtensions;
+import io.hotsched.api.framework.FilterPlugin;
+import io.hotsched.api.framework.Handle;
+import io.hotsched.api.framework.HostPort;
+import io.hotsched.api.framework.NodeInfo;
+import io.hotsched.api.framework.NodeInfoLister;
+import io.hotsched.api.framework.Plugin;
+import io.hotsched.api.framework.PluginArgs;
+import io.hotsched.api.framework.PluginFactory;
+import io.hotsched.api.framework.PodInfo;
+import io.hotsched.api.framework.PreFilterPlugin;
+import io.hotsched.api.framework.PreFilterResult;
+import io.hotsched.api.framework.StateData;
+import io.hotsched.api.framework.StateKey;
+import io.hotsched.api.framework.Status;
+import java.util.List;
+import org.osgi.service.component.annotations.Component;
+
+/**
+ * A pod's host ports must be free on the node: same protocol and port on the same IP, or either
+ * side the wildcard 0.0.0.0, conflict. Unschedulable (preemption can free a port).
+ */
+@Component(property = PluginFactory.NAME_PROPERTY + "=" + NodePorts.NAME)
+public final class NodePorts implements PluginFactory, PreFilterPlugin, FilterPlugin, EnqueueExtensions {
+
+    public static final String NAME = "NodePorts";
+    public static final String ERR_REASON = "node(s) didn't have free ports for the requested pod ports";
+    private static final StateKey<Wanted> KEY = StateKey.of("PreFilter" + NAME, Wanted.class);
+    private static final Status REJECT = Status.unschedulable(ERR_REASON);
+
+    /** The pod's host ports. */
+    record Wanted(List<HostPort> ports) implements StateData {
+        @Override
+        public StateData copy() {
+            return this;
+        }
+    }
+
+    @Override
+    public Plugin create(PluginArgs args, Handle handle) {
+        return new NodePorts();
+    }
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    @Override
+    public PreFilterResult preFilter(CycleState state, PodInfo pod, NodeInfoLister nodes) {
+        if (pod.hostPorts().isEmpty()) {
+            return PreFilterResult.SKIP;
+        }
+        state.write(KEY, new Wanted(pod.hostPorts()));
+        return PreFilterResult.ALL_NODES;
+    }
+
+    @Override
+    public Status filter(CycleState state, PodInfo pod, NodeInfo node) {
+        Wanted wanted = state.read(KEY).orElse(null);
+        if (wanted == null) {
+            return Status.error("reading \"" + KEY.name() + "\" from cycleState: not found");
+        }
+        for (HostPort p : wanted.ports()) {
+            if (node.hostPortConflicts(p)) {
+                return REJECT;
+            }
+        }
+        return Status.SUCCESS;
+    }
+
+    @Override
+    public List<ClusterEventWithHint> eventsToRegister() {
+        return List.of(ClusterEventWithHint.of(ClusterEvent.of(ClusterEvent.POD, ActionType.DELETE)),
+                ClusterEventWithHint.of(ClusterEvent.of(ClusterEvent.NODE, ActionType.ADD, ActionType.UPDATE)));
+    }
+}
