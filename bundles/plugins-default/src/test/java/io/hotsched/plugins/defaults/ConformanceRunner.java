@@ -245,6 +245,9 @@ final class ConformanceRunner {
             want.get("reasons").forEach(r -> reasons.add(r.asText()));
             assertEquals(reasons, st.reasons(), point + " reasons");
         }
+        if (want.has("message")) {
+            assertEquals(want.get("message").asText(), st.message(), point + " message");
+        }
         if (want.has("errorMessage")) {
             assertTrue(st.message().contains(want.get("errorMessage").asText()), point + " error message: " + st.message());
         }

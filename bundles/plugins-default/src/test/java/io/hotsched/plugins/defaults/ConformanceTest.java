@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.fail;
 
 import io.hotsched.api.framework.PluginFactory;
 import io.hotsched.plugins.defaults.defaultbinder.DefaultBinder;
+import io.hotsched.plugins.defaults.nodeaffinity.NodeAffinity;
 import io.hotsched.plugins.defaults.nodename.NodeName;
 import io.hotsched.plugins.defaults.nodeports.NodePorts;
 import io.hotsched.plugins.defaults.nodeunschedulable.NodeUnschedulable;
@@ -34,6 +35,7 @@ class ConformanceTest {
     /** The plugins this bundle ships, by the name the case files use. */
     static final Map<String, PluginFactory> PLUGINS = Map.of(
             NodeName.NAME, new NodeName(),
+            NodeAffinity.NAME, new NodeAffinity(),
             NodePorts.NAME, new NodePorts(),
             NodeUnschedulable.NAME, new NodeUnschedulable(),
             TaintToleration.NAME, new TaintToleration(),
