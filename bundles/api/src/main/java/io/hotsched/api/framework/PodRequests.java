@@ -17,6 +17,7 @@ final class PodRequests {
     /** Upstream's defaults for a container that names no cpu or memory request, used for scoring. */
     static final long DEFAULT_MILLI_CPU = 100;
     static final long DEFAULT_MEMORY = 200L * 1024 * 1024;
+    static final String HUGEPAGES_PREFIX = "hugepages-";
 
     private PodRequests() {
     }
@@ -45,9 +46,30 @@ final class PodRequests {
                 initMax = initMax.max(r.plus(sidecars));
             }
         }
-        Resource total = apps.build().max(initMax);
+        Resource total = podLevel(spec, apps.build().max(initMax));
         Map<String, Quantity> overhead = spec.getOverhead();
         return overhead == null || overhead.isEmpty() ? total : total.plus(Resource.parse(overhead));
+    }
+
+    /**
+     * Pod-level requests ({@code spec.resources}, PodLevelResources) replace the containers'
+     * aggregate for the resources they name that may be set at pod level: cpu, memory, hugepages.
+     */
+    private static Resource podLevel(PodSpec spec, Resource aggregate) {
+        ResourceRequirements rr = spec.getResources();
+        Map<String, Quantity> requests = rr == null ? null : rr.getRequests();
+        if (requests == null || requests.isEmpty()) {
+            return aggregate;
+        }
+        Resource.Builder replaced = new Resource.Builder();
+        Resource.Builder removed = new Resource.Builder();
+        requests.forEach((name, q) -> {
+            if (name.equals(Resource.CPU) || name.equals(Resource.MEMORY) || name.startsWith(HUGEPAGES_PREFIX)) {
+                replaced.add(name, q);
+                removed.add(name, aggregate.get(name));
+            }
+        });
+        return aggregate.minus(removed.build()).plus(replaced.build());
     }
 
     private static Resource containerRequests(Container c, boolean nonZero) {

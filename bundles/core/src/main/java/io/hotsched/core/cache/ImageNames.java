@@ -2,6 +2,7 @@ package io.hotsched.core.cache;
 
 import io.fabric8.kubernetes.api.model.ContainerImage;
 import io.fabric8.kubernetes.api.model.Node;
+import io.hotsched.api.framework.ImageStateSummary;
 import java.util.HashMap;
 import java.util.Map;
 
@@ -13,12 +14,7 @@ public final class ImageNames {
 
     /** Upstream's normalisation: a name without a tag or digest gets {@code :latest}. */
     public static String normalize(String name) {
-        int slash = name.lastIndexOf('/');
-        String last = name.substring(slash + 1);
-        if (last.contains(":") || name.contains("@")) {
-            return name;
-        }
-        return name + ":latest";
+        return ImageStateSummary.normalizedName(name);
     }
 
     static Map<String, Long> of(Node node) {

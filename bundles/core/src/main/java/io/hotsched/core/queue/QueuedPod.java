@@ -16,6 +16,8 @@ public final class QueuedPod {
     Instant backoffExpiry;
     Instant unschedulableSince;
     String gatedBy;
+    /** False while no PreEnqueue plugin could look at the pod (its profile was paused). */
+    boolean gatesChecked;
     String lastFailure;
     long cycle;
 

@@ -50,7 +50,8 @@ public final class SchedulingQueue {
     private boolean closed;
 
     /**
-     * @param preEnqueue runs the pod's profile's PreEnqueue plugins; a non-success status gates it
+     * @param preEnqueue runs the pod's profile's PreEnqueue plugins; a non-success status gates it,
+     *     null means they could not run (the profile is paused) and are run again when the pod is popped
      */
     public SchedulingQueue(Clock clock, Duration initialBackoff, Duration maxBackoff, Function<PodInfo, Status> preEnqueue) {
         this.clock = clock;
@@ -143,11 +144,19 @@ public final class SchedulingQueue {
         }
     }
 
-    private void enqueueOrGate(QueuedPod qp) {
+    private boolean gatedNow(QueuedPod qp) {
         Status st = preEnqueue.apply(qp.pod);
+        qp.gatesChecked = st != null;
         if (st != null && !st.isSuccess()) {
             qp.gatedBy = st.plugin() == null ? st.message() : st.plugin() + ": " + st.message();
             gated.put(qp.pod.uid(), qp);
+            return true;
+        }
+        return false;
+    }
+
+    private void enqueueOrGate(QueuedPod qp) {
+        if (gatedNow(qp)) {
             return;
         }
         qp.gatedBy = null;
@@ -161,13 +170,20 @@ public final class SchedulingQueue {
     /** The next pod to schedule; blocks until there is one. Null once the queue is closed. */
     public QueuedPod pop() throws InterruptedException {
         synchronized (lock) {
-            while (active.isEmpty() && !closed) {
-                lock.wait();
+            QueuedPod qp = null;
+            while (qp == null) {
+                while (active.isEmpty() && !closed) {
+                    lock.wait();
+                }
+                if (closed) {
+                    return null;
+                }
+                qp = active.poll();
+                // a pod that came in while its profile was paused passed no PreEnqueue plugin yet
+                if (!qp.gatesChecked && gatedNow(qp)) {
+                    qp = null;
+                }
             }
-            if (closed) {
-                return null;
-            }
-            QueuedPod qp = active.poll();
             qp.attempts++;
             if (qp.initialAttempt == null) {
                 qp.initialAttempt = clock.instant();

@@ -124,11 +124,14 @@ public final class ProfileManager {
             }
             ProfileState rebuilt = build(s.config(), c);
             if (!rebuilt.problems().isEmpty()) {
-                LOG.error("Profile {} paused: {}", s.name(), rebuilt.describe());
-            } else if (!rebuilt.ready()) {
+                LOG.error("Profile {} {}", s.name(), rebuilt.describe());
+            } else if (!rebuilt.ready() && s.ready()) {
                 LOG.warn("Profile {} paused: waiting for plugin(s) {}", s.name(), String.join(", ", rebuilt.waitingFor()));
+            } else if (!rebuilt.ready()) {
+                // still paused: one line per arriving plugin would flood the log while a bundle starts
+                LOG.debug("Profile {} still waiting for plugin(s) {}", s.name(), String.join(", ", rebuilt.waitingFor()));
             } else if (!s.ready()) {
-                LOG.info("Profile {} ready again", s.name());
+                LOG.info("Profile {} ready: all its plugins are present", s.name());
             }
             next.put(s.name(), rebuilt);
             changed.add(s);

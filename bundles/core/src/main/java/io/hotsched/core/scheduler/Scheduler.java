@@ -244,8 +244,11 @@ public final class Scheduler implements ClusterEvents, AutoCloseable {
 
     private Status preEnqueue(PodInfo pod) {
         ProfileState s = profiles.profile(pod.schedulerName());
-        if (s == null || !s.ready()) {
+        if (s == null) {
             return Status.SUCCESS;
+        }
+        if (!s.ready()) {
+            return null;
         }
         return s.framework().runPreEnqueuePlugins(pod);
     }

@@ -86,6 +86,21 @@ class SchedulingQueueTest {
     }
 
     @Test
+    void gatesAreCheckedAgainWhenThePodLeavesTheQueue() throws Exception {
+        // the profile is paused while the pods arrive, so no PreEnqueue plugin can gate them yet
+        boolean[] profileReady = {false};
+        SchedulingQueue q = new SchedulingQueue(clock, Duration.ofSeconds(1), Duration.ofSeconds(10),
+                p -> !profileReady[0] ? null : p.labels().containsKey("gated") ? Status.unresolvable("waiting for scheduling gates") : Status.SUCCESS);
+        q.add(Pods.pod("g").label("gated", "yes").info());
+        clock.advance(Duration.ofMillis(1));
+        q.add(Pods.pod("free").info());
+        assertEquals(2, q.counts().get("active"));
+        profileReady[0] = true;
+        assertEquals("free", q.pop().pod().name());
+        assertEquals(1, q.counts().get("gated"));
+    }
+
+    @Test
     void unschedulablePodsMoveOnlyOnAnEventThatMayHelp() throws Exception {
         SchedulingQueue q = queue();
         q.add(Pods.pod("p").info());

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
+import io.fabric8.kubernetes.api.model.ContainerImage;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
@@ -12,6 +13,7 @@ import io.hotsched.api.framework.BindPlugin;
 import io.hotsched.api.framework.Code;
 import io.hotsched.api.framework.CycleState;
 import io.hotsched.api.framework.FilterPlugin;
+import io.hotsched.api.framework.ImageStateSummary;
 import io.hotsched.api.framework.NodeInfo;
 import io.hotsched.api.framework.NodeScores;
 import io.hotsched.api.framework.Plugin;
@@ -26,10 +28,13 @@ import io.hotsched.api.framework.ScoreExtensions;
 import io.hotsched.api.framework.ScorePlugin;
 import io.hotsched.api.framework.Status;
 import io.hotsched.core.runtime.PluginArgsImpl;
+import io.hotsched.plugins.defaults.noderesourcesfit.InsufficientResource;
+import io.hotsched.plugins.defaults.noderesourcesfit.NodeResourcesFit;
 import io.hotsched.core.runtime.Snapshot;
 import io.hotsched.testing.FakeHandle;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -58,7 +63,9 @@ final class ConformanceRunner {
             plugin = factory.create(new PluginArgsImpl(args(in)), handle);
         } catch (Exception e) {
             if (want.has("pluginConstructionError")) {
-                assertTrue(e.getMessage().contains(want.get("pluginConstructionError").asText()), e.getMessage());
+                JsonNode err = want.get("pluginConstructionError");
+                String expected = err.isObject() ? err.path("field").asText() : err.asText();
+                assertTrue(!expected.isEmpty() && e.getMessage().contains(expected), "expected an error about '" + expected + "', got: " + e.getMessage());
                 return;
             }
             throw e;
@@ -67,8 +74,8 @@ final class ConformanceRunner {
             fail("expected the plugin to refuse its arguments: " + want.get("pluginConstructionError"));
         }
         switch (c.path("kind").asText()) {
-            case "filter", "prefilter+filter", "prefilter" -> filter(plugin, in, want, c.path("kind").asText());
-            case "score" -> score(plugin, in, want);
+            case "filter", "prefilter+filter", "prefilter" -> filter(plugin, in, want, c.path("kind").asText(), handle);
+            case "score" -> score(plugin, in, want, handle);
             case "less" -> less(plugin, in, want);
             case "bind" -> bind(plugin, in, want, handle);
             case "helper" -> Helpers.run(plugin.name(), c);
@@ -76,9 +83,10 @@ final class ConformanceRunner {
         }
     }
 
-    private static void filter(Plugin plugin, JsonNode in, JsonNode want, String kind) throws Exception {
+    private static void filter(Plugin plugin, JsonNode in, JsonNode want, String kind, FakeHandle handle) throws Exception {
         PodInfo pod = PodInfo.of(pod(in.path("pod")));
         List<NodeInfo> nodes = nodes(in);
+        handle.setSnapshot(new Snapshot(nodes));
         CycleState state = new CycleState();
         // the framework always runs PreFilter before Filter, unless a case says not to
         boolean runPreFilter = in.path("runPreFilter").asBoolean(true);
@@ -111,11 +119,21 @@ final class ConformanceRunner {
             Status st = ((FilterPlugin) plugin).filter(state, pod, nodes.get(0));
             assertStatus(want.get("status"), st, "Filter");
         }
+        if (want.has("insufficientResources") && plugin instanceof NodeResourcesFit.Instance fit) {
+            List<String> expected = new ArrayList<>();
+            for (JsonNode r : want.get("insufficientResources")) {
+                expected.add(new InsufficientResource(r.path("resourceName").asText(), r.path("reason").asText(), r.path("requested").asLong(),
+                        r.path("used").asLong(), r.path("capacity").asLong(), r.path("unresolvable").asBoolean(false)).toString());
+            }
+            List<String> actual = fit.insufficientResources(pod, nodes.get(0)).stream().map(Object::toString).toList();
+            assertEquals(expected, actual, "insufficient resources");
+        }
     }
 
-    private static void score(Plugin plugin, JsonNode in, JsonNode want) throws Exception {
+    private static void score(Plugin plugin, JsonNode in, JsonNode want, FakeHandle handle) throws Exception {
         PodInfo pod = PodInfo.of(pod(in.path("pod")));
         List<NodeInfo> nodes = nodes(in);
+        handle.setSnapshot(new Snapshot(nodes));
         CycleState state = new CycleState();
         if (plugin instanceof PreScorePlugin ps && in.path("runPreScore").asBoolean(true)) {
             Status st = ps.preScore(state, pod, nodes);
@@ -130,6 +148,9 @@ final class ConformanceRunner {
         NodeScores scores = new NodeScores(nodes);
         for (int i = 0; i < nodes.size(); i++) {
             scores.set(i, sp.score(state, pod, nodes.get(i)));
+        }
+        if (want.has("scoreStatusCode")) {
+            fail("Score reports no status here; expected " + want.get("scoreStatusCode"));
         }
         if (want.has("rawScores") && !want.path("rawScoresDerived").asBoolean(false)) {
             assertEquals(expectedScores(want.get("rawScores")), actual(scores), "raw scores");
@@ -218,7 +239,8 @@ final class ConformanceRunner {
             }
             NodeInfo info = new NodeInfo(node);
             for (Pod p : existing) {
-                if (node.getMetadata().getName().equals(p.getSpec().getNodeName())) {
+                // a case with a single "node" places every existing pod on it, as upstream's filter tests do
+                if (in.has("node") || node.getMetadata().getName().equals(p.getSpec().getNodeName())) {
                     if (p.getMetadata().getUid() == null) {
                         p.getMetadata().setUid("existing-" + uid++);
                     }
@@ -227,7 +249,31 @@ final class ConformanceRunner {
             }
             out.add(info);
         }
+        imageStates(out);
         return out;
+    }
+
+    /** Image states as the cluster cache keeps them: per node, by normalized name, with the count of nodes holding each. */
+    private static void imageStates(List<NodeInfo> nodes) {
+        Map<String, Integer> counts = new HashMap<>();
+        List<Map<String, Long>> perNode = new ArrayList<>();
+        for (NodeInfo n : nodes) {
+            Map<String, Long> sizes = new HashMap<>();
+            if (n.node().getStatus() != null && n.node().getStatus().getImages() != null) {
+                for (ContainerImage image : n.node().getStatus().getImages()) {
+                    for (String name : image.getNames() == null ? List.<String>of() : image.getNames()) {
+                        sizes.put(ImageStateSummary.normalizedName(name), image.getSizeBytes() == null ? 0 : image.getSizeBytes());
+                    }
+                }
+            }
+            sizes.keySet().forEach(k -> counts.merge(k, 1, Integer::sum));
+            perNode.add(sizes);
+        }
+        for (int i = 0; i < nodes.size(); i++) {
+            Map<String, ImageStateSummary> states = new HashMap<>();
+            perNode.get(i).forEach((k, size) -> states.put(k, new ImageStateSummary(size, counts.get(k))));
+            nodes.get(i).setImageStates(states);
+        }
     }
 
     // ---- comparisons -----------------------------------------------------------------------------

@@ -4,7 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import io.hotsched.api.framework.HostPort;
+import io.hotsched.api.framework.ImageStateSummary;
 import io.hotsched.api.framework.PodInfo;
+import io.hotsched.plugins.defaults.noderesourcesfit.BrokenLinear;
 import java.util.ArrayList;
 import java.util.List;
 import tools.jackson.databind.JsonNode;
@@ -30,6 +32,21 @@ final class Helpers {
                 want.path("hostPortsConsidered").forEach(x -> expected.add(x.asInt()));
                 assertEquals(expected, ports, "host ports considered");
             }
+            case "NodeResourcesFit" -> {
+                JsonNode points = in.path("points(utilization,score)");
+                long[] xs = new long[points.size()];
+                long[] ys = new long[points.size()];
+                for (int i = 0; i < xs.length; i++) {
+                    xs[i] = points.get(i).get(0).asLong();
+                    ys[i] = points.get(i).get(1).asLong();
+                }
+                BrokenLinear f = new BrokenLinear(xs, ys);
+                for (JsonNode pair : want.path("f(p)=")) {
+                    assertEquals(pair.get(1).asLong(), f.apply(pair.get(0).asLong()), "f(" + pair.get(0) + ")");
+                }
+            }
+            case "ImageLocality" -> assertEquals(want.path("normalized").asText(),
+                    ImageStateSummary.normalizedName(in.path("image").asText()), "normalized image name");
             default -> fail("no helper check for plugin " + plugin + ": " + c.path("name").asText());
         }
     }
