@@ -93,13 +93,24 @@ public final class KubeComponent {
         }
     }
 
-    /** Waits until the queue settles (nothing active, in backoff or in flight, twice in a row), then prints the table. */
+    private static final long PLUGIN_WAIT_NANOS = java.util.concurrent.TimeUnit.SECONDS.toNanos(20);
+    private static final String WAITING = "paused: waiting for plugin";
+
+    /**
+     * Waits until the profiles have their plugins (at most 20 s) and the queue settles (nothing
+     * active, in backoff or in flight, three times in a row), then prints the table.
+     */
     private void report(BundleContext context, boolean once) {
         try {
             while (!connection.synced()) {
                 Thread.sleep(50);
             }
             Thread.sleep(1000);
+            // plugin bundles in deploy/ arrive after the start; a profile waiting for them is not settled
+            long waitUntil = System.nanoTime() + PLUGIN_WAIT_NANOS;
+            while (System.nanoTime() < waitUntil && admin.profiles().stream().anyMatch(p -> p.state().startsWith(WAITING))) {
+                Thread.sleep(100);
+            }
             int quiet = 0;
             while (quiet < 3) {
                 Thread.sleep(300);

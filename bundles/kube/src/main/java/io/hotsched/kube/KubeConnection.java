@@ -76,6 +76,11 @@ public final class KubeConnection implements AutoCloseable {
         follow("PodDisruptionBudget", () -> client.policy().v1().podDisruptionBudget().inAnyNamespace().inform(handler("PodDisruptionBudget"), RESYNC_MILLIS));
         follow("PriorityClass", () -> client.scheduling().v1().priorityClasses().inform(handler("PriorityClass"), RESYNC_MILLIS));
         follow("Namespace", () -> client.namespaces().inform(handler("Namespace"), RESYNC_MILLIS));
+        // what selects a pod, for PodTopologySpread's default constraints
+        follow("Service", () -> client.services().inAnyNamespace().inform(handler("Service"), RESYNC_MILLIS));
+        follow("ReplicationController", () -> client.replicationControllers().inAnyNamespace().inform(handler("ReplicationController"), RESYNC_MILLIS));
+        follow("ReplicaSet", () -> client.apps().replicaSets().inAnyNamespace().inform(handler("ReplicaSet"), RESYNC_MILLIS));
+        follow("StatefulSet", () -> client.apps().statefulSets().inAnyNamespace().inform(handler("StatefulSet"), RESYNC_MILLIS));
         followCustom("slo.koordinator.sh/v1alpha1", "NodeMetric");
         followCustom("scheduling.koordinator.sh/v1alpha1", "Device");
         Thread waiter = new Thread(() -> {

@@ -12,8 +12,11 @@ import io.hotsched.api.framework.PodInfo;
 import io.hotsched.api.framework.Status;
 import io.hotsched.api.framework.WaitingPod;
 import io.hotsched.api.framework.WaitingPods;
+import io.fabric8.kubernetes.api.model.HasMetadata;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.IntConsumer;
 import java.util.function.UnaryOperator;
@@ -25,6 +28,9 @@ import java.util.function.UnaryOperator;
  * the core.
  */
 public final class FakeHandle implements Handle {
+
+    private final Map<String, Map<String, String>> namespaceLabels = new ConcurrentHashMap<>();
+    private final Map<String, List<HasMetadata>> objects = new ConcurrentHashMap<>();
 
     /** Records binds, patches, deletions and events; binds can be made to fail. */
     public static final class FakeCluster implements ClusterClient {
@@ -100,6 +106,26 @@ public final class FakeHandle implements Handle {
     @Override
     public NodeInfoLister snapshot() {
         return snapshot;
+    }
+
+    /** Sets the labels {@link #namespaceLabels} reports for {@code namespace}. */
+    public void setNamespaceLabels(String namespace, Map<String, String> labels) {
+        namespaceLabels.put(namespace, Map.copyOf(labels));
+    }
+
+    /** Adds an object {@link #objects} reports for its kind. */
+    public void addObject(HasMetadata object) {
+        objects.computeIfAbsent(object.getKind(), k -> new CopyOnWriteArrayList<>()).add(object);
+    }
+
+    @Override
+    public List<HasMetadata> objects(String kind) {
+        return List.copyOf(objects.getOrDefault(kind, List.of()));
+    }
+
+    @Override
+    public Map<String, String> namespaceLabels(String namespace) {
+        return namespaceLabels.getOrDefault(namespace, Map.of());
     }
 
     @Override

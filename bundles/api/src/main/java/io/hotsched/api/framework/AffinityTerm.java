@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.stream.Collectors;
 
 /**
  * A pod (anti-)affinity term, compiled: which pods it selects (label selector with
@@ -35,7 +36,11 @@ public record AffinityTerm(Set<String> namespaces, LabelSelector selector, Label
             }
         }
         selector = selector.and(extra);
-        Set<String> ns = t.getNamespaces() == null || t.getNamespaces().isEmpty() ? Set.of() : Set.copyOf(t.getNamespaces());
+        Set<String> ns = Set.of();
+        if (t.getNamespaces() != null && !t.getNamespaces().isEmpty()) {
+            // an empty name means the default namespace, as for a pod (PodInfo#namespace)
+            ns = t.getNamespaces().stream().map(n -> n == null || n.isEmpty() ? "default" : n).collect(Collectors.toUnmodifiableSet());
+        }
         LabelSelector nsSelector = LabelSelector.of(t.getNamespaceSelector());
         if (ns.isEmpty() && nsSelector.matchesNothing()) {
             ns = Set.of(podNamespace);

@@ -1,6 +1,8 @@
 package io.hotsched.api.framework;
 
+import io.fabric8.kubernetes.api.model.HasMetadata;
 import java.util.List;
+import java.util.Map;
 import org.osgi.annotation.versioning.ProviderType;
 
 /**
@@ -41,4 +43,18 @@ public interface Handle {
 
     /** Pods nominated to {@code nodeName} (by preemption) that are not bound yet. */
     List<PodInfo> nominatedPodsForNode(String nodeName);
+
+    /**
+     * The labels of namespace {@code namespace}, as the cluster connection last reported it; empty
+     * when the namespace is unknown. Pod affinity terms' {@code namespaceSelector}s match these.
+     */
+    Map<String, String> namespaceLabels(String namespace);
+
+    /**
+     * The objects of {@code kind} ({@code Service}, {@code ReplicaSet}, {@code StatefulSet},
+     * {@code ReplicationController}, {@code Namespace}, and the other kinds the cluster connection
+     * follows), as last reported, in no particular order; empty for a kind it does not follow.
+     * The objects are shared: do not change them.
+     */
+    List<HasMetadata> objects(String kind);
 }

@@ -39,7 +39,7 @@ public final class PodInfo {
     private PodInfo(Pod pod) {
         this.pod = pod;
         ObjectMeta meta = pod.getMetadata();
-        this.namespace = meta == null || meta.getNamespace() == null ? "default" : meta.getNamespace();
+        this.namespace = meta == null || meta.getNamespace() == null || meta.getNamespace().isEmpty() ? "default" : meta.getNamespace();
         this.name = meta == null ? "" : String.valueOf(meta.getName());
         this.uid = meta == null || meta.getUid() == null ? namespace + "/" + name : meta.getUid();
         PodSpec spec = pod.getSpec();

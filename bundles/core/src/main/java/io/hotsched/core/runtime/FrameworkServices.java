@@ -4,6 +4,7 @@ import io.hotsched.api.framework.ClusterClient;
 import io.hotsched.api.framework.NodeInfoLister;
 import io.hotsched.api.framework.Parallelizer;
 import io.hotsched.api.framework.PodInfo;
+import io.hotsched.core.cache.ObjectStore;
 import java.util.List;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.function.Function;
@@ -17,13 +18,15 @@ import java.util.function.Supplier;
  * @param timer runs Permit time-outs
  * @param timeouts how long one plugin call may take per extension point
  * @param clock the clock the time-outs are measured with; null: {@code System.currentTimeMillis()}
+ * @param objects the other kinds the cluster connection follows (namespaces, services ...)
  */
 public record FrameworkServices(Parallelizer parallelizer, ClusterClient cluster, Supplier<NodeInfoLister> snapshot,
-        Function<String, List<PodInfo>> nominatedPods, ScheduledExecutorService timer, PluginTimeouts timeouts, CoarseClock clock) {
+        Function<String, List<PodInfo>> nominatedPods, ScheduledExecutorService timer, PluginTimeouts timeouts, CoarseClock clock,
+        ObjectStore objects) {
 
     /** Services without time-outs (tests of other things). */
     public FrameworkServices(Parallelizer parallelizer, ClusterClient cluster, Supplier<NodeInfoLister> snapshot,
             Function<String, List<PodInfo>> nominatedPods, ScheduledExecutorService timer) {
-        this(parallelizer, cluster, snapshot, nominatedPods, timer, new PluginTimeouts(), null);
+        this(parallelizer, cluster, snapshot, nominatedPods, timer, new PluginTimeouts(), null, new ObjectStore());
     }
 }

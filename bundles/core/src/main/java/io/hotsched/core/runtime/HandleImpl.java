@@ -9,7 +9,9 @@ import io.hotsched.api.framework.Parallelizer;
 import io.hotsched.api.framework.PodInfo;
 import io.hotsched.api.framework.Status;
 import io.hotsched.api.framework.WaitingPods;
+import io.fabric8.kubernetes.api.model.HasMetadata;
 import java.util.List;
+import java.util.Map;
 
 /** The handle of one framework: its plugins run through the framework that created them. */
 final class HandleImpl implements Handle {
@@ -37,6 +39,16 @@ final class HandleImpl implements Handle {
     @Override
     public NodeInfoLister snapshot() {
         return services.snapshot().get();
+    }
+
+    @Override
+    public Map<String, String> namespaceLabels(String namespace) {
+        return services.objects().namespaceLabels(namespace);
+    }
+
+    @Override
+    public List<HasMetadata> objects(String kind) {
+        return services.objects().list(kind);
     }
 
     @Override

@@ -12,6 +12,7 @@ import io.hotsched.api.framework.PodInfo;
 import io.hotsched.api.framework.QueueingHint;
 import io.hotsched.api.framework.Status;
 import io.hotsched.core.cache.ClusterCache;
+import io.hotsched.core.cache.ObjectStore;
 import io.hotsched.core.config.ConfigException;
 import io.hotsched.core.config.SchedulerConfig;
 import io.hotsched.core.queue.QueuedPod;
@@ -69,6 +70,7 @@ public final class Scheduler implements ClusterEvents, AutoCloseable {
     private final CoarseClock coarseClock = new CoarseClock();
     private final Map<String, PodInfo> pendingForOthers = new ConcurrentHashMap<>();
     private final CountDownLatch synced = new CountDownLatch(1);
+    private final ObjectStore objects = new ObjectStore();
     private volatile ClusterBackend backend;
     private volatile Thread loop;
     private volatile boolean running;
@@ -88,7 +90,7 @@ public final class Scheduler implements ClusterEvents, AutoCloseable {
         this.explanations = new Explanations(options.explanations());
         this.queue = new SchedulingQueue(clock, Duration.ofSeconds(1), Duration.ofSeconds(10), this::preEnqueue);
         FrameworkServices services = new FrameworkServices(parallelizer, new BackendClient(() -> backend),
-                () -> snapshot, node -> queue.nominator().forNode(node), housekeeping, timeouts, coarseClock);
+                () -> snapshot, node -> queue.nominator().forNode(node), housekeeping, timeouts, coarseClock, objects);
         this.profiles = new ProfileManager(registry, services);
         this.profiles.addListener(this::profileChanged);
         this.cycle = new SchedulingCycle(profiles, cache, queue, new SchedulingAlgorithm(parallelizer, new Random()), snapshot,
@@ -327,6 +329,7 @@ public final class Scheduler implements ClusterEvents, AutoCloseable {
 
     @Override
     public void objectChanged(String kind, HasMetadata oldObject, HasMetadata newObject) {
+        objects.changed(kind, oldObject, newObject);
         ActionType a = oldObject == null ? ActionType.ADD : newObject == null ? ActionType.DELETE : ActionType.UPDATE;
         queue.onEvent(kind, a, qp -> mayHelp(qp, kind, a, oldObject, newObject));
     }

@@ -6,6 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import io.fabric8.kubernetes.api.model.ContainerImage;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.ReplicationController;
+import io.fabric8.kubernetes.api.model.Service;
+import io.fabric8.kubernetes.api.model.apps.ReplicaSet;
+import io.fabric8.kubernetes.api.model.apps.StatefulSet;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
@@ -58,6 +63,25 @@ final class ConformanceRunner {
         JsonNode in = c.path("input");
         JsonNode want = c.path("expected");
         FakeHandle handle = new FakeHandle();
+        for (JsonNode ns : in.path("namespaces")) {
+            Map<String, String> labels = new LinkedHashMap<>();
+            ns.path("metadata").path("labels").properties().forEach(e -> labels.put(e.getKey(), e.getValue().asText()));
+            handle.setNamespaceLabels(ns.path("metadata").path("name").asText(), labels);
+        }
+        for (JsonNode o : in.path("otherObjects")) {
+            Class<? extends HasMetadata> type = switch (o.path("kind").asText()) {
+                case "Service" -> Service.class;
+                case "ReplicationController" -> ReplicationController.class;
+                case "ReplicaSet" -> ReplicaSet.class;
+                case "StatefulSet" -> StatefulSet.class;
+                default -> throw new IllegalArgumentException("otherObjects: kind " + o.path("kind") + " is not read by the runner");
+            };
+            HasMetadata obj = JSON.treeToValue(o, type);
+            if (obj.getMetadata() == null) {
+                obj.setMetadata(new io.fabric8.kubernetes.api.model.ObjectMeta());
+            }
+            handle.addObject(obj);
+        }
         Plugin plugin;
         try {
             plugin = factory.create(new PluginArgsImpl(args(in)), handle);
@@ -75,7 +99,7 @@ final class ConformanceRunner {
         }
         switch (c.path("kind").asText()) {
             case "filter", "prefilter+filter", "prefilter" -> filter(plugin, in, want, c.path("kind").asText(), handle);
-            case "score" -> score(plugin, in, want, handle);
+            case "score", "prescore+score+normalize", "score+normalize" -> score(plugin, in, want, handle);
             case "less" -> less(plugin, in, want);
             case "bind" -> bind(plugin, in, want, handle);
             case "helper" -> Helpers.run(plugin.name(), c);
@@ -119,6 +143,13 @@ final class ConformanceRunner {
             Status st = ((FilterPlugin) plugin).filter(state, pod, nodes.get(0));
             assertStatus(want.get("status"), st, "Filter");
         }
+        if (want.has("filterStatus")) {
+            for (NodeInfo n : nodes) {
+                JsonNode w = want.get("filterStatus").path(n.name());
+                Status st = ((FilterPlugin) plugin).filter(state, pod, n);
+                assertStatus(w.isMissingNode() ? JSON.createObjectNode() : w, st, "Filter on " + n.name());
+            }
+        }
         if (want.has("insufficientResources") && plugin instanceof NodeResourcesFit.Instance fit) {
             List<String> expected = new ArrayList<>();
             for (JsonNode r : want.get("insufficientResources")) {
@@ -132,8 +163,10 @@ final class ConformanceRunner {
 
     private static void score(Plugin plugin, JsonNode in, JsonNode want, FakeHandle handle) throws Exception {
         PodInfo pod = PodInfo.of(pod(in.path("pod")));
-        List<NodeInfo> nodes = nodes(in);
-        handle.setSnapshot(new Snapshot(nodes));
+        List<NodeInfo> all = nodes(in);
+        handle.setSnapshot(new Snapshot(all));
+        // candidateNodes passed Filter and are scored; failedNodes are only in the snapshot
+        List<NodeInfo> nodes = all.subList(0, all.size() - in.path("failedNodes").size());
         CycleState state = new CycleState();
         if (plugin instanceof PreScorePlugin ps && in.path("runPreScore").asBoolean(true)) {
             Status st = ps.preScore(state, pod, nodes);
@@ -224,6 +257,8 @@ final class ConformanceRunner {
             raw.add(in.get("node"));
         }
         in.path("nodes").forEach(raw::add);
+        in.path("candidateNodes").forEach(raw::add);
+        in.path("failedNodes").forEach(raw::add);
         List<Pod> existing = new ArrayList<>();
         in.path("existingPods").forEach(p -> existing.add(pod(p)));
         in.path("pods").forEach(p -> existing.add(pod(p)));
@@ -293,6 +328,9 @@ final class ConformanceRunner {
         }
         if (want.has("message")) {
             assertEquals(want.get("message").asText(), st.message(), point + " message");
+        }
+        if (want.has("messageContains")) {
+            assertTrue(st.message().contains(want.get("messageContains").asText()), point + " message: " + st.message());
         }
         if (want.has("errorMessage")) {
             assertTrue(st.message().contains(want.get("errorMessage").asText()), point + " error message: " + st.message());

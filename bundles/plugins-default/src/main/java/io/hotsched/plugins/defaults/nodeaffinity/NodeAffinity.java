@@ -28,6 +28,7 @@ import io.hotsched.api.framework.StateKey;
 import io.hotsched.api.framework.Status;
 import io.hotsched.plugins.defaults.helper.Normalize;
 import io.hotsched.plugins.defaults.helper.NodeSelectorTerm;
+import io.hotsched.plugins.defaults.helper.RequiredNodeAffinity;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -97,34 +98,6 @@ public final class NodeAffinity implements PluginFactory {
         return out;
     }
 
-    /** The pod's required node affinity, compiled. */
-    record Required(Map<String, String> nodeSelector, List<NodeSelectorTerm> terms) implements StateData {
-
-        static Required of(PodInfo pod) {
-            var spec = pod.pod().getSpec();
-            Map<String, String> selector = spec == null || spec.getNodeSelector() == null ? Map.of() : spec.getNodeSelector();
-            var affinity = spec == null || spec.getAffinity() == null ? null : spec.getAffinity().getNodeAffinity();
-            var required = affinity == null ? null : affinity.getRequiredDuringSchedulingIgnoredDuringExecution();
-            return new Required(selector, required == null ? null : NodeSelectorTerm.all(required));
-        }
-
-        boolean matches(Node node) {
-            Map<String, String> labels = node.getMetadata() == null || node.getMetadata().getLabels() == null ? Map.of()
-                    : node.getMetadata().getLabels();
-            for (Map.Entry<String, String> e : nodeSelector.entrySet()) {
-                if (!e.getValue().equals(labels.get(e.getKey()))) {
-                    return false;
-                }
-            }
-            return terms == null || anyMatches(terms, node);
-        }
-
-        @Override
-        public StateData copy() {
-            return this;
-        }
-    }
-
     /** The preferred terms that score the pod. */
     record Preferred(List<Weighted> terms) implements StateData {
         @Override
@@ -133,17 +106,8 @@ public final class NodeAffinity implements PluginFactory {
         }
     }
 
-    static boolean anyMatches(List<NodeSelectorTerm> terms, Node node) {
-        for (NodeSelectorTerm t : terms) {
-            if (t.matches(node)) {
-                return true;
-            }
-        }
-        return false;
-    }
-
     static final class Instance implements PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugin, ScoreExtensions, EnqueueExtensions {
-        private static final StateKey<Required> REQUIRED = StateKey.of("PreFilter" + NAME, Required.class);
+        private static final StateKey<RequiredNodeAffinity> REQUIRED = StateKey.of("PreFilter" + NAME, RequiredNodeAffinity.class);
         private static final StateKey<Preferred> PREFERRED = StateKey.of("PreScore" + NAME, Preferred.class);
         private static final Status REJECT_POD = Status.unresolvable(ERR_REASON_POD);
         private static final Status REJECT_ENFORCED = Status.unresolvable(ERR_REASON_ENFORCED);
@@ -163,7 +127,7 @@ public final class NodeAffinity implements PluginFactory {
 
         @Override
         public PreFilterResult preFilter(CycleState state, PodInfo pod, NodeInfoLister nodes) {
-            Required r = Required.of(pod);
+            RequiredNodeAffinity r = RequiredNodeAffinity.of(pod);
             if (r.nodeSelector().isEmpty() && r.terms() == null && addedRequired == null) {
                 return PreFilterResult.SKIP;
             }
@@ -202,10 +166,10 @@ public final class NodeAffinity implements PluginFactory {
             if (n == null) {
                 return Status.error("node not found");
             }
-            if (addedRequired != null && !anyMatches(addedRequired, n)) {
+            if (addedRequired != null && !RequiredNodeAffinity.anyMatches(addedRequired, n)) {
                 return REJECT_ENFORCED;
             }
-            Required r = state.read(REQUIRED).orElseGet(() -> Required.of(pod));
+            RequiredNodeAffinity r = state.read(REQUIRED).orElseGet(() -> RequiredNodeAffinity.of(pod));
             return r.matches(n) ? Status.SUCCESS : REJECT_POD;
         }
 

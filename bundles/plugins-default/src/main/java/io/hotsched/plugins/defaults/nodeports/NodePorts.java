@@ -20,6 +20,7 @@ import io.hotsched.api.framework.StateData;
 import io.hotsched.api.framework.StateKey;
 import io.hotsched.api.framework.Status;
 import java.util.List;
+import io.hotsched.plugins.defaults.helper.States;
 import org.osgi.service.component.annotations.Component;
 
 /**
@@ -65,7 +66,7 @@ public final class NodePorts implements PluginFactory, PreFilterPlugin, FilterPl
     public Status filter(CycleState state, PodInfo pod, NodeInfo node) {
         Wanted wanted = state.read(KEY).orElse(null);
         if (wanted == null) {
-            return Status.error("reading \"" + KEY.name() + "\" from cycleState: not found");
+            return States.notFound(KEY);
         }
         for (HostPort p : wanted.ports()) {
             if (node.hostPortConflicts(p)) {

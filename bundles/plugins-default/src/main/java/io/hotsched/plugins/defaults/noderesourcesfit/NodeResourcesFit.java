@@ -28,6 +28,7 @@ import io.hotsched.plugins.defaults.helper.ResourceAllocation;
 import io.hotsched.plugins.defaults.helper.ResourceSpec;
 import java.util.List;
 import java.util.Set;
+import io.hotsched.plugins.defaults.helper.States;
 import org.osgi.service.component.annotations.Component;
 
 /**
@@ -178,7 +179,7 @@ public final class NodeResourcesFit implements PluginFactory {
         public Status filter(CycleState state, PodInfo pod, NodeInfo node) {
             PreFilterState s = state.read(PRE_FILTER_KEY).orElse(null);
             if (s == null) {
-                return Status.error("error reading \"" + PRE_FILTER_KEY.name() + "\" from cycleState: not found");
+                return States.notFound(PRE_FILTER_KEY);
             }
             List<InsufficientResource> missing = fits.check(s.request(), node);
             if (missing.isEmpty()) {

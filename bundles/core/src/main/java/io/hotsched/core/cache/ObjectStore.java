@@ -1,0 +1,49 @@
+package io.hotsched.core.cache;
+
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.ObjectMeta;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The latest state of the other kinds the cluster connection follows (Namespace, Service,
+ * ReplicaSet, NodeMetric ...), by kind and namespace/name, for plugins to look up.
+ */
+public final class ObjectStore {
+
+    public static final String NAMESPACE = "Namespace";
+
+    private final Map<String, Map<String, HasMetadata>> byKind = new ConcurrentHashMap<>();
+
+    /** An add ({@code oldObject} null), update, or delete ({@code newObject} null). */
+    public void changed(String kind, HasMetadata oldObject, HasMetadata newObject) {
+        Map<String, HasMetadata> objects = byKind.computeIfAbsent(kind, k -> new ConcurrentHashMap<>());
+        if (newObject == null) {
+            if (oldObject != null) {
+                objects.remove(key(oldObject));
+            }
+        } else {
+            objects.put(key(newObject), newObject);
+        }
+    }
+
+    /** The objects of {@code kind}, in no particular order; empty for a kind never reported. */
+    public List<HasMetadata> list(String kind) {
+        Map<String, HasMetadata> objects = byKind.get(kind);
+        return objects == null ? List.of() : List.copyOf(objects.values());
+    }
+
+    /** The labels of namespace {@code name}; empty when it is unknown. */
+    public Map<String, String> namespaceLabels(String name) {
+        Map<String, HasMetadata> namespaces = byKind.get(NAMESPACE);
+        HasMetadata ns = namespaces == null ? null : namespaces.get(name);
+        Map<String, String> labels = ns == null ? null : ns.getMetadata().getLabels();
+        return labels == null ? Map.of() : labels;
+    }
+
+    private static String key(HasMetadata o) {
+        ObjectMeta m = o.getMetadata();
+        return m.getNamespace() == null ? m.getName() : m.getNamespace() + "/" + m.getName();
+    }
+}

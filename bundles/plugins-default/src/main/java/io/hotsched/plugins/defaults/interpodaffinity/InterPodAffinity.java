@@ -1,0 +1,385 @@
+package io.hotsched.plugins.defaults.interpodaffinity;
+
+import io.fabric8.kubernetes.api.model.Affinity;
+import io.fabric8.kubernetes.api.model.PodAffinityTerm;
+import io.fabric8.kubernetes.api.model.WeightedPodAffinityTerm;
+import io.hotsched.api.framework.ActionType;
+import io.hotsched.api.framework.AffinityTerm;
+import io.hotsched.api.framework.ClusterEvent;
+import io.hotsched.api.framework.ClusterEventWithHint;
+import io.hotsched.api.framework.CycleState;
+import io.hotsched.api.framework.EnqueueExtensions;
+import io.hotsched.api.framework.FilterPlugin;
+import io.hotsched.api.framework.Handle;
+import io.hotsched.api.framework.InvalidArgsException;
+import io.hotsched.api.framework.NodeInfo;
+import io.hotsched.api.framework.NodeInfoLister;
+import io.hotsched.api.framework.NodeScores;
+import io.hotsched.api.framework.Plugin;
+import io.hotsched.api.framework.PluginArgs;
+import io.hotsched.api.framework.PluginFactory;
+import io.hotsched.api.framework.PodInfo;
+import io.hotsched.api.framework.PreFilterExtensions;
+import io.hotsched.api.framework.PreFilterPlugin;
+import io.hotsched.api.framework.PreFilterResult;
+import io.hotsched.api.framework.PreScorePlugin;
+import io.hotsched.api.framework.ScoreExtensions;
+import io.hotsched.api.framework.ScorePlugin;
+import io.hotsched.api.framework.StateData;
+import io.hotsched.api.framework.StateKey;
+import io.hotsched.api.framework.Status;
+import io.hotsched.plugins.defaults.helper.SelectorValidation;
+import io.hotsched.plugins.defaults.helper.States;
+import java.util.List;
+import java.util.Map;
+import org.osgi.service.component.annotations.Component;
+
+/**
+ * Filter: the pod's required pod affinity and anti-affinity, and the required anti-affinity of the
+ * pods already placed. Score: the weights of preferred terms (the pod's, and the placed pods'
+ * towards it, with their required affinity at {@code hardPodAffinityWeight}) per topology domain,
+ * normalized to the highest and lowest node.
+ */
+@Component(property = PluginFactory.NAME_PROPERTY + "=" + InterPodAffinity.NAME)
+public final class InterPodAffinity implements PluginFactory {
+
+    public static final String NAME = "InterPodAffinity";
+    public static final String ERR_REASON_AFFINITY = "node(s) didn't match pod affinity rules";
+    public static final String ERR_REASON_ANTI_AFFINITY = "node(s) didn't match pod anti-affinity rules";
+    public static final String ERR_REASON_EXISTING_ANTI_AFFINITY = "node(s) didn't satisfy existing pods anti-affinity rules";
+    static final int MAX_HARD_POD_AFFINITY_WEIGHT = 100;
+
+    /** InterPodAffinityArgs (v1). */
+    public static final class Args {
+        public Integer hardPodAffinityWeight;
+        public boolean ignorePreferredTermsOfExistingPods;
+    }
+
+    @Override
+    public Plugin create(PluginArgs args, Handle handle) throws InvalidArgsException {
+        Args a = args.as(Args.class);
+        int hard = a.hardPodAffinityWeight == null ? 1 : a.hardPodAffinityWeight;
+        if (hard < 0 || hard > MAX_HARD_POD_AFFINITY_WEIGHT) {
+            throw new InvalidArgsException("hardPodAffinityWeight", hard, "must be in the range [0, " + MAX_HARD_POD_AFFINITY_WEIGHT + "]");
+        }
+        return new Instance(handle, hard, a.ignorePreferredTermsOfExistingPods);
+    }
+
+    /** What Filter needs, counted once per cycle over all nodes; updated when preemption adds or removes pods. */
+    static final class PreFilterState implements StateData {
+        final TopologyCounts existingAntiAffinity;
+        final TopologyCounts affinity;
+        final TopologyCounts antiAffinity;
+
+        PreFilterState(TopologyCounts existingAntiAffinity, TopologyCounts affinity, TopologyCounts antiAffinity) {
+            this.existingAntiAffinity = existingAntiAffinity;
+            this.affinity = affinity;
+            this.antiAffinity = antiAffinity;
+        }
+
+        @Override
+        public StateData copy() {
+            return new PreFilterState(existingAntiAffinity.copy(), affinity.copy(), antiAffinity.copy());
+        }
+    }
+
+    /** The score of each topology pair, summed once per cycle. */
+    record PreScoreState(TopologyCounts scores) implements StateData {
+        @Override
+        public StateData copy() {
+            return this;
+        }
+    }
+
+    static final StateKey<PreFilterState> PRE_FILTER_KEY = StateKey.of("PreFilter" + NAME, PreFilterState.class);
+    static final StateKey<PreScoreState> PRE_SCORE_KEY = StateKey.of("PreScore" + NAME, PreScoreState.class);
+
+    static final class Instance implements PreFilterPlugin, PreFilterExtensions, FilterPlugin, PreScorePlugin, ScorePlugin,
+            ScoreExtensions, EnqueueExtensions {
+
+        private final Handle handle;
+        private final int hardPodAffinityWeight;
+        private final boolean ignorePreferredTermsOfExistingPods;
+
+        Instance(Handle handle, int hardPodAffinityWeight, boolean ignorePreferredTermsOfExistingPods) {
+            this.handle = handle;
+            this.hardPodAffinityWeight = hardPodAffinityWeight;
+            this.ignorePreferredTermsOfExistingPods = ignorePreferredTermsOfExistingPods;
+        }
+
+        @Override
+        public String name() {
+            return NAME;
+        }
+
+        private boolean matches(AffinityTerm term, PodInfo pod) {
+            return term.matches(pod, handle.namespaceLabels(pod.namespace()));
+        }
+
+        // ---- PreFilter and Filter --------------------------------------------------------------
+
+        @Override
+        public PreFilterResult preFilter(CycleState state, PodInfo pod, NodeInfoLister nodes) {
+            String error = requiredTermsError(pod);
+            if (error != null) {
+                return PreFilterResult.of(Status.unresolvable("parsing pod: requiredAffinityTerms: " + error));
+            }
+            PreFilterState s = new PreFilterState(new TopologyCounts(false), new TopologyCounts(false), new TopologyCounts(false));
+            for (NodeInfo n : nodes.list()) {
+                for (PodInfo existing : n.podsWithRequiredAntiAffinity()) {
+                    countExistingAntiAffinity(s, pod, existing, n, 1);
+                }
+            }
+            boolean incomingTerms = !pod.requiredAffinityTerms().isEmpty() || !pod.requiredAntiAffinityTerms().isEmpty();
+            if (!incomingTerms && s.existingAntiAffinity.isEmpty()) {
+                return PreFilterResult.SKIP;
+            }
+            if (incomingTerms) {
+                for (NodeInfo n : nodes.list()) {
+                    for (PodInfo existing : n.pods()) {
+                        countIncoming(s, pod, existing, n, 1);
+                    }
+                }
+            }
+            state.write(PRE_FILTER_KEY, s);
+            return PreFilterResult.ALL_NODES;
+        }
+
+        private void countExistingAntiAffinity(PreFilterState s, PodInfo incoming, PodInfo existing, NodeInfo node, long delta) {
+            Map<String, String> labels = States.labels(node.node());
+            for (AffinityTerm t : existing.requiredAntiAffinityTerms()) {
+                String v = labels.get(t.topologyKey());
+                if (v != null && matches(t, incoming)) {
+                    s.existingAntiAffinity.add(t.topologyKey(), v, delta);
+                }
+            }
+        }
+
+        private void countIncoming(PreFilterState s, PodInfo incoming, PodInfo existing, NodeInfo node, long delta) {
+            Map<String, String> labels = States.labels(node.node());
+            List<AffinityTerm> affinity = incoming.requiredAffinityTerms();
+            if (!affinity.isEmpty() && affinity.stream().allMatch(t -> matches(t, existing))) {
+                for (AffinityTerm t : affinity) {
+                    String v = labels.get(t.topologyKey());
+                    if (v != null) {
+                        s.affinity.add(t.topologyKey(), v, delta);
+                    }
+                }
+            }
+            for (AffinityTerm t : incoming.requiredAntiAffinityTerms()) {
+                String v = labels.get(t.topologyKey());
+                if (v != null && matches(t, existing)) {
+                    s.antiAffinity.add(t.topologyKey(), v, delta);
+                }
+            }
+        }
+
+        @Override
+        public PreFilterExtensions preFilterExtensions() {
+            return this;
+        }
+
+        @Override
+        public Status addPod(CycleState state, PodInfo podToSchedule, PodInfo podToAdd, NodeInfo node) {
+            return update(state, podToSchedule, podToAdd, node, 1);
+        }
+
+        @Override
+        public Status removePod(CycleState state, PodInfo podToSchedule, PodInfo podToRemove, NodeInfo node) {
+            return update(state, podToSchedule, podToRemove, node, -1);
+        }
+
+        private Status update(CycleState state, PodInfo incoming, PodInfo other, NodeInfo node, long delta) {
+            PreFilterState s = state.read(PRE_FILTER_KEY).orElse(null);
+            if (s == null) {
+                return States.notFound(PRE_FILTER_KEY);
+            }
+            countExistingAntiAffinity(s, incoming, other, node, delta);
+            countIncoming(s, incoming, other, node, delta);
+            return Status.SUCCESS;
+        }
+
+        @Override
+        public Status filter(CycleState state, PodInfo pod, NodeInfo node) {
+            PreFilterState s = state.read(PRE_FILTER_KEY).orElse(null);
+            if (s == null) {
+                return States.notFound(PRE_FILTER_KEY);
+            }
+            Map<String, String> labels = States.labels(node.node());
+            if (!satisfiesAffinity(s, pod, labels)) {
+                return Status.unresolvable(ERR_REASON_AFFINITY);
+            }
+            for (AffinityTerm t : pod.requiredAntiAffinityTerms()) {
+                if (s.antiAffinity.get(t.topologyKey(), labels.get(t.topologyKey())) > 0) {
+                    return Status.unschedulable(ERR_REASON_ANTI_AFFINITY);
+                }
+            }
+            if (!s.existingAntiAffinity.isEmpty() && s.existingAntiAffinity.anyPositive(labels)) {
+                return Status.unschedulable(ERR_REASON_EXISTING_ANTI_AFFINITY);
+            }
+            return Status.SUCCESS;
+        }
+
+        private boolean satisfiesAffinity(PreFilterState s, PodInfo pod, Map<String, String> labels) {
+            boolean podsExist = true;
+            for (AffinityTerm t : pod.requiredAffinityTerms()) {
+                String v = labels.get(t.topologyKey());
+                if (v == null) {
+                    return false;
+                }
+                if (s.affinity.get(t.topologyKey(), v) <= 0) {
+                    podsExist = false;
+                }
+            }
+            if (podsExist) {
+                return true;
+            }
+            // the first pod of a group with affinity to itself may go anywhere its keys exist
+            return s.affinity.isEmpty() && pod.requiredAffinityTerms().stream().allMatch(t -> matches(t, pod));
+        }
+
+        // ---- PreScore, Score, NormalizeScore ---------------------------------------------------
+
+        @Override
+        public Status preScore(CycleState state, PodInfo pod, List<NodeInfo> nodes) {
+            if (nodes.isEmpty()) {
+                return Status.SKIP;
+            }
+            boolean hasPreferred = !pod.preferredAffinityTerms().isEmpty() || !pod.preferredAntiAffinityTerms().isEmpty();
+            if (ignorePreferredTermsOfExistingPods && !hasPreferred) {
+                return Status.SKIP;
+            }
+            String error = preferredTermsError(pod);
+            if (error != null) {
+                return Status.error(error);
+            }
+            TopologyCounts scores = new TopologyCounts(true);
+            for (NodeInfo n : handle.snapshot().list()) {
+                for (PodInfo existing : hasPreferred ? n.pods() : n.podsWithAffinity()) {
+                    scoreExisting(scores, pod, existing, States.labels(n.node()));
+                }
+            }
+            if (scores.isEmpty()) {
+                return Status.SKIP;
+            }
+            state.write(PRE_SCORE_KEY, new PreScoreState(scores));
+            return Status.SUCCESS;
+        }
+
+        private void scoreExisting(TopologyCounts scores, PodInfo incoming, PodInfo existing, Map<String, String> nodeLabels) {
+            if (nodeLabels.isEmpty()) {
+                return;
+            }
+            add(scores, incoming.preferredAffinityTerms(), existing, nodeLabels, 1, false);
+            add(scores, incoming.preferredAntiAffinityTerms(), existing, nodeLabels, -1, false);
+            if (hardPodAffinityWeight > 0) {
+                add(scores, existing.requiredAffinityTerms(), incoming, nodeLabels, hardPodAffinityWeight, true);
+            }
+            if (!ignorePreferredTermsOfExistingPods) {
+                add(scores, existing.preferredAffinityTerms(), incoming, nodeLabels, 1, false);
+                add(scores, existing.preferredAntiAffinityTerms(), incoming, nodeLabels, -1, false);
+            }
+        }
+
+        /** Adds each term's weight (times {@code sign}), or {@code sign} itself for required terms, where the term selects {@code pod}. */
+        private void add(TopologyCounts scores, List<AffinityTerm> terms, PodInfo pod, Map<String, String> nodeLabels, long sign,
+                boolean fixedWeight) {
+            for (AffinityTerm t : terms) {
+                if (t.topologyKey() == null || t.topologyKey().isEmpty()) {
+                    continue;
+                }
+                String v = nodeLabels.get(t.topologyKey());
+                if (v != null && matches(t, pod)) {
+                    scores.add(t.topologyKey(), v, fixedWeight ? sign : sign * t.weight());
+                }
+            }
+        }
+
+        @Override
+        public long score(CycleState state, PodInfo pod, NodeInfo node) {
+            PreScoreState s = state.read(PRE_SCORE_KEY).orElse(null);
+            return s == null ? 0 : s.scores().sumFor(States.labels(node.node()));
+        }
+
+        @Override
+        public ScoreExtensions scoreExtensions() {
+            return this;
+        }
+
+        @Override
+        public Status normalizeScore(CycleState state, PodInfo pod, NodeScores scores) {
+            if (state.read(PRE_SCORE_KEY).isEmpty() || scores.size() == 0) {
+                return Status.SUCCESS;
+            }
+            long min = Long.MAX_VALUE;
+            long max = Long.MIN_VALUE;
+            for (int i = 0; i < scores.size(); i++) {
+                min = Math.min(min, scores.score(i));
+                max = Math.max(max, scores.score(i));
+            }
+            long diff = max - min;
+            for (int i = 0; i < scores.size(); i++) {
+                double f = diff > 0 ? 100.0 * ((double) (scores.score(i) - min) / diff) : 0;
+                scores.set(i, (long) f);
+            }
+            return Status.SUCCESS;
+        }
+
+        @Override
+        public List<ClusterEventWithHint> eventsToRegister() {
+            return List.of(ClusterEventWithHint.of(ClusterEvent.of(ClusterEvent.POD, ActionType.ADD, ActionType.UPDATE_POD_LABEL, ActionType.DELETE)),
+                    ClusterEventWithHint.of(ClusterEvent.of(ClusterEvent.NODE, ActionType.ADD, ActionType.UPDATE_NODE_LABEL)));
+        }
+    }
+
+    private static String requiredTermsError(PodInfo pod) {
+        Affinity a = pod.pod().getSpec() == null ? null : pod.pod().getSpec().getAffinity();
+        if (a == null) {
+            return null;
+        }
+        String e = a.getPodAffinity() == null ? null : termsError(a.getPodAffinity().getRequiredDuringSchedulingIgnoredDuringExecution());
+        return e != null || a.getPodAntiAffinity() == null ? e : termsError(a.getPodAntiAffinity().getRequiredDuringSchedulingIgnoredDuringExecution());
+    }
+
+    private static String preferredTermsError(PodInfo pod) {
+        Affinity a = pod.pod().getSpec() == null ? null : pod.pod().getSpec().getAffinity();
+        if (a == null) {
+            return null;
+        }
+        String e = a.getPodAffinity() == null ? null : weightedError(a.getPodAffinity().getPreferredDuringSchedulingIgnoredDuringExecution());
+        if (e != null) {
+            return "parsing pod: preferredAffinityTerms: " + e;
+        }
+        e = a.getPodAntiAffinity() == null ? null : weightedError(a.getPodAntiAffinity().getPreferredDuringSchedulingIgnoredDuringExecution());
+        return e == null ? null : "parsing pod: preferredAntiAffinityTerms: " + e;
+    }
+
+    private static String termsError(List<PodAffinityTerm> terms) {
+        if (terms != null) {
+            for (PodAffinityTerm t : terms) {
+                String e = termError(t);
+                if (e != null) {
+                    return e;
+                }
+            }
+        }
+        return null;
+    }
+
+    private static String weightedError(List<WeightedPodAffinityTerm> terms) {
+        if (terms != null) {
+            for (WeightedPodAffinityTerm w : terms) {
+                String e = w.getPodAffinityTerm() == null ? null : termError(w.getPodAffinityTerm());
+                if (e != null) {
+                    return e;
+                }
+            }
+        }
+        return null;
+    }
+
+    private static String termError(PodAffinityTerm t) {
+        String e = SelectorValidation.error(t.getLabelSelector());
+        return e != null ? e : SelectorValidation.error(t.getNamespaceSelector());
+    }
+}
