@@ -70,7 +70,10 @@ public final class SchedulerComponent implements ClusterEvents, SchedulerAdmin {
     private volatile String configState = "not loaded";
 
     @Activate
+    private volatile BundleContext bundleContext;
+
     void activate(BundleContext context, SchedulerSettings settings) {
+        bundleContext = context;
         health.setThreshold(settings.quarantineThreshold());
         Scheduler s = new Scheduler(new SchedulerOptions(settings.bindingThreads(), Duration.ofSeconds(settings.assumedPodTtlSeconds()),
                 Duration.ofSeconds(settings.pluginRemovalWaitSeconds()), settings.quarantineThreshold(), settings.explanations()),
@@ -186,6 +189,16 @@ public final class SchedulerComponent implements ClusterEvents, SchedulerAdmin {
         }
     }
 
+    /** Plugin bundles stop before the core when the framework stops: their leaving is no news then. */
+    private boolean frameworkStopping() {
+        BundleContext c = bundleContext;
+        try {
+            return c != null && c.getBundle(0).getState() == org.osgi.framework.Bundle.STOPPING;
+        } catch (IllegalStateException e) {
+            return true;
+        }
+    }
+
     void removePluginFactory(PluginFactory factory, ServiceReference<PluginFactory> ref) {
         Registration r = registrations.remove((Long) ref.getProperty(Constants.SERVICE_ID));
         if (r == null) {
@@ -193,6 +206,9 @@ public final class SchedulerComponent implements ClusterEvents, SchedulerAdmin {
         }
         Scheduler s = scheduler;
         if (s != null) {
+            if (frameworkStopping()) {
+                s.shuttingDown();
+            }
             s.pluginRemoved(r);
         } else {
             registry.remove(r);

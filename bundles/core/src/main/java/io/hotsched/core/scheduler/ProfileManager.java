@@ -66,6 +66,8 @@ public final class ProfileManager {
         return profiles.containsKey(schedulerName);
     }
 
+    private volatile boolean shuttingDown;
+
     /**
      * Validates and applies a configuration: every profile is built first; if any is invalid,
      * nothing changes and the problems are thrown. Profiles whose plugins are missing are accepted
@@ -110,6 +112,11 @@ public final class ProfileManager {
         }
     }
 
+    /** From now on a profile pausing because its plugins leave is logged at debug level only. */
+    public void shuttingDown() {
+        shuttingDown = true;
+    }
+
     /** Rebuilds the profiles that use plugin {@code name} (its serving factory may have changed). */
     public synchronized void pluginChanged(String name) {
         SchedulerConfig c = config;
@@ -125,7 +132,7 @@ public final class ProfileManager {
             ProfileState rebuilt = build(s.config(), c);
             if (!rebuilt.problems().isEmpty()) {
                 LOG.error("Profile {} {}", s.name(), rebuilt.describe());
-            } else if (!rebuilt.ready() && s.ready()) {
+            } else if (!rebuilt.ready() && s.ready() && !shuttingDown) {
                 LOG.warn("Profile {} paused: waiting for plugin(s) {}", s.name(), String.join(", ", rebuilt.waitingFor()));
             } else if (!rebuilt.ready()) {
                 // still paused: one line per arriving plugin would flood the log while a bundle starts

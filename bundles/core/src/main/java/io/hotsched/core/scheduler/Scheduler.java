@@ -225,6 +225,11 @@ public final class Scheduler implements ClusterEvents, AutoCloseable {
      * waiting in Permit on it are rejected, and this returns once no attempt uses it, or after the
      * configured wait.
      */
+    /** The scheduler is being stopped: profiles losing plugins now is expected, not a warning. */
+    public void shuttingDown() {
+        profiles.shuttingDown();
+    }
+
     public void pluginRemoved(Registration r) {
         registry.remove(r);
         profiles.awaitDrained(r, options.pluginRemovalWait());
