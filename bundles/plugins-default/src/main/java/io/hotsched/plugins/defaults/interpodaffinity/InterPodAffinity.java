@@ -113,7 +113,20 @@ public final class InterPodAffinity implements PluginFactory {
         }
 
         private boolean matches(AffinityTerm term, PodInfo pod) {
+            // the namespace's labels are looked up only when the namespace selector decides
+            if (term.namespaces().contains(pod.namespace()) || term.namespaceSelector().matchesNothing()) {
+                return term.matches(pod, Map.of());
+            }
             return term.matches(pod, handle.namespaceLabels(pod.namespace()));
+        }
+
+        private boolean matchesAll(List<AffinityTerm> terms, PodInfo pod) {
+            for (int i = 0; i < terms.size(); i++) {
+                if (!matches(terms.get(i), pod)) {
+                    return false;
+                }
+            }
+            return true;
         }
 
         // ---- PreFilter and Filter --------------------------------------------------------------
@@ -158,7 +171,7 @@ public final class InterPodAffinity implements PluginFactory {
         private void countIncoming(PreFilterState s, PodInfo incoming, PodInfo existing, NodeInfo node, long delta) {
             Map<String, String> labels = States.labels(node.node());
             List<AffinityTerm> affinity = incoming.requiredAffinityTerms();
-            if (!affinity.isEmpty() && affinity.stream().allMatch(t -> matches(t, existing))) {
+            if (!affinity.isEmpty() && matchesAll(affinity, existing)) {
                 for (AffinityTerm t : affinity) {
                     String v = labels.get(t.topologyKey());
                     if (v != null) {
@@ -235,7 +248,7 @@ public final class InterPodAffinity implements PluginFactory {
                 return true;
             }
             // the first pod of a group with affinity to itself may go anywhere its keys exist
-            return s.affinity.isEmpty() && pod.requiredAffinityTerms().stream().allMatch(t -> matches(t, pod));
+            return s.affinity.isEmpty() && matchesAll(pod.requiredAffinityTerms(), pod);
         }
 
         // ---- PreScore, Score, NormalizeScore ---------------------------------------------------

@@ -10,7 +10,8 @@ import java.util.Map;
  */
 final class TopologyCounts {
 
-    private final Map<String, Map<String, Long>> counts = new HashMap<>();
+    // long[1] holders: counts are changed in place, so adding allocates nothing once a pair exists
+    private final Map<String, Map<String, long[]>> counts = new HashMap<>();
     private final boolean keepZeros;
 
     TopologyCounts(boolean keepZeros) {
@@ -18,34 +19,42 @@ final class TopologyCounts {
     }
 
     void add(String key, String value, long delta) {
-        Map<String, Long> byValue = counts.computeIfAbsent(key, k -> new HashMap<>());
-        long n = byValue.getOrDefault(value, 0L) + delta;
-        if (n == 0 && !keepZeros) {
+        Map<String, long[]> byValue = counts.get(key);
+        if (byValue == null) {
+            byValue = new HashMap<>();
+            counts.put(key, byValue);
+        }
+        long[] n = byValue.get(value);
+        if (n == null) {
+            n = new long[1];
+            byValue.put(value, n);
+        }
+        n[0] += delta;
+        if (n[0] == 0 && !keepZeros) {
             byValue.remove(value);
             if (byValue.isEmpty()) {
                 counts.remove(key);
             }
-        } else {
-            byValue.put(value, n);
         }
     }
 
     long get(String key, String value) {
-        Map<String, Long> byValue = counts.get(key);
+        Map<String, long[]> byValue = counts.get(key);
         if (byValue == null || value == null) {
             return 0;
         }
-        Long n = byValue.get(value);
-        return n == null ? 0 : n;
+        long[] n = byValue.get(value);
+        return n == null ? 0 : n[0];
     }
 
     /** The sum of the counts of the pairs {@code labels} has. */
     long sumFor(Map<String, String> labels) {
         long sum = 0;
-        for (Map.Entry<String, Map<String, Long>> e : counts.entrySet()) {
+        for (Map.Entry<String, Map<String, long[]>> e : counts.entrySet()) {
             String v = labels.get(e.getKey());
-            if (v != null) {
-                sum += e.getValue().getOrDefault(v, 0L);
+            long[] n = v == null ? null : e.getValue().get(v);
+            if (n != null) {
+                sum += n[0];
             }
         }
         return sum;
@@ -67,7 +76,11 @@ final class TopologyCounts {
 
     TopologyCounts copy() {
         TopologyCounts c = new TopologyCounts(keepZeros);
-        counts.forEach((k, m) -> c.counts.put(k, new HashMap<>(m)));
+        counts.forEach((k, m) -> {
+            Map<String, long[]> copy = new HashMap<>();
+            m.forEach((v, n) -> copy.put(v, new long[] {n[0]}));
+            c.counts.put(k, copy);
+        });
         return c;
     }
 }
