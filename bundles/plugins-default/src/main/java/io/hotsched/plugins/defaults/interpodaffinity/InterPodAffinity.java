@@ -138,8 +138,10 @@ public final class InterPodAffinity implements PluginFactory {
                 return PreFilterResult.of(Status.unresolvable("parsing pod: requiredAffinityTerms: " + error));
             }
             PreFilterState s = new PreFilterState(new TopologyCounts(false), new TopologyCounts(false), new TopologyCounts(false));
-            for (NodeInfo n : nodes.list()) {
-                for (PodInfo existing : n.podsWithRequiredAntiAffinity()) {
+            for (int nI = 0, nN = nodes.list().size(); nI < nN; nI++) {
+                NodeInfo n = nodes.list().get(nI);
+                for (int existingI = 0, existingN = n.podsWithRequiredAntiAffinity().size(); existingI < existingN; existingI++) {
+                    PodInfo existing = n.podsWithRequiredAntiAffinity().get(existingI);
                     countExistingAntiAffinity(s, pod, existing, n, 1);
                 }
             }
@@ -148,8 +150,10 @@ public final class InterPodAffinity implements PluginFactory {
                 return PreFilterResult.SKIP;
             }
             if (incomingTerms) {
-                for (NodeInfo n : nodes.list()) {
-                    for (PodInfo existing : n.pods()) {
+                for (int nI = 0, nN = nodes.list().size(); nI < nN; nI++) {
+                    NodeInfo n = nodes.list().get(nI);
+                    for (int existingI = 0, existingN = n.pods().size(); existingI < existingN; existingI++) {
+                        PodInfo existing = n.pods().get(existingI);
                         countIncoming(s, pod, existing, n, 1);
                     }
                 }
@@ -160,7 +164,8 @@ public final class InterPodAffinity implements PluginFactory {
 
         private void countExistingAntiAffinity(PreFilterState s, PodInfo incoming, PodInfo existing, NodeInfo node, long delta) {
             Map<String, String> labels = States.labels(node.node());
-            for (AffinityTerm t : existing.requiredAntiAffinityTerms()) {
+            for (int tI = 0, tN = existing.requiredAntiAffinityTerms().size(); tI < tN; tI++) {
+                AffinityTerm t = existing.requiredAntiAffinityTerms().get(tI);
                 String v = labels.get(t.topologyKey());
                 if (v != null && matches(t, incoming)) {
                     s.existingAntiAffinity.add(t.topologyKey(), v, delta);
@@ -172,14 +177,16 @@ public final class InterPodAffinity implements PluginFactory {
             Map<String, String> labels = States.labels(node.node());
             List<AffinityTerm> affinity = incoming.requiredAffinityTerms();
             if (!affinity.isEmpty() && matchesAll(affinity, existing)) {
-                for (AffinityTerm t : affinity) {
+                for (int tI = 0, tN = affinity.size(); tI < tN; tI++) {
+                    AffinityTerm t = affinity.get(tI);
                     String v = labels.get(t.topologyKey());
                     if (v != null) {
                         s.affinity.add(t.topologyKey(), v, delta);
                     }
                 }
             }
-            for (AffinityTerm t : incoming.requiredAntiAffinityTerms()) {
+            for (int tI = 0, tN = incoming.requiredAntiAffinityTerms().size(); tI < tN; tI++) {
+                AffinityTerm t = incoming.requiredAntiAffinityTerms().get(tI);
                 String v = labels.get(t.topologyKey());
                 if (v != null && matches(t, existing)) {
                     s.antiAffinity.add(t.topologyKey(), v, delta);
@@ -222,7 +229,8 @@ public final class InterPodAffinity implements PluginFactory {
             if (!satisfiesAffinity(s, pod, labels)) {
                 return Status.unresolvable(ERR_REASON_AFFINITY);
             }
-            for (AffinityTerm t : pod.requiredAntiAffinityTerms()) {
+            for (int tI = 0, tN = pod.requiredAntiAffinityTerms().size(); tI < tN; tI++) {
+                AffinityTerm t = pod.requiredAntiAffinityTerms().get(tI);
                 if (s.antiAffinity.get(t.topologyKey(), labels.get(t.topologyKey())) > 0) {
                     return Status.unschedulable(ERR_REASON_ANTI_AFFINITY);
                 }
@@ -235,7 +243,8 @@ public final class InterPodAffinity implements PluginFactory {
 
         private boolean satisfiesAffinity(PreFilterState s, PodInfo pod, Map<String, String> labels) {
             boolean podsExist = true;
-            for (AffinityTerm t : pod.requiredAffinityTerms()) {
+            for (int tI = 0, tN = pod.requiredAffinityTerms().size(); tI < tN; tI++) {
+                AffinityTerm t = pod.requiredAffinityTerms().get(tI);
                 String v = labels.get(t.topologyKey());
                 if (v == null) {
                     return false;
@@ -267,8 +276,10 @@ public final class InterPodAffinity implements PluginFactory {
                 return Status.error(error);
             }
             TopologyCounts scores = new TopologyCounts(true);
-            for (NodeInfo n : handle.snapshot().list()) {
-                for (PodInfo existing : hasPreferred ? n.pods() : n.podsWithAffinity()) {
+            for (int nI = 0, nN = handle.snapshot().list().size(); nI < nN; nI++) {
+                NodeInfo n = handle.snapshot().list().get(nI);
+                for (int existingI = 0, existingN = (hasPreferred ? n.pods() : n.podsWithAffinity()).size(); existingI < existingN; existingI++) {
+                    PodInfo existing = (hasPreferred ? n.pods() : n.podsWithAffinity()).get(existingI);
                     scoreExisting(scores, pod, existing, States.labels(n.node()));
                 }
             }
@@ -297,7 +308,8 @@ public final class InterPodAffinity implements PluginFactory {
         /** Adds each term's weight (times {@code sign}), or {@code sign} itself for required terms, where the term selects {@code pod}. */
         private void add(TopologyCounts scores, List<AffinityTerm> terms, PodInfo pod, Map<String, String> nodeLabels, long sign,
                 boolean fixedWeight) {
-            for (AffinityTerm t : terms) {
+            for (int tI = 0, tN = terms.size(); tI < tN; tI++) {
+                AffinityTerm t = terms.get(tI);
                 if (t.topologyKey() == null || t.topologyKey().isEmpty()) {
                     continue;
                 }

@@ -36,7 +36,8 @@ record Constraint(int maxSkew, String topologyKey, LabelSelector selector, int m
     /** The pods of {@code pods} this constraint counts: same namespace, not terminating, selected. */
     int count(List<PodInfo> pods, String namespace) {
         int n = 0;
-        for (PodInfo p : pods) {
+        for (int pI = 0, pN = pods.size(); pI < pN; pI++) {
+            PodInfo p = pods.get(pI);
             if (p.namespace().equals(namespace) && p.pod().getMetadata().getDeletionTimestamp() == null && selector.matches(p.labels())) {
                 n++;
             }
@@ -45,7 +46,8 @@ record Constraint(int maxSkew, String topologyKey, LabelSelector selector, int m
     }
 
     static boolean hasAllKeys(Map<String, String> labels, List<Constraint> constraints) {
-        for (Constraint c : constraints) {
+        for (int cI = 0, cN = constraints.size(); cI < cN; cI++) {
+            Constraint c = constraints.get(cI);
             if (!labels.containsKey(c.topologyKey())) {
                 return false;
             }

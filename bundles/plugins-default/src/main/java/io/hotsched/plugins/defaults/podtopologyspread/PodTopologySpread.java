@@ -238,7 +238,8 @@ public final class PodTopologySpread implements PluginFactory {
             for (int i = 0; i < constraints.size(); i++) {
                 matchNum.add(new HashMap<>());
             }
-            for (NodeInfo n : nodes.list()) {
+            for (int nI = 0, nN = nodes.list().size(); nI < nN; nI++) {
+                NodeInfo n = nodes.list().get(nI);
                 Node node = n.node();
                 if (node == null) {
                     continue;
@@ -335,7 +336,8 @@ public final class PodTopologySpread implements PluginFactory {
             for (int i = 0; i < constraints.size(); i++) {
                 pairCounts.add(new HashMap<>());
             }
-            for (NodeInfo n : candidates) {
+            for (int nI = 0, nN = candidates.size(); nI < nN; nI++) {
+                NodeInfo n = candidates.get(nI);
                 Map<String, String> labels = States.labels(n.node());
                 if (requireAllKeys && !Constraint.hasAllKeys(labels, constraints)) {
                     ignored.add(n.name());
@@ -354,7 +356,8 @@ public final class PodTopologySpread implements PluginFactory {
                 weights[i] = Math.log(size + 2);
             }
             RequiredNodeAffinity affinity = RequiredNodeAffinity.of(pod);
-            for (NodeInfo n : all) {
+            for (int nI = 0, nN = all.size(); nI < nN; nI++) {
+                NodeInfo n = all.get(nI);
                 Node node = n.node();
                 if (node == null) {
                     continue;
