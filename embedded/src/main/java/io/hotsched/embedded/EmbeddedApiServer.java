@@ -168,6 +168,12 @@ public final class EmbeddedApiServer implements AutoCloseable {
         if (client != null) {
             client.close();
         }
-        server.destroy();
+        try {
+            server.destroy();
+        } catch (IllegalStateException e) {
+            // the mock server waits a bounded time for open connections (watches) to drain; on a busy
+            // machine that can run out while stopping, when there is nothing left to keep
+            System.err.println("hotsched: the embedded API server did not stop in time (" + e.getMessage() + "); going on");
+        }
     }
 }
