@@ -28,6 +28,7 @@ import io.hotsched.api.framework.ScorePlugin;
 import io.hotsched.api.framework.StateData;
 import io.hotsched.api.framework.StateKey;
 import io.hotsched.api.framework.Status;
+import io.hotsched.plugins.defaults.helper.CountingExtensions;
 import io.hotsched.plugins.defaults.helper.SelectorValidation;
 import io.hotsched.plugins.defaults.helper.States;
 import java.util.List;
@@ -94,7 +95,7 @@ public final class InterPodAffinity implements PluginFactory {
     static final StateKey<PreFilterState> PRE_FILTER_KEY = StateKey.of("PreFilter" + NAME, PreFilterState.class);
     static final StateKey<PreScoreState> PRE_SCORE_KEY = StateKey.of("PreScore" + NAME, PreScoreState.class);
 
-    static final class Instance implements PreFilterPlugin, PreFilterExtensions, FilterPlugin, PreScorePlugin, ScorePlugin,
+    static final class Instance implements PreFilterPlugin, CountingExtensions, FilterPlugin, PreScorePlugin, ScorePlugin,
             ScoreExtensions, EnqueueExtensions {
 
         private final Handle handle;
@@ -200,16 +201,7 @@ public final class InterPodAffinity implements PluginFactory {
         }
 
         @Override
-        public Status addPod(CycleState state, PodInfo podToSchedule, PodInfo podToAdd, NodeInfo node) {
-            return update(state, podToSchedule, podToAdd, node, 1);
-        }
-
-        @Override
-        public Status removePod(CycleState state, PodInfo podToSchedule, PodInfo podToRemove, NodeInfo node) {
-            return update(state, podToSchedule, podToRemove, node, -1);
-        }
-
-        private Status update(CycleState state, PodInfo incoming, PodInfo other, NodeInfo node, long delta) {
+        public Status update(CycleState state, PodInfo incoming, PodInfo other, NodeInfo node, long delta) {
             PreFilterState s = state.read(PRE_FILTER_KEY).orElse(null);
             if (s == null) {
                 return States.notFound(PRE_FILTER_KEY);

@@ -27,6 +27,7 @@ import io.hotsched.api.framework.ScorePlugin;
 import io.hotsched.api.framework.StateData;
 import io.hotsched.api.framework.StateKey;
 import io.hotsched.api.framework.Status;
+import io.hotsched.plugins.defaults.helper.CountingExtensions;
 import io.hotsched.plugins.defaults.helper.RequiredNodeAffinity;
 import io.hotsched.plugins.defaults.helper.States;
 import java.util.ArrayList;
@@ -156,7 +157,7 @@ public final class PodTopologySpread implements PluginFactory {
     static final StateKey<PreFilterState> PRE_FILTER_KEY = StateKey.of("PreFilter" + NAME, PreFilterState.class);
     static final StateKey<PreScoreState> PRE_SCORE_KEY = StateKey.of("PreScore" + NAME, PreScoreState.class);
 
-    static final class Instance implements PreFilterPlugin, PreFilterExtensions, FilterPlugin, PreScorePlugin, ScorePlugin,
+    static final class Instance implements PreFilterPlugin, CountingExtensions, FilterPlugin, PreScorePlugin, ScorePlugin,
             ScoreExtensions, EnqueueExtensions {
 
         private final Handle handle;
@@ -265,16 +266,7 @@ public final class PodTopologySpread implements PluginFactory {
         }
 
         @Override
-        public Status addPod(CycleState state, PodInfo podToSchedule, PodInfo podToAdd, NodeInfo node) {
-            return update(state, podToSchedule, podToAdd, node, 1);
-        }
-
-        @Override
-        public Status removePod(CycleState state, PodInfo podToSchedule, PodInfo podToRemove, NodeInfo node) {
-            return update(state, podToSchedule, podToRemove, node, -1);
-        }
-
-        private Status update(CycleState state, PodInfo pod, PodInfo other, NodeInfo node, long delta) {
+        public Status update(CycleState state, PodInfo pod, PodInfo other, NodeInfo node, long delta) {
             PreFilterState s = state.read(PRE_FILTER_KEY).orElse(null);
             if (s == null) {
                 return States.notFound(PRE_FILTER_KEY);
