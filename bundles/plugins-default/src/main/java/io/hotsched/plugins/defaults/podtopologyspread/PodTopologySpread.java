@@ -113,11 +113,11 @@ public final class PodTopologySpread implements PluginFactory {
     /** Matching pods per domain for each DoNotSchedule constraint, and each one's emptiest eligible domain. */
     static final class PreFilterState implements StateData {
         final List<Constraint> constraints;
-        final List<Map<String, Long>> matchNum;
+        final List<Map<String, long[]>> matchNum;
         final long[] globalMin;
         final RequiredNodeAffinity affinity;
 
-        PreFilterState(List<Constraint> constraints, List<Map<String, Long>> matchNum, RequiredNodeAffinity affinity) {
+        PreFilterState(List<Constraint> constraints, List<Map<String, long[]>> matchNum, RequiredNodeAffinity affinity) {
             this.constraints = constraints;
             this.matchNum = matchNum;
             this.affinity = affinity;
@@ -125,13 +125,18 @@ public final class PodTopologySpread implements PluginFactory {
             recomputeMins();
         }
 
+        /** A domain stays once counted, at 0 too: it is still an eligible domain for the minimum. */
+        static void count(Map<String, long[]> counts, String domain, long delta) {
+            counts.computeIfAbsent(domain, d -> new long[1])[0] += delta;
+        }
+
         /** Fewer eligible domains than minDomains counts as an empty domain somewhere: minimum 0. */
         void recomputeMins() {
             for (int i = 0; i < constraints.size(); i++) {
-                Map<String, Long> m = matchNum.get(i);
+                Map<String, long[]> m = matchNum.get(i);
                 long min = m.isEmpty() ? 0 : Long.MAX_VALUE;
-                for (long n : m.values()) {
-                    min = Math.min(min, n);
+                for (long[] n : m.values()) {
+                    min = Math.min(min, n[0]);
                 }
                 globalMin[i] = m.size() < constraints.get(i).minDomains() ? 0 : min;
             }
@@ -139,8 +144,12 @@ public final class PodTopologySpread implements PluginFactory {
 
         @Override
         public StateData copy() {
-            List<Map<String, Long>> m = new ArrayList<>(matchNum.size());
-            matchNum.forEach(x -> m.add(new HashMap<>(x)));
+            List<Map<String, long[]>> m = new ArrayList<>(matchNum.size());
+            for (Map<String, long[]> x : matchNum) {
+                Map<String, long[]> c = new HashMap<>();
+                x.forEach((k, v) -> c.put(k, new long[] {v[0]}));
+                m.add(c);
+            }
             return new PreFilterState(constraints, m, affinity);
         }
     }
@@ -235,7 +244,7 @@ public final class PodTopologySpread implements PluginFactory {
                 return PreFilterResult.SKIP;
             }
             RequiredNodeAffinity affinity = RequiredNodeAffinity.of(pod);
-            List<Map<String, Long>> matchNum = new ArrayList<>(constraints.size());
+            List<Map<String, long[]>> matchNum = new ArrayList<>(constraints.size());
             for (int i = 0; i < constraints.size(); i++) {
                 matchNum.add(new HashMap<>());
             }
@@ -252,7 +261,7 @@ public final class PodTopologySpread implements PluginFactory {
                 for (int i = 0; i < constraints.size(); i++) {
                     Constraint c = constraints.get(i);
                     if (c.includes(pod, node, affinity)) {
-                        matchNum.get(i).merge(labels.get(c.topologyKey()), (long) c.count(n.pods(), pod.namespace()), Long::sum);
+                        PreFilterState.count(matchNum.get(i), labels.get(c.topologyKey()), c.count(n.pods(), pod.namespace()));
                     }
                 }
             }
@@ -278,7 +287,7 @@ public final class PodTopologySpread implements PluginFactory {
             for (int i = 0; i < s.constraints.size(); i++) {
                 Constraint c = s.constraints.get(i);
                 if (c.includes(pod, n, s.affinity) && c.selector().matches(other.labels())) {
-                    s.matchNum.get(i).merge(States.labels(n).get(c.topologyKey()), delta, Long::sum);
+                    PreFilterState.count(s.matchNum.get(i), States.labels(n).get(c.topologyKey()), delta);
                 }
             }
             s.recomputeMins();
@@ -299,7 +308,8 @@ public final class PodTopologySpread implements PluginFactory {
                     return Status.unresolvable(ERR_REASON_NODE_LABEL_NOT_MATCH);
                 }
                 long self = c.selector().matches(pod.labels()) ? 1 : 0;
-                long skew = s.matchNum.get(i).getOrDefault(value, 0L) + self - s.globalMin[i];
+                long[] match = s.matchNum.get(i).get(value);
+                long skew = (match == null ? 0 : match[0]) + self - s.globalMin[i];
                 if (skew > c.maxSkew()) {
                     return Status.unschedulable(ERR_REASON_CONSTRAINTS_NOT_MATCH);
                 }
