@@ -10,7 +10,8 @@ import java.util.stream.Collectors;
 /**
  * A pod (anti-)affinity term, compiled: which pods it selects (label selector with
  * {@code matchLabelKeys}/{@code mismatchLabelKeys} folded in, namespaces, namespace selector) and
- * over which topology key. The namespaces default to the owning pod's, as upstream.
+ * over which topology key. The namespaces default to the owning pod's, as upstream; an empty name
+ * in {@code namespaces} means {@code default}, as for {@link PodInfo#namespace()}.
  *
  * @param weight the term's weight for preferred terms; 0 for required ones
  */

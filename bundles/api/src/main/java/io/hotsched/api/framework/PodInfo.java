@@ -89,6 +89,7 @@ public final class PodInfo {
         return pod;
     }
 
+    /** The pod's namespace; {@code default} when it names none (null or empty), as the API server would. */
     public String namespace() {
         return namespace;
     }
@@ -112,7 +113,10 @@ public final class PodInfo {
         return priority;
     }
 
-    /** Effective requests (init containers, sidecars and overhead counted as upstream does). */
+    /**
+     * Effective requests (init containers, sidecars and overhead counted as upstream does); pod-level
+     * {@code spec.resources.requests} replace the containers' sum for cpu, memory and hugepages.
+     */
     public Resource requests() {
         return requests;
     }

@@ -6,15 +6,10 @@ import io.hotsched.api.framework.ImageStateSummary;
 import java.util.HashMap;
 import java.util.Map;
 
-/** The images a node reports, by normalised name, with their sizes. */
+/** The images a node reports, by {@link ImageStateSummary#normalizedName normalised name}, with their sizes. */
 public final class ImageNames {
 
     private ImageNames() {
-    }
-
-    /** Upstream's normalisation: a name without a tag or digest gets {@code :latest}. */
-    public static String normalize(String name) {
-        return ImageStateSummary.normalizedName(name);
     }
 
     static Map<String, Long> of(Node node) {
@@ -26,7 +21,7 @@ public final class ImageNames {
             long size = image.getSizeBytes() == null ? 0 : image.getSizeBytes();
             if (image.getNames() != null) {
                 for (String n : image.getNames()) {
-                    out.put(normalize(n), size);
+                    out.put(ImageStateSummary.normalizedName(n), size);
                 }
             }
         }

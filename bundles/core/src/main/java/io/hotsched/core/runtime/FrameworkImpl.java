@@ -403,28 +403,15 @@ final PodInfo current = pod;
     }
 
     public Status runPreFilterExtensionAddPod(CycleState state, PodInfo podToSchedule, PodInfo podToAdd, NodeInfo node) {
-        Set<String> skipped = skippedFilter(state);
-        for (Slot<PreFilterPlugin> s : preFilter) {
-            if (skipped.contains(s.name())) {
-                continue;
-            }
-            try {
-                PreFilterExtensions ext = s.plugin().preFilterExtensions();
-                if (ext == null) {
-                    continue;
-                }
-                Status st = ext.addPod(state, podToSchedule, podToAdd, node);
-                if (st != null && !st.isSuccess()) {
-                    return Status.error("running AddPod on PreFilter plugin \"" + s.name() + "\": " + st.message()).withPlugin(s.name());
-                }
-            } catch (RuntimeException e) {
-                return fault(state, s.instance(), e, "running AddPod on PreFilter plugin \"" + s.name() + "\"");
-            }
-        }
-        return Status.SUCCESS;
+        return runPreFilterExtension(state, "AddPod", ext -> ext.addPod(state, podToSchedule, podToAdd, node));
     }
 
     public Status runPreFilterExtensionRemovePod(CycleState state, PodInfo podToSchedule, PodInfo podToRemove, NodeInfo node) {
+        return runPreFilterExtension(state, "RemovePod", ext -> ext.removePod(state, podToSchedule, podToRemove, node));
+    }
+
+    /** Runs {@code op} on the extensions of every PreFilter plugin that did not skip; the first failure is an error. */
+    private Status runPreFilterExtension(CycleState state, String op, java.util.function.Function<PreFilterExtensions, Status> call) {
         Set<String> skipped = skippedFilter(state);
         for (Slot<PreFilterPlugin> s : preFilter) {
             if (skipped.contains(s.name())) {
@@ -435,12 +422,12 @@ final PodInfo current = pod;
                 if (ext == null) {
                     continue;
                 }
-                Status st = ext.removePod(state, podToSchedule, podToRemove, node);
+                Status st = call.apply(ext);
                 if (st != null && !st.isSuccess()) {
-                    return Status.error("running RemovePod on PreFilter plugin \"" + s.name() + "\": " + st.message()).withPlugin(s.name());
+                    return Status.error("running " + op + " on PreFilter plugin \"" + s.name() + "\": " + st.message()).withPlugin(s.name());
                 }
             } catch (RuntimeException e) {
-                return fault(state, s.instance(), e, "running RemovePod on PreFilter plugin \"" + s.name() + "\"");
+                return fault(state, s.instance(), e, "running " + op + " on PreFilter plugin \"" + s.name() + "\"");
             }
         }
         return Status.SUCCESS;

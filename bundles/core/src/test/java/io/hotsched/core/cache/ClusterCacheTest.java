@@ -112,7 +112,7 @@ class ClusterCacheTest {
         cache.updateSnapshot(s);
         assertEquals(new ImageStateSummary(100, 2), s.get("n1").imageStates().get("nginx:latest"), "n1 sees the new count too");
         assertEquals(new ImageStateSummary(100, 2), s.get("n2").imageStates().get("nginx:latest"));
-        assertEquals("repo/app@sha256:abc", ImageNames.normalize("repo/app@sha256:abc"));
-        assertEquals("host:5000/app:latest", ImageNames.normalize("host:5000/app"));
+        assertEquals("repo/app@sha256:abc", ImageStateSummary.normalizedName("repo/app@sha256:abc"));
+        assertEquals("host:5000/app:latest", ImageStateSummary.normalizedName("host:5000/app"));
     }
 }

@@ -300,7 +300,7 @@ public final class PodTopologySpread implements PluginFactory {
             if (s == null) {
                 return States.notFound(PRE_FILTER_KEY);
             }
-            Map<String, String> labels = node.node() == null ? Map.of() : States.labels(node.node());
+            Map<String, String> labels = States.labels(node.node());
             for (int i = 0; i < s.constraints.size(); i++) {
                 Constraint c = s.constraints.get(i);
                 String value = labels.get(c.topologyKey());
