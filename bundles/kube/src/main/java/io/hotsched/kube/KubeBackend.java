@@ -58,6 +58,13 @@ final class KubeBackend implements ClusterBackend {
     }
 
     @Override
+    public void patchPodStatus(Pod pod, UnaryOperator<Pod> change) {
+        limiter.acquire();
+        retrying("updating the status of pod " + key(pod), true,
+                () -> client.pods().inNamespace(namespace(pod)).withName(pod.getMetadata().getName()).editStatus(change));
+    }
+
+    @Override
     public void deletePod(Pod pod) {
         limiter.acquire();
         retrying("deleting pod " + key(pod), false,

@@ -131,14 +131,7 @@ class KubePathTest {
     }
 
     private static void await(String what, BooleanSupplier c) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-        while (System.nanoTime() < deadline) {
-            if (c.getAsBoolean()) {
-                return;
-            }
-            Thread.sleep(20);
-        }
-        throw new AssertionError("not seen within 20 s: " + what);
+        Await.until(what, 20, c);
     }
 
     private Pod get(String name) {

@@ -115,14 +115,7 @@ class LeaderElectionTest {
     }
 
     private static void await(String what, BooleanSupplier c) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (System.nanoTime() < deadline) {
-            if (c.getAsBoolean()) {
-                return;
-            }
-            Thread.sleep(20);
-        }
-        throw new AssertionError("not seen within 30 s: " + what);
+        Await.until(what, 30, c);
     }
 
     private long bound() {

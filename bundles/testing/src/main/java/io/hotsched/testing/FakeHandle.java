@@ -36,6 +36,7 @@ public final class FakeHandle implements Handle {
     public static final class FakeCluster implements ClusterClient {
         private final List<String> bindings = new CopyOnWriteArrayList<>();
         private final List<String> deleted = new CopyOnWriteArrayList<>();
+        private final List<Pod> statusPatches = new CopyOnWriteArrayList<>();
         private final List<String> events = new CopyOnWriteArrayList<>();
         private volatile String bindError;
 
@@ -58,6 +59,11 @@ public final class FakeHandle implements Handle {
         }
 
         @Override
+        public void patchPodStatus(PodInfo pod, UnaryOperator<Pod> change) {
+            statusPatches.add(change.apply(new io.fabric8.kubernetes.api.model.PodBuilder(pod.pod()).build()));
+        }
+
+        @Override
         public void deletePod(PodInfo pod, String reason) {
             deleted.add(pod.key());
         }
@@ -74,6 +80,11 @@ public final class FakeHandle implements Handle {
 
         public List<String> deleted() {
             return List.copyOf(deleted);
+        }
+
+        /** The pods as each status patch left them, in order. */
+        public List<Pod> statusPatches() {
+            return List.copyOf(statusPatches);
         }
 
         public List<String> events() {

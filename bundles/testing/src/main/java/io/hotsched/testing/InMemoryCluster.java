@@ -127,6 +127,11 @@ public final class InMemoryCluster implements ClusterBackend, AutoCloseable {
     }
 
     @Override
+    public void patchPodStatus(Pod pod, UnaryOperator<Pod> change) {
+        patchPod(pod, change);
+    }
+
+    @Override
     public void deletePod(Pod pod) {
         removePod(pod.getMetadata().getNamespace(), pod.getMetadata().getName());
     }

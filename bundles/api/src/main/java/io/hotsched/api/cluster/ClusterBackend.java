@@ -18,6 +18,16 @@ public interface ClusterBackend {
     /** Applies {@code change} to the current pod and sends the difference as a patch. */
     void patchPod(Pod pod, UnaryOperator<Pod> change);
 
+    /**
+     * Applies {@code change} to the current pod and writes its status through the
+     * {@code pods/status} subresource. Backends written against 1.0 do not have it and refuse.
+     *
+     * @since 1.1
+     */
+    default void patchPodStatus(Pod pod, UnaryOperator<Pod> change) {
+        throw new UnsupportedOperationException(getClass().getName() + " cannot change pod status");
+    }
+
     /** Deletes the pod. */
     void deletePod(Pod pod);
 

@@ -21,6 +21,15 @@ public interface ClusterClient {
      */
     void patchPod(PodInfo pod, UnaryOperator<Pod> change);
 
+    /**
+     * Changes the pod's status (the {@code pods/status} subresource): {@code change} receives a
+     * copy of the current pod and returns it with the wanted status. Used by preemption (the
+     * victims' DisruptionTarget condition, clearing {@code status.nominatedNodeName}).
+     *
+     * @since 1.2
+     */
+    void patchPodStatus(PodInfo pod, UnaryOperator<Pod> change);
+
     /** Deletes a pod (a preemption victim), recording {@code reason} on it first. */
     void deletePod(PodInfo pod, String reason);
 

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * Why each node was rejected in the Filter phase of one attempt. Nodes that were not filtered (for
@@ -44,5 +45,33 @@ public final class NodeToStatus {
             }
         }
         return out;
+    }
+
+    /**
+     * The reasons over {@code numAllNodes} nodes as kube-scheduler's FitError lists them: each
+     * reason with the number of nodes giving it (nodes without a status of their own counted with
+     * the absent status), as {@code "<count> <reason>"} strings sorted as plain strings and joined
+     * with {@code ", "}. A node with several reasons counts once for each.
+     * Example: {@code "1 Insufficient cpu, 2 node(s) were unschedulable"}.
+     *
+     * @since 1.2
+     */
+    public String histogram(int numAllNodes) {
+        Map<String, Integer> counts = new TreeMap<>();
+        for (Status s : explicit.values()) {
+            for (String r : s.reasons()) {
+                counts.merge(r, 1, Integer::sum);
+            }
+        }
+        int absentNodes = numAllNodes - explicit.size();
+        if (absent != null && absentNodes > 0) {
+            for (String r : absent.reasons()) {
+                counts.merge(r, absentNodes, Integer::sum);
+            }
+        }
+        List<String> entries = new ArrayList<>(counts.size());
+        counts.forEach((reason, count) -> entries.add(count + " " + reason));
+        Collections.sort(entries);
+        return String.join(", ", entries);
     }
 }

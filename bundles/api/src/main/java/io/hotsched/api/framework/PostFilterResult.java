@@ -1,8 +1,9 @@
 package io.hotsched.api.framework;
 
 /**
- * What a PostFilter plugin returns: a status, and on success the node the pod is nominated to
- * (preemption's choice).
+ * What a PostFilter plugin returns: a status, and the node the pod is nominated to (preemption's
+ * choice, with Success). {@code nominatedNodeName} null leaves the pod's nomination as it is; an
+ * empty name with a rejection clears a nomination left from an earlier attempt.
  */
 public record PostFilterResult(Status status, String nominatedNodeName) {
 

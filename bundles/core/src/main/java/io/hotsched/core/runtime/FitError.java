@@ -1,12 +1,6 @@
 package io.hotsched.core.runtime;
 
 import io.hotsched.api.framework.PodInfo;
-import io.hotsched.api.framework.Status;
-import java.util.ArrayList;
-import java.util.Collections;
-import java.util.List;
-import java.util.Map;
-import java.util.TreeMap;
 
 /** No node fits the pod; the message is upstream's "0/N nodes are available: ..." text. */
 public final class FitError extends Exception {
@@ -51,22 +45,7 @@ public final class FitError extends Exception {
         if (!d.preFilterMsg().isEmpty()) {
             b.append(' ').append(d.preFilterMsg()).append('.');
         } else {
-            Map<String, Integer> histogram = new TreeMap<>();
-            for (Status s : d.nodeStatuses().values()) {
-                for (String r : s.reasons()) {
-                    histogram.merge(r, 1, Integer::sum);
-                }
-            }
-            int absentNodes = numAllNodes - d.nodeStatuses().size();
-            if (d.absent() != null && absentNodes > 0) {
-                for (String r : d.absent().reasons()) {
-                    histogram.merge(r, absentNodes, Integer::sum);
-                }
-            }
-            List<String> entries = new ArrayList<>();
-            histogram.forEach((reason, count) -> entries.add(count + " " + reason));
-            Collections.sort(entries);
-            b.append(' ').append(String.join(", ", entries)).append('.');
+            b.append(' ').append(d.toNodeToStatus().histogram(numAllNodes)).append('.');
         }
         if (!d.postFilterMsg().isEmpty()) {
             b.append(' ').append(d.postFilterMsg());

@@ -534,6 +534,8 @@ final PodInfo current = pod;
     public PostFilterResult runPostFilter(CycleState state, PodInfo pod, NodeToStatus statuses) {
         PostFilterResult result = PostFilterResult.of(Status.unschedulable());
         List<String> reasons = new ArrayList<>();
+        String rejector = null;
+        String nominating = null;
         for (Slot<PostFilterPlugin> s : postFilter) {
 Outcome<PostFilterResult> o = call(state, s.instance(), PluginTimeouts.POST_FILTER, "running PostFilter plugin \"" + s.name() + "\"",
                     () -> s.plugin().postFilter(state, pod, statuses));
@@ -552,7 +554,14 @@ Outcome<PostFilterResult> o = call(state, s.instance(), PluginTimeouts.POST_FILT
                 break;
             }
             reasons.addAll(st.reasons());
-            result = new PostFilterResult(Status.unschedulable(reasons.toArray(String[]::new)).withPlugin(s.name()), null);
+            if (rejector == null) {
+                rejector = s.name();
+            }
+            // a rejection may still carry a nomination ("" clears the pod's old one): the last one counts
+            if (r != null && r.nominatedNodeName() != null) {
+                nominating = r.nominatedNodeName();
+            }
+            result = new PostFilterResult(Status.unschedulable(reasons.toArray(String[]::new)).withPlugin(rejector), nominating);
         }
         for (Slot<PostFilterTransformer> t : postFilterTransformers) {
             try {

@@ -36,6 +36,11 @@ final class BackendClient implements ClusterClient {
     }
 
     @Override
+    public void patchPodStatus(PodInfo pod, UnaryOperator<Pod> change) {
+        backend().patchPodStatus(pod.pod(), change);
+    }
+
+    @Override
     public void deletePod(PodInfo pod, String reason) {
         backend().recordEvent(pod.pod(), "Normal", "Preempted", reason);
         backend().deletePod(pod.pod());

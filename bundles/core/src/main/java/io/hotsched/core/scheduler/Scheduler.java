@@ -311,6 +311,11 @@ public final class Scheduler implements ClusterEvents, AutoCloseable {
             pendingForOthers.remove(p.uid());
         } else if (profiles.serves(p.schedulerName())) {
             pendingForOthers.remove(p.uid());
+            if (nominationCleared(oldPod, newPod)) {
+                // someone (preemption of a higher-priority pod) took the node back; an update that
+                // merely lacks the nomination we just made in memory does not count
+                queue.nominator().delete(p.uid());
+            }
             if (oldPod == null || specOrLabelsChanged(oldPod, newPod)) {
                 queue.update(p);
             }
@@ -318,6 +323,15 @@ public final class Scheduler implements ClusterEvents, AutoCloseable {
             queue.delete(p);
             pendingForOthers.put(p.uid(), p);
         }
+    }
+
+    private static boolean nominationCleared(Pod oldPod, Pod newPod) {
+        return oldPod != null && !nominatedNode(oldPod).isEmpty() && nominatedNode(newPod).isEmpty();
+    }
+
+    private static String nominatedNode(Pod pod) {
+        String n = pod.getStatus() == null ? null : pod.getStatus().getNominatedNodeName();
+        return n == null ? "" : n;
     }
 
     @Override

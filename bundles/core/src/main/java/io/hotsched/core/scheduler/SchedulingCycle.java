@@ -204,15 +204,15 @@ final class SchedulingCycle {
         Diagnosis d = fe.diagnosis();
         String nominated = null;
         PostFilterResult pf = fw.runPostFilter(state, fe.pod(), d.toNodeToStatus());
-        if (pf.status().isSuccess() && pf.nominatedNodeName() != null) {
+        if (pf.nominatedNodeName() != null && (pf.status().isSuccess() || pf.nominatedNodeName().isEmpty())) {
             nominated = pf.nominatedNodeName();
+            // an empty name forgets the nomination
             queue.nominator().nominate(pod, nominated);
-        } else if (!pf.status().isSuccess()) {
-            if (pf.status().code() == Code.ERROR) {
-                d.setPostFilterMsg("Error running PostFilter plugin " + pf.status().plugin() + ": " + pf.status().message());
-            } else if (!pf.status().message().isEmpty()) {
-                d.setPostFilterMsg(pf.status().message());
-            }
+        }
+        if (pf.status().code() == Code.ERROR) {
+            d.setPostFilterMsg("Error running PostFilter plugin " + pf.status().plugin() + ": " + pf.status().message());
+        } else if (!pf.status().isSuccess() && !pf.status().message().isEmpty()) {
+            d.setPostFilterMsg(pf.status().message());
         }
         String message = fe.getMessage();
         unschedulable.incrementAndGet();

@@ -287,6 +287,34 @@ class ExtensionPointsTest {
     }
 
     @Test
+    void aNominationClearedThroughTheApiIsForgotten() throws Exception {
+        f.add("Recorder", (args, handle) -> new Recorder(handle), "1.0.0");
+        f.add("FailingBinder", (args, handle) -> new FailingBinder(), "1.0.0");
+        f.cluster.addNode(Nodes.node("n1").cpu("4").build());
+        f.start(CONFIG);
+        f.cluster.addPod(Pods.pod("nowhere").label("nowhere", "1").cpu("100m").build());
+        await("nominated in the API", () -> {
+            var p = f.cluster.pod("default", "nowhere");
+            return p.getStatus() != null && "n1".equals(p.getStatus().getNominatedNodeName());
+        });
+        assertEquals(1, f.scheduler.queue().nominator().forNode("n1").size());
+        // a status update that keeps the nomination keeps it in memory
+        f.cluster.patchPodStatus(f.cluster.pod("default", "nowhere"), p -> {
+            p.getMetadata().setAnnotations(java.util.Map.of("touched", "1"));
+            return p;
+        });
+        f.cluster.awaitDelivered();
+        assertEquals(1, f.scheduler.queue().nominator().forNode("n1").size());
+
+        f.cluster.patchPodStatus(f.cluster.pod("default", "nowhere"), p -> {
+            p.getStatus().setNominatedNodeName(null);
+            return p;
+        });
+        f.cluster.awaitDelivered();
+        assertEquals(List.of(), f.scheduler.queue().nominator().forNode("n1"), "a preemptor took the node back");
+    }
+
+    @Test
     void queueingHintsDecideWhichEventsMoveAPod() throws Exception {
         f.add("Recorder", (args, handle) -> new Recorder(handle), "1.0.0");
         f.add("FailingBinder", (args, handle) -> new FailingBinder(), "1.0.0");

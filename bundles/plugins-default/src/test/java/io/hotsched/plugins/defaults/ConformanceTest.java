@@ -20,6 +20,7 @@ import io.hotsched.plugins.defaults.noderesourcesfit.NodeResourcesFit;
 import io.hotsched.testing.FakeHandle;
 import org.junit.jupiter.api.function.Executable;
 import io.hotsched.plugins.defaults.defaultbinder.DefaultBinder;
+import io.hotsched.plugins.defaults.defaultpreemption.DefaultPreemption;
 import io.hotsched.plugins.defaults.nodeaffinity.NodeAffinity;
 import io.hotsched.plugins.defaults.nodename.NodeName;
 import io.hotsched.plugins.defaults.nodeports.NodePorts;
@@ -62,7 +63,8 @@ class ConformanceTest {
             Map.entry(NodeUnschedulable.NAME, new NodeUnschedulable()),
             Map.entry(TaintToleration.NAME, new TaintToleration()),
             Map.entry(PrioritySort.NAME, new PrioritySort()),
-            Map.entry(DefaultBinder.NAME, new DefaultBinder()));
+            Map.entry(DefaultBinder.NAME, new DefaultBinder()),
+            Map.entry(DefaultPreemption.NAME, new DefaultPreemption()));
 
     /**
      * Cases where hotsched knowingly behaves otherwise, each with why and the check of what it
@@ -136,6 +138,8 @@ class ConformanceTest {
                 Divergence d = divergence(c.path("name").asText(), factory, c);
                 if (d != null) {
                     d.check().execute();
+                } else if (plugin.equals(DefaultPreemption.NAME)) {
+                    PreemptionRunner.run(PLUGINS, c);
                 } else {
                     ConformanceRunner.run(factory, c);
                 }

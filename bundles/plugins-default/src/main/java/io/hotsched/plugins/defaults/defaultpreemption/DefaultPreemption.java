@@ -1,0 +1,73 @@
+package io.hotsched.plugins.defaults.defaultpreemption;
+
+import io.hotsched.api.framework.CycleState;
+import io.hotsched.api.framework.Handle;
+import io.hotsched.api.framework.InvalidArgsException;
+import io.hotsched.api.framework.NodeToStatus;
+import io.hotsched.api.framework.Plugin;
+import io.hotsched.api.framework.PluginArgs;
+import io.hotsched.api.framework.PluginFactory;
+import io.hotsched.api.framework.PodInfo;
+import io.hotsched.api.framework.PostFilterPlugin;
+import io.hotsched.api.framework.PostFilterResult;
+import io.hotsched.api.framework.Status;
+import java.util.List;
+import org.osgi.service.component.annotations.Component;
+
+/**
+ * PostFilter: when no node fits, finds the node where evicting the fewest and least important
+ * lower-priority pods (respecting PodDisruptionBudgets where it can) makes the pod fit, evicts
+ * them and nominates the pod to that node.
+ */
+@Component(property = PluginFactory.NAME_PROPERTY + "=" + DefaultPreemption.NAME)
+public final class DefaultPreemption implements PluginFactory {
+
+    public static final String NAME = "DefaultPreemption";
+
+    /** DefaultPreemptionArgs (v1). */
+    public static final class Args {
+        public Integer minCandidateNodesPercentage;
+        public Integer minCandidateNodesAbsolute;
+    }
+
+    @Override
+    public Plugin create(PluginArgs args, Handle handle) throws InvalidArgsException {
+        Args a = args.as(Args.class);
+        int percentage = a.minCandidateNodesPercentage == null ? 10 : a.minCandidateNodesPercentage;
+        int absolute = a.minCandidateNodesAbsolute == null ? 100 : a.minCandidateNodesAbsolute;
+        if (percentage < 0 || percentage > 100) {
+            throw new InvalidArgsException("minCandidateNodesPercentage", percentage, "not in valid range [0, 100]");
+        }
+        if (absolute < 0) {
+            throw new InvalidArgsException("minCandidateNodesAbsolute", absolute, "not in valid range [0, inf)");
+        }
+        if (percentage == 0 && absolute == 0) {
+            throw new InvalidArgsException("minCandidateNodesAbsolute", absolute,
+                    "cannot be zero at the same time as minCandidateNodesPercentage");
+        }
+        return new Instance(new Evaluator(handle, NAME, percentage, absolute));
+    }
+
+    static final class Instance implements PostFilterPlugin {
+        private final Evaluator evaluator;
+
+        Instance(Evaluator evaluator) {
+            this.evaluator = evaluator;
+        }
+
+        @Override
+        public String name() {
+            return NAME;
+        }
+
+        @Override
+        public PostFilterResult postFilter(CycleState state, PodInfo pod, NodeToStatus statuses) {
+            PostFilterResult r = evaluator.preempt(state, pod, statuses);
+            Status st = r.status();
+            if (st.message().isEmpty()) {
+                return r;
+            }
+            return new PostFilterResult(st.withReasons(List.of("preemption: " + st.message())), r.nominatedNodeName());
+        }
+    }
+}
