@@ -123,6 +123,24 @@ class DistributionIT {
         assertTrue(Files.readString(home.resolve("data/kubeconfig")).contains("server: http://127.0.0.1:"));
     }
 
+    @Test
+    void conformanceRunsTheShippedCasesThroughTheJarsOfDeploy() throws Exception {
+        Result r = run("conformance", "--failures-only");
+        assertEquals(0, r.code(), r.text());
+        assertTrue(r.text().contains("plugins of io.hotsched.plugins.defaults "), r.text());
+        assertTrue(r.text().matches("(?s).*\\d+ cases: \\d+ passed, 6 diverge on purpose \\(checked\\), 0 failed.*"), r.text());
+
+        // without the plugin bundle in deploy/, its cases fail and the exit code says so
+        try (var jars = Files.list(home.resolve("deploy"))) {
+            for (Path jar : jars.toList()) {
+                Files.delete(jar);
+            }
+        }
+        Result without = run("conformance", "--failures-only");
+        assertEquals(1, without.code(), without.text());
+        assertTrue(without.text().contains("plugin NodeName is not provided by any bundle on the class path"), without.text());
+    }
+
     private void awaitLine(String fragment) throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
         while (System.nanoTime() < deadline) {

@@ -1,7 +1,5 @@
-package io.hotsched.plugins.defaults;
+package io.hotsched.conformance;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.fail;
 
 import io.hotsched.api.framework.HostPort;
 import io.hotsched.api.framework.ImageStateSummary;
@@ -30,7 +28,7 @@ final class Helpers {
                 }
                 List<Integer> expected = new ArrayList<>();
                 want.path("hostPortsConsidered").forEach(x -> expected.add(x.asInt()));
-                assertEquals(expected, ports, "host ports considered");
+                Check.equal(expected, ports, "host ports considered");
             }
             case "NodeResourcesFit" -> {
                 JsonNode points = in.path("points(utilization,score)");
@@ -42,12 +40,12 @@ final class Helpers {
                 }
                 BrokenLinear f = new BrokenLinear(xs, ys);
                 for (JsonNode pair : want.path("f(p)=")) {
-                    assertEquals(pair.get(1).asLong(), f.apply(pair.get(0).asLong()), "f(" + pair.get(0) + ")");
+                    Check.equal(pair.get(1).asLong(), f.apply(pair.get(0).asLong()), "f(" + pair.get(0) + ")");
                 }
             }
-            case "ImageLocality" -> assertEquals(want.path("normalized").asText(),
+            case "ImageLocality" -> Check.equal(want.path("normalized").asText(),
                     ImageStateSummary.normalizedName(in.path("image").asText()), "normalized image name");
-            default -> fail("no helper check for plugin " + plugin + ": " + c.path("name").asText());
+            default -> Check.fail("no helper check for plugin " + plugin + ": " + c.path("name").asText());
         }
     }
 }

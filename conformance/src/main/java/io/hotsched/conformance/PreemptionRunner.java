@@ -1,8 +1,5 @@
-package io.hotsched.plugins.defaults;
+package io.hotsched.conformance;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
 
 import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
 import io.hotsched.api.framework.Code;
@@ -86,7 +83,7 @@ final class PreemptionRunner {
                 case "dryRunPreemption" -> dryRun(f, in, want, nodes, pdbs, percentage, absolute);
                 case "selectCandidate" -> select(f, in, want, nodes, pdbs, percentage, absolute);
                 case "podEligibleToPreemptOthers" -> eligibility(f, in, want, percentage, absolute);
-                default -> fail("case kind '" + c.path("kind").asText() + "' is not run for DefaultPreemption");
+                default -> Check.fail("case kind '" + c.path("kind").asText() + "' is not run for DefaultPreemption");
             }
         }
     }
@@ -105,18 +102,18 @@ final class PreemptionRunner {
             ConformanceRunner.assertStatus(want.get("status"), r.status(), "PostFilter");
         }
         if (want.has("postFilterResult")) {
-            assertEquals(want.get("postFilterResult").path("nominatedNodeName").asText(), r.nominatedNodeName(), "nominated node");
+            Check.equal(want.get("postFilterResult").path("nominatedNodeName").asText(), r.nominatedNodeName(), "nominated node");
         }
         if (want.has("deletedPods")) {
             List<String> expected = new ArrayList<>();
             want.get("deletedPods").forEach(p -> expected.add(p.asText()));
             List<String> deleted = f.cluster().deleted().stream().map(k -> k.substring(k.indexOf('/') + 1)).sorted().toList();
-            assertEquals(expected.stream().sorted().toList(), deleted, "deleted pods");
+            Check.equal(expected.stream().sorted().toList(), deleted, "deleted pods");
             for (var patched : f.cluster().statusPatches()) {
-                assertTrue(patched.getStatus().getConditions().stream().anyMatch(cd -> "DisruptionTarget".equals(cd.getType())
+                Check.isTrue(patched.getStatus().getConditions().stream().anyMatch(cd -> "DisruptionTarget".equals(cd.getType())
                         && "PreemptionByScheduler".equals(cd.getReason())), "victim " + patched.getMetadata().getName() + " marked as disruption target");
             }
-            assertEquals(deleted.size(), f.cluster().statusPatches().size(), "one DisruptionTarget patch per victim");
+            Check.equal(deleted.size(), f.cluster().statusPatches().size(), "one DisruptionTarget patch per victim");
         }
     }
 
@@ -143,13 +140,13 @@ final class PreemptionRunner {
                 expected.add(e.path("node").asText() + " " + victims.stream().sorted().toList() + " pdbViolations=" + e.path("numPDBViolations").asInt());
             }
             expected.sort(null);
-            assertEquals(expected, actual, "candidates of cycle " + cycle);
+            Check.equal(expected, actual, "candidates of cycle " + cycle);
             if (expectedCalls.has(cycle)) {
-                assertEquals(expectedCalls.get(cycle).asInt(), f.filterCalls().get(), "Filter runs in the dry run of cycle " + cycle);
+                Check.equal(expectedCalls.get(cycle).asInt(), f.filterCalls().get(), "Filter runs in the dry run of cycle " + cycle);
             }
             cycle++;
         }
-        assertEquals(expectedCycles.size(), cycle, "cycles run");
+        Check.equal(expectedCycles.size(), cycle, "cycles run");
     }
 
     private static String describe(Candidate c) {
@@ -167,7 +164,7 @@ final class PreemptionRunner {
         Candidate best = ev.select(dr.candidates(), now);
         Set<String> anyOf = new LinkedHashSet<>();
         want.path("selectedNodeAnyOf").forEach(n -> anyOf.add(n.asText()));
-        assertTrue(best != null && anyOf.contains(best.nodeName()),
+        Check.isTrue(best != null && anyOf.contains(best.nodeName()),
                 "selected " + (best == null ? "nothing" : best.nodeName()) + ", expected one of " + anyOf + "; candidates " + dr.candidates());
     }
 
@@ -177,15 +174,15 @@ final class PreemptionRunner {
         Status nominatedStatus = s.isNull() || s.isMissingNode() ? null
                 : Status.of(ConformanceRunner.codeOf(s.isObject() ? s : ConformanceRunner.JSON.createObjectNode().put("code", s.asText())));
         Evaluator.Eligibility e = new Evaluator(f.handle(), DefaultPreemption.NAME, percentage, absolute, n -> 0).eligibility(pod, nominatedStatus);
-        assertEquals(want.path("eligible").asBoolean(), e.eligible(), "eligible; message " + e.message());
+        Check.equal(want.path("eligible").asBoolean(), e.eligible(), "eligible; message " + e.message());
         if (want.has("message")) {
-            assertEquals(want.get("message").asText(), e.message(), "message");
+            Check.equal(want.get("message").asText(), e.message(), "message");
         }
     }
 
     private static void preFilter(Composed f, CycleState state, PodInfo pod, List<NodeInfo> nodes) {
         PreFilterOutcome o = f.framework().runPreFilter(state, pod, new Snapshot(nodes));
-        assertTrue(o.status() == null || o.status().isSuccess() || o.status().code() != Code.ERROR, "PreFilter failed: " + o.status());
+        Check.isTrue(o.status() == null || o.status().isSuccess() || o.status().code() != Code.ERROR, "PreFilter failed: " + o.status());
     }
 
     // ---- composing the framework ---------------------------------------------------------------------
@@ -224,7 +221,7 @@ final class PreemptionRunner {
             String name = open < 0 ? spec : spec.substring(0, open);
             PluginFactory factory = plugins.get(name);
             if (factory == null) {
-                fail("plugin " + name + " named by the case is not in this bundle");
+                Check.fail("plugin " + name + " named by the case is not in this bundle");
             }
             used.put(name, factory);
             if (open < 0) {

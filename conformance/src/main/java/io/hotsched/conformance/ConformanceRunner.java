@@ -1,9 +1,5 @@
-package io.hotsched.plugins.defaults;
+package io.hotsched.conformance;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
 
 import io.fabric8.kubernetes.api.model.ContainerImage;
 import io.fabric8.kubernetes.api.model.HasMetadata;
@@ -89,13 +85,13 @@ final class ConformanceRunner {
             if (want.has("pluginConstructionError")) {
                 JsonNode err = want.get("pluginConstructionError");
                 String expected = err.isObject() ? err.path("field").asText() : err.asText();
-                assertTrue(!expected.isEmpty() && e.getMessage().contains(expected), "expected an error about '" + expected + "', got: " + e.getMessage());
+                Check.isTrue(!expected.isEmpty() && e.getMessage().contains(expected), "expected an error about '" + expected + "', got: " + e.getMessage());
                 return;
             }
             throw e;
         }
         if (want.has("pluginConstructionError")) {
-            fail("expected the plugin to refuse its arguments: " + want.get("pluginConstructionError"));
+            Check.fail("expected the plugin to refuse its arguments: " + want.get("pluginConstructionError"));
         }
         switch (c.path("kind").asText()) {
             case "filter", "prefilter+filter", "prefilter" -> filter(plugin, in, want, c.path("kind").asText(), handle);
@@ -103,7 +99,7 @@ final class ConformanceRunner {
             case "less" -> less(plugin, in, want);
             case "bind" -> bind(plugin, in, want, handle);
             case "helper" -> Helpers.run(plugin.name(), c);
-            default -> fail("case kind '" + c.path("kind").asText() + "' is not run for plugin " + plugin.name());
+            default -> Check.fail("case kind '" + c.path("kind").asText() + "' is not run for plugin " + plugin.name());
         }
     }
 
@@ -122,15 +118,15 @@ final class ConformanceRunner {
             if (want.has("preFilterResultNodeNames")) {
                 JsonNode names = want.get("preFilterResultNodeNames");
                 if (names.isNull()) {
-                    assertTrue(r.allNodes(), "PreFilter result should be all nodes, was " + r.nodeNames());
+                    Check.isTrue(r.allNodes(), "PreFilter result should be all nodes, was " + r.nodeNames());
                 } else {
                     TreeSet<String> expected = new TreeSet<>();
                     names.forEach(n -> expected.add(n.asText()));
-                    assertEquals(expected, r.nodeNames(), "PreFilter result nodes");
+                    Check.equal(expected, r.nodeNames(), "PreFilter result nodes");
                 }
             }
             if (!r.status().isSuccess()) {
-                assertTrue(!want.has("status") || r.status().isSkip() || codeOf(want.get("status")) == r.status().code(),
+                Check.isTrue(!want.has("status") || r.status().isSkip() || codeOf(want.get("status")) == r.status().code(),
                         "PreFilter failed with " + r.status() + " while Filter expectations exist");
                 if (r.status().isSkip() && want.has("status")) {
                     assertStatus(want.get("status"), Status.SUCCESS, "Filter (skipped by PreFilter)");
@@ -139,7 +135,7 @@ final class ConformanceRunner {
             }
         }
         if (want.has("status")) {
-            assertNotNull(nodes.isEmpty() ? null : nodes.get(0), "a filter case needs a node");
+            Check.notNull(nodes.isEmpty() ? null : nodes.get(0), "a filter case needs a node");
             Status st = ((FilterPlugin) plugin).filter(state, pod, nodes.get(0));
             assertStatus(want.get("status"), st, "Filter");
         }
@@ -157,7 +153,7 @@ final class ConformanceRunner {
                         r.path("used").asLong(), r.path("capacity").asLong(), r.path("unresolvable").asBoolean(false)).toString());
             }
             List<String> actual = fit.insufficientResources(pod, nodes.get(0)).stream().map(Object::toString).toList();
-            assertEquals(expected, actual, "insufficient resources");
+            Check.equal(expected, actual, "insufficient resources");
         }
     }
 
@@ -183,18 +179,18 @@ final class ConformanceRunner {
             scores.set(i, sp.score(state, pod, nodes.get(i)));
         }
         if (want.has("scoreStatusCode")) {
-            fail("Score reports no status here; expected " + want.get("scoreStatusCode"));
+            Check.fail("Score reports no status here; expected " + want.get("scoreStatusCode"));
         }
         if (want.has("rawScores") && !want.path("rawScoresDerived").asBoolean(false)) {
-            assertEquals(expectedScores(want.get("rawScores")), actual(scores), "raw scores");
+            Check.equal(expectedScores(want.get("rawScores")), actual(scores), "raw scores");
         }
         if (want.has("normalizedScores")) {
             ScoreExtensions ext = sp.scoreExtensions();
             if (ext != null) {
                 Status st = ext.normalizeScore(state, pod, scores);
-                assertTrue(st.isSuccess(), "normalize: " + st);
+                Check.isTrue(st.isSuccess(), "normalize: " + st);
             }
-            assertEquals(expectedScores(want.get("normalizedScores")), actual(scores), "normalized scores");
+            Check.equal(expectedScores(want.get("normalizedScores")), actual(scores), "normalized scores");
         }
     }
 
@@ -203,7 +199,7 @@ final class ConformanceRunner {
         Instant t2 = instant(in.path("p2Timestamp"));
         QueuedPodInfo a = new QueuedPodInfo(PodInfo.of(pod(in.path("p1"))), t1, 0, null);
         QueuedPodInfo b = new QueuedPodInfo(PodInfo.of(pod(in.path("p2"))), t2, 0, null);
-        assertEquals(want.get("less(p1,p2)").asBoolean(), ((QueueSortPlugin) plugin).less(a, b), "less(p1,p2)");
+        Check.equal(want.get("less(p1,p2)").asBoolean(), ((QueueSortPlugin) plugin).less(a, b), "less(p1,p2)");
     }
 
     private static void bind(Plugin plugin, JsonNode in, JsonNode want, FakeHandle handle) throws Exception {
@@ -215,10 +211,10 @@ final class ConformanceRunner {
         assertStatus(want.get("status"), st, "Bind");
         JsonNode binding = want.path("binding");
         if (binding.isNull()) {
-            assertTrue(handle.cluster().bindings().isEmpty(), "no binding expected");
+            Check.isTrue(handle.cluster().bindings().isEmpty(), "no binding expected");
         } else if (!binding.isMissingNode()) {
-            assertEquals(List.of(binding.path("metadata").path("namespace").asText() + "/" + binding.path("metadata").path("name").asText()
-                    + " -> " + binding.path("target").path("name").asText()), handle.cluster().bindings());
+            Check.equal(List.of(binding.path("metadata").path("namespace").asText() + "/" + binding.path("metadata").path("name").asText()
+                    + " -> " + binding.path("target").path("name").asText()), handle.cluster().bindings(), "bindings");
         }
     }
 
@@ -320,20 +316,20 @@ final class ConformanceRunner {
 
     static void assertStatus(JsonNode want, Status actual, String point) {
         Status st = actual == null ? Status.SUCCESS : actual;
-        assertEquals(codeOf(want), st.code(), point + " code; status " + st);
+        Check.equal(codeOf(want), st.code(), point + " code; status " + st);
         if (want.has("reasons")) {
             List<String> reasons = new ArrayList<>();
             want.get("reasons").forEach(r -> reasons.add(r.asText()));
-            assertEquals(reasons, st.reasons(), point + " reasons");
+            Check.equal(reasons, st.reasons(), point + " reasons");
         }
         if (want.has("message")) {
-            assertEquals(want.get("message").asText(), st.message(), point + " message");
+            Check.equal(want.get("message").asText(), st.message(), point + " message");
         }
         if (want.has("messageContains")) {
-            assertTrue(st.message().contains(want.get("messageContains").asText()), point + " message: " + st.message());
+            Check.isTrue(st.message().contains(want.get("messageContains").asText()), point + " message: " + st.message());
         }
         if (want.has("errorMessage")) {
-            assertTrue(st.message().contains(want.get("errorMessage").asText()), point + " error message: " + st.message());
+            Check.isTrue(st.message().contains(want.get("errorMessage").asText()), point + " error message: " + st.message());
         }
     }
 
