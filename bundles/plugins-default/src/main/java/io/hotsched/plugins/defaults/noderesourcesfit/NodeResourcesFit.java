@@ -207,16 +207,23 @@ public final class NodeResourcesFit implements PluginFactory {
 
         @Override
         public long score(CycleState state, PodInfo pod, NodeInfo node) {
-            long[] podRequests = state.read(PRE_SCORE_KEY).map(PreScoreState::requests)
-                    .orElseGet(() -> ResourceAllocation.podRequests(pod, resources, false));
-            long[] requested = new long[podRequests.length];
-            long[] allocatable = new long[podRequests.length];
+            PreScoreState pre = state.read(PRE_SCORE_KEY).orElse(null);
+            long[] podRequests = pre != null ? pre.requests() : ResourceAllocation.podRequests(pod, resources, false);
+            long weightedSum = 0;
+            long weightSum = 0;
             for (int i = 0; i < podRequests.length; i++) {
                 String name = resources.get(i).name();
-                allocatable[i] = ResourceAllocation.allocatable(node, name, podRequests[i]);
-                requested[i] = ResourceAllocation.requested(node, name, podRequests[i], false);
+                long allocatable = ResourceAllocation.allocatable(node, name, podRequests[i]);
+                if (allocatable == 0) {
+                    continue;
+                }
+                long s = strategy.resourceScore(ResourceAllocation.requested(node, name, podRequests[i], false), allocatable);
+                if (s != ScoringStrategy.LEFT_OUT) {
+                    weightedSum += s * weights[i];
+                    weightSum += weights[i];
+                }
             }
-            return strategy.score(requested, allocatable, weights);
+            return strategy.combine(weightedSum, weightSum);
         }
 
         @Override

@@ -13,20 +13,14 @@ final class RequestedToCapacityRatio implements ScoringStrategy {
     }
 
     @Override
-    public long score(long[] requested, long[] allocatable, long[] weights) {
-        long sum = 0;
-        long weightSum = 0;
-        for (int i = 0; i < requested.length; i++) {
-            if (allocatable[i] == 0) {
-                continue;
-            }
-            long utilization = requested[i] > allocatable[i] ? 100 : requested[i] * 100 / allocatable[i];
-            long s = shape.apply(utilization);
-            if (s > 0) {
-                sum += s * weights[i];
-                weightSum += weights[i];
-            }
-        }
-        return weightSum == 0 ? 0 : Math.round((double) sum / weightSum);
+    public long resourceScore(long requested, long allocatable) {
+        long utilization = requested > allocatable ? 100 : requested * 100 / allocatable;
+        long s = shape.apply(utilization);
+        return s > 0 ? s : LEFT_OUT;
+    }
+
+    @Override
+    public long combine(long weightedSum, long weightSum) {
+        return weightSum == 0 ? 0 : Math.round((double) weightedSum / weightSum);
     }
 }

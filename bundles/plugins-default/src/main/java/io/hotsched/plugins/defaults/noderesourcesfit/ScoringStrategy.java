@@ -1,40 +1,30 @@
 package io.hotsched.plugins.defaults.noderesourcesfit;
 
-/** How a node's resource scores, one per resource in [0, 100], combine into the node's score. */
+/**
+ * How a node's resource scores, one per resource in [0, 100], combine into the node's score. The
+ * caller loops over the resources itself, so scoring a node allocates nothing.
+ */
 interface ScoringStrategy {
 
+    /** Marks a resource left out of the weighted mean. */
+    long LEFT_OUT = -1;
+
     /**
-     * @param requested per resource, what the node's pods and the pod request together
-     * @param allocatable per resource, the node's allocatable; 0 means the resource is not scored
+     * The score of one resource in [0, 100], or {@link #LEFT_OUT}.
+     *
+     * @param requested what the node's pods and the pod request together
+     * @param allocatable the node's allocatable, above 0 (resources with none are not scored)
      */
-    long score(long[] requested, long[] allocatable, long[] weights);
+    long resourceScore(long requested, long allocatable);
+
+    /** The node's score from the weighted sum of the resource scores and the sum of their weights. */
+    default long combine(long weightedSum, long weightSum) {
+        return weightSum == 0 ? 0 : weightedSum / weightSum;
+    }
 
     /** LeastAllocated: free share of each resource, weighted mean. */
-    ScoringStrategy LEAST_ALLOCATED = (requested, allocatable, weights) -> {
-        long sum = 0;
-        long weightSum = 0;
-        for (int i = 0; i < requested.length; i++) {
-            if (allocatable[i] == 0) {
-                continue;
-            }
-            long s = requested[i] > allocatable[i] ? 0 : (allocatable[i] - requested[i]) * 100 / allocatable[i];
-            sum += s * weights[i];
-            weightSum += weights[i];
-        }
-        return weightSum == 0 ? 0 : sum / weightSum;
-    };
+    ScoringStrategy LEAST_ALLOCATED = (requested, allocatable) -> requested > allocatable ? 0 : (allocatable - requested) * 100 / allocatable;
 
     /** MostAllocated: used share of each resource (at most all of it), weighted mean. */
-    ScoringStrategy MOST_ALLOCATED = (requested, allocatable, weights) -> {
-        long sum = 0;
-        long weightSum = 0;
-        for (int i = 0; i < requested.length; i++) {
-            if (allocatable[i] == 0) {
-                continue;
-            }
-            sum += Math.min(requested[i], allocatable[i]) * 100 / allocatable[i] * weights[i];
-            weightSum += weights[i];
-        }
-        return weightSum == 0 ? 0 : sum / weightSum;
-    };
+    ScoringStrategy MOST_ALLOCATED = (requested, allocatable) -> Math.min(requested, allocatable) * 100 / allocatable;
 }
