@@ -3,7 +3,6 @@ package io.hotsched.core.runtime;
 import io.hotsched.api.framework.Parallelizer;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.Phaser;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
@@ -52,18 +51,22 @@ public final class ParallelizerImpl implements Parallelizer, AutoCloseable {
             }
         };
         int helpers = pool == null ? 0 : Math.min(parallelism - 1, pieces - 1);
-        Phaser done = new Phaser(1 + helpers);
+        HelperCount active = new HelperCount();
         for (int h = 0; h < helpers; h++) {
             pool.execute(() -> {
-                try {
-                    worker.run();
-                } finally {
-                    done.arrive();
+                // a helper that starts after the caller has taken the last piece does nothing; the
+                // caller does not wait for it, so nested calls from pool threads cannot deadlock
+                if (active.join()) {
+                    try {
+                        worker.run();
+                    } finally {
+                        active.leave();
+                    }
                 }
             });
         }
         worker.run();
-        done.arriveAndAwaitAdvance();
+        active.closeAndAwait();
         RuntimeException e = failure.get();
         if (e != null) {
             throw e;
@@ -74,6 +77,40 @@ public final class ParallelizerImpl implements Parallelizer, AutoCloseable {
     public void close() {
         if (pool != null) {
             pool.shutdownNow();
+        }
+    }
+
+    /** Helpers working on one call; after {@link #closeAndAwait()} no helper joins any more. */
+    private static final class HelperCount {
+        private int active;
+        private boolean closed;
+
+        synchronized boolean join() {
+            if (closed) {
+                return false;
+            }
+            active++;
+            return true;
+        }
+
+        synchronized void leave() {
+            active--;
+            notifyAll();
+        }
+
+        synchronized void closeAndAwait() {
+            closed = true;
+            boolean interrupted = false;
+            while (active > 0) {
+                try {
+                    wait();
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                }
+            }
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
         }
     }
 }
