@@ -15,6 +15,7 @@ import io.hotsched.api.framework.PreScorePlugin;
 import io.hotsched.api.framework.ScoreExtensions;
 import io.hotsched.api.framework.ScorePlugin;
 import io.hotsched.api.framework.Status;
+import io.hotsched.core.runtime.ParallelizerImpl;
 import io.hotsched.core.runtime.PluginArgsImpl;
 import io.hotsched.core.runtime.Snapshot;
 import io.hotsched.plugins.defaults.balancedallocation.BalancedAllocation;
@@ -40,6 +41,7 @@ import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
@@ -72,6 +74,11 @@ public class FilterScoreBenchmark {
             InterPodAffinity.NAME, new InterPodAffinity(),
             PodTopologySpread.NAME, new PodTopologySpread());
 
+    /** Workers of the framework's parallelizer; PreFilter/PreScore of the counting plugins use them. */
+    @Param({"1"})
+    public int parallelism;
+
+    private ParallelizerImpl parallelizer;
     private Plugin instance;
     private List<NodeInfo> cluster;
     private Snapshot snapshot;
@@ -97,6 +104,8 @@ public class FilterScoreBenchmark {
         snapshot = new Snapshot(cluster);
         FakeHandle handle = new FakeHandle();
         handle.setSnapshot(snapshot);
+        parallelizer = new ParallelizerImpl(parallelism, "bench");
+        handle.setParallelizer(parallelizer);
         instance = FACTORIES.get(plugin).create(new PluginArgsImpl(Map.of()), handle);
         Pod p = new PodBuilder(Pods.pod("incoming").label("app", "app-1").cpu("1").memory("2Gi").build()).editSpec()
                 .withNewAffinity()
@@ -115,6 +124,11 @@ public class FilterScoreBenchmark {
                 .withLabelSelector(new LabelSelectorBuilder().addToMatchLabels("app", "app-1").build()).endTopologySpreadConstraint()
                 .endSpec().build();
         pod = PodInfo.of(p);
+    }
+
+    @TearDown
+    public void tearDown() {
+        parallelizer.close();
     }
 
     /** PreFilter and Filter over all nodes; returns the number of feasible nodes. */

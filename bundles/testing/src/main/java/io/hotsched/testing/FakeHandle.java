@@ -23,7 +23,7 @@ import java.util.function.UnaryOperator;
 
 /**
  * A {@link Handle} for plugin unit tests: a settable snapshot, a cluster client that records
- * what the plugin asked for, sequential parallelism, no waiting pods. The framework runners
+ * what the plugin asked for, sequential parallelism unless set, no waiting pods. The framework runners
  * (filter with nominated pods, PreFilter extensions) are not available here: test those through
  * the core.
  */
@@ -159,21 +159,28 @@ public final class FakeHandle implements Handle {
         };
     }
 
+    private volatile Parallelizer parallelizer = new Parallelizer() {
+        @Override
+        public void until(int pieces, IntConsumer piece) {
+            for (int i = 0; i < pieces; i++) {
+                piece.accept(i);
+            }
+        }
+
+        @Override
+        public int parallelism() {
+            return 1;
+        }
+    };
+
+    /** Replaces the sequential parallelizer (to run plugins' chunked loops on several threads). */
+    public void setParallelizer(Parallelizer p) {
+        this.parallelizer = p;
+    }
+
     @Override
     public Parallelizer parallelizer() {
-        return new Parallelizer() {
-            @Override
-            public void until(int pieces, IntConsumer piece) {
-                for (int i = 0; i < pieces; i++) {
-                    piece.accept(i);
-                }
-            }
-
-            @Override
-            public int parallelism() {
-                return 1;
-            }
-        };
+        return parallelizer;
     }
 
     @Override

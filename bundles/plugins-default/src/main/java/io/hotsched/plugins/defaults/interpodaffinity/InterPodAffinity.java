@@ -29,6 +29,7 @@ import io.hotsched.api.framework.StateData;
 import io.hotsched.api.framework.StateKey;
 import io.hotsched.api.framework.Status;
 import io.hotsched.plugins.defaults.helper.CountingExtensions;
+import io.hotsched.plugins.defaults.helper.NodeChunks;
 import io.hotsched.plugins.defaults.helper.SelectorValidation;
 import io.hotsched.plugins.defaults.helper.States;
 import java.util.List;
@@ -76,6 +77,16 @@ public final class InterPodAffinity implements PluginFactory {
             this.existingAntiAffinity = existingAntiAffinity;
             this.affinity = affinity;
             this.antiAffinity = antiAffinity;
+        }
+
+        PreFilterState() {
+            this(new TopologyCounts(false), new TopologyCounts(false), new TopologyCounts(false));
+        }
+
+        void addAll(PreFilterState other) {
+            existingAntiAffinity.addAll(other.existingAntiAffinity);
+            affinity.addAll(other.affinity);
+            antiAffinity.addAll(other.antiAffinity);
         }
 
         @Override
@@ -138,26 +149,23 @@ public final class InterPodAffinity implements PluginFactory {
             if (error != null) {
                 return PreFilterResult.of(Status.unresolvable("parsing pod: requiredAffinityTerms: " + error));
             }
-            PreFilterState s = new PreFilterState(new TopologyCounts(false), new TopologyCounts(false), new TopologyCounts(false));
-            for (int nI = 0, nN = nodes.list().size(); nI < nN; nI++) {
-                NodeInfo n = nodes.list().get(nI);
-                for (int existingI = 0, existingN = n.podsWithRequiredAntiAffinity().size(); existingI < existingN; existingI++) {
-                    PodInfo existing = n.podsWithRequiredAntiAffinity().get(existingI);
-                    countExistingAntiAffinity(s, pod, existing, n, 1);
-                }
-            }
             boolean incomingTerms = !pod.requiredAffinityTerms().isEmpty() || !pod.requiredAntiAffinityTerms().isEmpty();
-            if (!incomingTerms && s.existingAntiAffinity.isEmpty()) {
-                return PreFilterResult.SKIP;
-            }
-            if (incomingTerms) {
-                for (int nI = 0, nN = nodes.list().size(); nI < nN; nI++) {
-                    NodeInfo n = nodes.list().get(nI);
+            List<PreFilterState> chunks = NodeChunks.run(handle.parallelizer(), nodes.list(), PreFilterState::new, (s, n) -> {
+                for (int existingI = 0, existingN = n.podsWithRequiredAntiAffinity().size(); existingI < existingN; existingI++) {
+                    countExistingAntiAffinity(s, pod, n.podsWithRequiredAntiAffinity().get(existingI), n, 1);
+                }
+                if (incomingTerms) {
                     for (int existingI = 0, existingN = n.pods().size(); existingI < existingN; existingI++) {
-                        PodInfo existing = n.pods().get(existingI);
-                        countIncoming(s, pod, existing, n, 1);
+                        countIncoming(s, pod, n.pods().get(existingI), n, 1);
                     }
                 }
+            });
+            PreFilterState s = chunks.get(0);
+            for (int i = 1; i < chunks.size(); i++) {
+                s.addAll(chunks.get(i));
+            }
+            if (!incomingTerms && s.existingAntiAffinity.isEmpty()) {
+                return PreFilterResult.SKIP;
             }
             state.write(PRE_FILTER_KEY, s);
             return PreFilterResult.ALL_NODES;
@@ -267,13 +275,16 @@ public final class InterPodAffinity implements PluginFactory {
             if (error != null) {
                 return Status.error(error);
             }
-            TopologyCounts scores = new TopologyCounts(true);
-            for (int nI = 0, nN = handle.snapshot().list().size(); nI < nN; nI++) {
-                NodeInfo n = handle.snapshot().list().get(nI);
-                for (int existingI = 0, existingN = (hasPreferred ? n.pods() : n.podsWithAffinity()).size(); existingI < existingN; existingI++) {
-                    PodInfo existing = (hasPreferred ? n.pods() : n.podsWithAffinity()).get(existingI);
-                    scoreExisting(scores, pod, existing, States.labels(n.node()));
-                }
+            List<TopologyCounts> chunks = NodeChunks.run(handle.parallelizer(), handle.snapshot().list(), () -> new TopologyCounts(true),
+                    (scores, n) -> {
+                        List<PodInfo> existing = hasPreferred ? n.pods() : n.podsWithAffinity();
+                        for (int existingI = 0, existingN = existing.size(); existingI < existingN; existingI++) {
+                            scoreExisting(scores, pod, existing.get(existingI), States.labels(n.node()));
+                        }
+                    });
+            TopologyCounts scores = chunks.get(0);
+            for (int i = 1; i < chunks.size(); i++) {
+                scores.addAll(chunks.get(i));
             }
             if (scores.isEmpty()) {
                 return Status.SKIP;

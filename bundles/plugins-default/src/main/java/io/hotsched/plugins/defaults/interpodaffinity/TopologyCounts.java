@@ -83,4 +83,9 @@ final class TopologyCounts {
         });
         return c;
     }
+
+    /** Adds every pair of {@code other} (a chunk's counts) to these. */
+    void addAll(TopologyCounts other) {
+        other.counts.forEach((k, m) -> m.forEach((v, n) -> add(k, v, n[0])));
+    }
 }

@@ -28,6 +28,7 @@ import io.hotsched.api.framework.StateData;
 import io.hotsched.api.framework.StateKey;
 import io.hotsched.api.framework.Status;
 import io.hotsched.plugins.defaults.helper.CountingExtensions;
+import io.hotsched.plugins.defaults.helper.NodeChunks;
 import io.hotsched.plugins.defaults.helper.RequiredNodeAffinity;
 import io.hotsched.plugins.defaults.helper.States;
 import java.util.ArrayList;
@@ -237,6 +238,22 @@ public final class PodTopologySpread implements PluginFactory {
 
         // ---- PreFilter and Filter --------------------------------------------------------------
 
+        private static List<Map<String, long[]>> domainCounts(int constraints) {
+            List<Map<String, long[]>> m = new ArrayList<>(constraints);
+            for (int i = 0; i < constraints; i++) {
+                m.add(new HashMap<>());
+            }
+            return m;
+        }
+
+        /** Adds a chunk's counts per constraint and domain to {@code into}. */
+        private static void addAll(List<Map<String, long[]>> into, List<Map<String, long[]>> chunk) {
+            for (int i = 0; i < into.size(); i++) {
+                Map<String, long[]> target = into.get(i);
+                chunk.get(i).forEach((domain, n) -> PreFilterState.count(target, domain, n[0]));
+            }
+        }
+
         @Override
         public PreFilterResult preFilter(CycleState state, PodInfo pod, NodeInfoLister nodes) {
             List<Constraint> constraints = constraints(pod, DO_NOT_SCHEDULE);
@@ -244,26 +261,26 @@ public final class PodTopologySpread implements PluginFactory {
                 return PreFilterResult.SKIP;
             }
             RequiredNodeAffinity affinity = RequiredNodeAffinity.of(pod);
-            List<Map<String, long[]>> matchNum = new ArrayList<>(constraints.size());
-            for (int i = 0; i < constraints.size(); i++) {
-                matchNum.add(new HashMap<>());
-            }
-            for (int nI = 0, nN = nodes.list().size(); nI < nN; nI++) {
-                NodeInfo n = nodes.list().get(nI);
-                Node node = n.node();
-                if (node == null) {
-                    continue;
-                }
-                Map<String, String> labels = States.labels(node);
-                if (!Constraint.hasAllKeys(labels, constraints)) {
-                    continue;
-                }
-                for (int i = 0; i < constraints.size(); i++) {
-                    Constraint c = constraints.get(i);
-                    if (c.includes(pod, node, affinity)) {
-                        PreFilterState.count(matchNum.get(i), labels.get(c.topologyKey()), c.count(n.pods(), pod.namespace()));
-                    }
-                }
+            List<List<Map<String, long[]>>> chunks = NodeChunks.run(handle.parallelizer(), nodes.list(), () -> domainCounts(constraints.size()),
+                    (matchNum, n) -> {
+                        Node node = n.node();
+                        if (node == null) {
+                            return;
+                        }
+                        Map<String, String> labels = States.labels(node);
+                        if (!Constraint.hasAllKeys(labels, constraints)) {
+                            return;
+                        }
+                        for (int i = 0; i < constraints.size(); i++) {
+                            Constraint c = constraints.get(i);
+                            if (c.includes(pod, node, affinity)) {
+                                PreFilterState.count(matchNum.get(i), labels.get(c.topologyKey()), c.count(n.pods(), pod.namespace()));
+                            }
+                        }
+                    });
+            List<Map<String, long[]>> matchNum = chunks.get(0);
+            for (int c = 1; c < chunks.size(); c++) {
+                addAll(matchNum, chunks.get(c));
             }
             state.write(PRE_FILTER_KEY, new PreFilterState(constraints, matchNum, affinity));
             return PreFilterResult.ALL_NODES;
@@ -358,26 +375,27 @@ public final class PodTopologySpread implements PluginFactory {
                 weights[i] = Math.log(size + 2);
             }
             RequiredNodeAffinity affinity = RequiredNodeAffinity.of(pod);
-            for (int nI = 0, nN = all.size(); nI < nN; nI++) {
-                NodeInfo n = all.get(nI);
-                Node node = n.node();
-                if (node == null) {
-                    continue;
-                }
-                Map<String, String> labels = States.labels(node);
-                if (requireAllKeys && !Constraint.hasAllKeys(labels, constraints)) {
-                    continue;
-                }
-                for (int i = 0; i < constraints.size(); i++) {
-                    Constraint c = constraints.get(i);
-                    if (!c.includes(pod, node, affinity)) {
-                        continue;
-                    }
-                    long[] count = pairCounts.get(i).get(labels.getOrDefault(c.topologyKey(), ""));
-                    if (count != null) {
-                        count[0] += c.count(n.pods(), pod.namespace());
-                    }
-                }
+            // each chunk counts into its own maps, only the domains of the candidates (read-only here)
+            List<List<Map<String, long[]>>> chunks = NodeChunks.run(handle.parallelizer(), all, () -> domainCounts(constraints.size()),
+                    (counts, n) -> {
+                        Node node = n.node();
+                        if (node == null) {
+                            return;
+                        }
+                        Map<String, String> labels = States.labels(node);
+                        if (requireAllKeys && !Constraint.hasAllKeys(labels, constraints)) {
+                            return;
+                        }
+                        for (int i = 0; i < constraints.size(); i++) {
+                            Constraint c = constraints.get(i);
+                            String domain = labels.getOrDefault(c.topologyKey(), "");
+                            if (c.includes(pod, node, affinity) && pairCounts.get(i).containsKey(domain)) {
+                                PreFilterState.count(counts.get(i), domain, c.count(n.pods(), pod.namespace()));
+                            }
+                        }
+                    });
+            for (List<Map<String, long[]>> chunk : chunks) {
+                addAll(pairCounts, chunk);
             }
             state.write(PRE_SCORE_KEY, new PreScoreState(constraints, ignored, pairCounts, weights));
             return Status.SUCCESS;
