@@ -7,6 +7,9 @@ import io.fabric8.mockwebserver.http.Buffer;
 import io.fabric8.mockwebserver.http.Headers;
 import io.fabric8.mockwebserver.http.MockResponse;
 import io.fabric8.mockwebserver.http.RecordedRequest;
+import io.fabric8.mockwebserver.http.Response;
+import io.fabric8.mockwebserver.http.WebSocket;
+import io.fabric8.mockwebserver.http.WebSocketListener;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.regex.Matcher;
@@ -19,7 +22,8 @@ import tools.jackson.databind.json.JsonMapper;
  * fabric8's CRUD dispatcher plus what a scheduler needs from an API server: the binding
  * subresource ({@code pods/NAME/binding} and {@code namespaces/NS/bindings}) setting
  * {@code spec.nodeName} through the store, so watchers see the update, with 404 for a missing pod
- * and 409 for a bound one; and the discovery documents kubectl reads.
+ * and 409 for a bound one; the discovery documents kubectl reads; and 410 Gone for a watch that
+ * resumes from before a deletion (see {@link WatchResume}).
  */
 final class SchedulerDispatcher extends KubernetesCrudDispatcher {
 
@@ -28,6 +32,7 @@ final class SchedulerDispatcher extends KubernetesCrudDispatcher {
     private static final ObjectMapper JSON = JsonMapper.builder().build();
 
     private final Object bindLock = new Object();
+    private final WatchResume watchResume = new WatchResume();
     private final java.util.concurrent.atomic.AtomicInteger failingBinds = new java.util.concurrent.atomic.AtomicInteger();
     private volatile int failingBindCode = 500;
 
@@ -71,6 +76,35 @@ final class SchedulerDispatcher extends KubernetesCrudDispatcher {
             }
         }
         return super.dispatch(request);
+    }
+
+    @Override
+    public MockResponse handleDelete(String path) {
+        MockResponse r = super.handleDelete(path);
+        if (r.code() < 300) {
+            // a deletion gets a resource version of its own, as on a real API server
+            watchResume.deleted(path, requestResourceVersion());
+        }
+        return r;
+    }
+
+    @Override
+    public MockResponse handleWatch(String path) {
+        long missed = watchResume.missedDeletion(path);
+        if (missed >= 0) {
+            // as a real API server does: the watch opens, and its only event is an ERROR with a 410
+            // Status; the informer lists again and sees what vanished, which the stock watch would hide
+            String expired = "{\"type\":\"ERROR\",\"object\":" + StatusJson.status(410, "Expired",
+                    "too old resource version: a deletion at " + missed + " happened since") + "}";
+            return new MockResponse().withWebSocketUpgrade(new WebSocketListener() {
+                @Override
+                public void onOpen(WebSocket ws, Response response) {
+                    ws.send(expired);
+                    ws.close(1000, "");
+                }
+            });
+        }
+        return super.handleWatch(path);
     }
 
     /** A pod list with the field-selector terms the stock server ignores applied to its items. */

@@ -9,9 +9,13 @@ final class StatusJson {
     }
 
     static MockResponse failure(int code, String reason, String message) {
-        String body = "{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"metadata\":{},\"status\":\"Failure\",\"message\":"
+        return new MockResponse().setResponseCode(code).setHeader("Content-Type", "application/json").setBody(status(code, reason, message));
+    }
+
+    /** A failure {@code Status} object. */
+    static String status(int code, String reason, String message) {
+        return "{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"metadata\":{},\"status\":\"Failure\",\"message\":"
                 + quote(message) + ",\"reason\":\"" + reason + "\",\"code\":" + code + "}";
-        return new MockResponse().setResponseCode(code).setHeader("Content-Type", "application/json").setBody(body);
     }
 
     static MockResponse created() {

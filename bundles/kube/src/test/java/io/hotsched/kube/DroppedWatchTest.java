@@ -1,0 +1,98 @@
+package io.hotsched.kube;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.hotsched.core.config.ConfigParser;
+import io.hotsched.core.registry.PluginHealth;
+import io.hotsched.core.registry.PluginRegistry;
+import io.hotsched.core.registry.Registration;
+import io.hotsched.core.scheduler.Scheduler;
+import io.hotsched.core.scheduler.SchedulerOptions;
+import io.hotsched.embedded.EmbeddedApiServer;
+import io.hotsched.testing.Nodes;
+import io.hotsched.testing.Pods;
+import io.hotsched.testing.SimplePlugins;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.osgi.framework.Version;
+
+/**
+ * The scheduler's connection goes through a proxy that drops every connection: pods and nodes
+ * created and deleted while its watches are down are seen once it reconnects, so nothing that
+ * happened meanwhile is lost.
+ */
+class DroppedWatchTest {
+
+    private EmbeddedApiServer server;
+    private CuttableProxy proxy;
+    private KubernetesClient client;
+    private Scheduler scheduler;
+    private KubeConnection connection;
+
+    @BeforeEach
+    void start() throws Exception {
+        server = new EmbeddedApiServer().start(0);
+        client = server.client();
+        client.nodes().resource(Nodes.node("n1").cpu("2").build()).create();
+        proxy = new CuttableProxy(server.port());
+        PluginHealth health = new PluginHealth(5);
+        scheduler = new Scheduler(new SchedulerOptions(4, Duration.ofSeconds(30), Duration.ofSeconds(5), 5, 100), new PluginRegistry(health),
+                health, Clock.systemUTC());
+        scheduler.pluginAdded(new Registration("PrioritySort", (a, h) -> new SimplePlugins.Sort(), "t", Version.emptyVersion, 1));
+        scheduler.pluginAdded(new Registration("NodeResourcesFit", (a, h) -> new SimplePlugins.CpuFit(), "t", Version.emptyVersion, 2));
+        scheduler.pluginAdded(new Registration("DefaultBinder", (a, h) -> new SimplePlugins.Binder(h), "t", Version.emptyVersion, 3));
+        KubernetesClient schedulerClient = ClientFactory.create(proxy.url(), null, 16);
+        scheduler.setBackend(new KubeBackend(schedulerClient, "hotsched"));
+        scheduler.start(ConfigParser.parse(LeaderElectionTest.CONFIG, "scheduler.yaml"));
+        connection = new KubeConnection(schedulerClient, scheduler);
+        connection.start();
+        assertTrue(connection.awaitSynced(20, TimeUnit.SECONDS));
+    }
+
+    @AfterEach
+    void stop() throws Exception {
+        connection.close();
+        scheduler.close();
+        proxy.close();
+        server.close();
+    }
+
+    private static void await(String what, BooleanSupplier c) throws InterruptedException {
+        Await.until(what, 60, c);
+    }
+
+    private String nodeOf(String name) {
+        Pod p = client.pods().inNamespace("default").withName(name).get();
+        return p == null ? null : p.getSpec().getNodeName();
+    }
+
+    @Test
+    void whatHappensWhileTheWatchesAreDownIsSeenAfterReconnecting() throws Exception {
+        client.pods().resource(Pods.pod("before").cpu("1500m").build()).create();
+        await("before bound", () -> "n1".equals(nodeOf("before")));
+
+        proxy.cut();
+        // while the scheduler sees nothing: a new node, a new pod that fits only there, and the
+        // deletion of the pod that filled n1
+        client.nodes().resource(Nodes.node("n2").cpu("4").build()).create();
+        client.pods().resource(Pods.pod("during").cpu("3").build()).create();
+        client.pods().inNamespace("default").withName("before").delete();
+        // short, so the client's reconnect backoff stays short too
+        Thread.sleep(300);
+        assertEquals(null, nodeOf("during"), "nothing is bound while the scheduler is cut off");
+        proxy.restore();
+
+        await("during bound to the node created while cut off", () -> "n2".equals(nodeOf("during")));
+        // n1's 2 cpu are free again only if the deletion was seen too
+        client.pods().resource(Pods.pod("after").cpu("1500m").build()).create();
+        await("after bound to n1, freed while cut off", () -> "n1".equals(nodeOf("after")));
+    }
+}
