@@ -55,8 +55,12 @@ final class SchedulerDispatcher extends KubernetesCrudDispatcher {
                 return StatusJson.json(doc);
             }
             FieldSelector.Split split = path.contains("/pods") && !path.contains("watch=true") ? FieldSelector.split(path) : null;
-            if (split != null) {
-                return filtered(request, split);
+            String collection = WatchResume.collection(path);
+            boolean table = Tables.wanted(request.getHeader("Accept")) && !path.contains("watch=true")
+                    && (collection.equals("/api/v1/pods") || collection.equals("/api/v1/nodes"));
+            if (split != null || table) {
+                MockResponse r = split != null ? filtered(request, split) : super.dispatch(request);
+                return table ? asTable(r, collection) : r;
             }
         }
         if (request.method() == HttpMethod.POST) {
@@ -105,6 +109,20 @@ final class SchedulerDispatcher extends KubernetesCrudDispatcher {
             });
         }
         return super.handleWatch(path);
+    }
+
+    /** The JSON answer {@code r} (a list or one object) as a Table, when it is one. */
+    private static MockResponse asTable(MockResponse r, String collection) {
+        if (r.code() != 200) {
+            return r;
+        }
+        JsonNode body = parse(new String(r.getBody().getBytes(), StandardCharsets.UTF_8));
+        if (body == null) {
+            return r;
+        }
+        java.time.Instant now = java.time.Instant.now();
+        JsonNode t = collection.endsWith("/pods") ? Tables.pods(body, now) : Tables.nodes(body, now);
+        return StatusJson.json(JSON.writeValueAsString(t)).setHeader("Content-Type", "application/json;as=Table;v=v1;g=meta.k8s.io");
     }
 
     /** A pod list with the field-selector terms the stock server ignores applied to its items. */

@@ -130,6 +130,41 @@ class EmbeddedApiServerTest {
     }
 
     @Test
+    void kubectlsTableRequestGetsPodAndNodeColumns() throws Exception {
+        client.pods().resource(pod("tbl")).create();
+        bind("default", "tbl", "n1");
+        String accept = "application/json;as=Table;v=v1;g=meta.k8s.io,application/json;as=Table;v=v1beta1;g=meta.k8s.io,application/json";
+        HttpClient http = HttpClient.newHttpClient();
+        HttpResponse<String> pods = http.send(HttpRequest.newBuilder(URI.create(server.url() + "/api/v1/namespaces/default/pods/tbl"))
+                .header("Accept", accept).build(), HttpResponse.BodyHandlers.ofString());
+        assertEquals(200, pods.statusCode(), pods.body());
+        tools.jackson.databind.JsonNode t = tools.jackson.databind.json.JsonMapper.builder().build().readTree(pods.body());
+        assertEquals("Table", t.path("kind").asText());
+        assertEquals("Node", t.path("columnDefinitions").get(6).path("name").asText());
+        assertEquals(1, t.path("columnDefinitions").get(6).path("priority").asInt(), "Node is a wide column");
+        tools.jackson.databind.JsonNode cells = t.path("rows").get(0).path("cells");
+        assertEquals("tbl", cells.get(0).asText());
+        assertEquals("n1", cells.get(6).asText());
+        assertEquals("default", t.path("rows").get(0).path("object").path("metadata").path("namespace").asText());
+
+        HttpResponse<String> nodes = http.send(HttpRequest.newBuilder(URI.create(server.url() + "/api/v1/nodes")).header("Accept", accept).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertTrue(nodes.body().contains("\"cells\":[\"n1\",\"Ready\""), nodes.body());
+        // a client that does not ask for a Table gets the objects
+        assertEquals("tbl", client.pods().inNamespace("default").withName("tbl").get().getMetadata().getName());
+    }
+
+    @Test
+    void agesAreWrittenAsKubectlWritesThem() {
+        assertEquals("45s", Tables.humanDuration(java.time.Duration.ofSeconds(45)));
+        assertEquals("3m20s", Tables.humanDuration(java.time.Duration.ofSeconds(200)));
+        assertEquals("12m", Tables.humanDuration(java.time.Duration.ofMinutes(12)));
+        assertEquals("5h30m", Tables.humanDuration(java.time.Duration.ofMinutes(330)));
+        assertEquals("3d4h", Tables.humanDuration(java.time.Duration.ofHours(76)));
+        assertEquals("400d", Tables.humanDuration(java.time.Duration.ofDays(400)));
+    }
+
+    @Test
     void discoveryParsesAsKubectlReadsIt() {
         assertEquals("1", client.getKubernetesVersion().getMajor());
         assertTrue(client.getApiGroups().getGroups().stream().anyMatch(g -> g.getName().equals("coordination.k8s.io")));

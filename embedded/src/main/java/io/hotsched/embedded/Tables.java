@@ -1,0 +1,229 @@
+package io.hotsched.embedded;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.List;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.JsonNodeFactory;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * Server-side printing, as kubectl asks for it first ({@code Accept: application/json;as=Table}):
+ * pods and nodes as {@code meta.k8s.io/v1 Table}s with the columns a real API server gives them
+ * (the wide ones at priority 1), so {@code kubectl get pods -o wide} shows status and node.
+ */
+final class Tables {
+
+    private static final JsonNodeFactory F = JsonNodeFactory.instance;
+
+    private Tables() {
+    }
+
+    /** Whether a request's Accept header asks for a Table. */
+    static boolean wanted(String accept) {
+        return accept != null && accept.contains("as=Table");
+    }
+
+    /** A Table of the pods of a pod list or of one pod, as of {@code now}. */
+    static ObjectNode pods(JsonNode listOrPod, Instant now) {
+        ObjectNode t = table(listOrPod);
+        ArrayNode cols = (ArrayNode) t.get("columnDefinitions");
+        column(cols, "Name", "string", "name", 0);
+        column(cols, "Ready", "string", "", 0);
+        column(cols, "Status", "string", "", 0);
+        column(cols, "Restarts", "string", "", 0);
+        column(cols, "Age", "string", "", 0);
+        column(cols, "IP", "string", "", 1);
+        column(cols, "Node", "string", "", 1);
+        column(cols, "Nominated Node", "string", "", 1);
+        column(cols, "Readiness Gates", "string", "", 1);
+        for (JsonNode pod : items(listOrPod)) {
+            JsonNode status = pod.path("status");
+            int containers = pod.path("spec").path("containers").size();
+            int ready = 0;
+            int restarts = 0;
+            if (status.path("containerStatuses").isArray() && !status.path("containerStatuses").isEmpty()) {
+                for (JsonNode cs : status.path("containerStatuses")) {
+                    ready += cs.path("ready").asBoolean(false) ? 1 : 0;
+                    restarts += cs.path("restartCount").asInt(0);
+                }
+            } else if (condition(status, "Ready")) {
+                // the kubelet stand-in reports the pod Ready without container statuses
+                ready = containers;
+            }
+            String phase = status.path("phase").asText("Pending");
+            String reason = status.path("reason").asText("");
+            String shown = !pod.path("metadata").path("deletionTimestamp").isMissingNode() ? "Terminating" : !reason.isEmpty() ? reason : phase;
+            row(t, pod, text(pod.path("metadata").path("name").asText()), text(ready + "/" + containers), text(shown), text(String.valueOf(restarts)),
+                    text(age(pod, now)), text(or(status.path("podIP").asText(""), "<none>")), text(or(pod.path("spec").path("nodeName").asText(""), "<none>")),
+                    text(or(status.path("nominatedNodeName").asText(""), "<none>")), text("<none>"));
+        }
+        return t;
+    }
+
+    /** A Table of the nodes of a node list or of one node, as of {@code now}. */
+    static ObjectNode nodes(JsonNode listOrNode, Instant now) {
+        ObjectNode t = table(listOrNode);
+        ArrayNode cols = (ArrayNode) t.get("columnDefinitions");
+        column(cols, "Name", "string", "name", 0);
+        column(cols, "Status", "string", "", 0);
+        column(cols, "Roles", "string", "", 0);
+        column(cols, "Age", "string", "", 0);
+        column(cols, "Version", "string", "", 0);
+        column(cols, "Internal-IP", "string", "", 1);
+        column(cols, "OS-Image", "string", "", 1);
+        column(cols, "Kernel-Version", "string", "", 1);
+        column(cols, "Container-Runtime", "string", "", 1);
+        for (JsonNode node : items(listOrNode)) {
+            JsonNode status = node.path("status");
+            boolean readyKnown = false;
+            String ready = "Unknown";
+            for (JsonNode c : status.path("conditions")) {
+                if ("Ready".equals(c.path("type").asText())) {
+                    readyKnown = true;
+                    ready = "True".equals(c.path("status").asText()) ? "Ready" : "NotReady";
+                }
+            }
+            // the demo's nodes carry no conditions: a node without a Ready condition is shown Ready
+            String shown = readyKnown ? ready : "Ready";
+            if (node.path("spec").path("unschedulable").asBoolean(false)) {
+                shown += ",SchedulingDisabled";
+            }
+            List<String> roles = new ArrayList<>();
+            node.path("metadata").path("labels").propertyNames().forEach(l -> {
+                if (l.startsWith("node-role.kubernetes.io/")) {
+                    roles.add(l.substring("node-role.kubernetes.io/".length()));
+                }
+            });
+            String ip = "<none>";
+            for (JsonNode a : status.path("addresses")) {
+                if ("InternalIP".equals(a.path("type").asText())) {
+                    ip = a.path("address").asText();
+                }
+            }
+            JsonNode info = status.path("nodeInfo");
+            row(t, node, text(node.path("metadata").path("name").asText()), text(shown), text(roles.isEmpty() ? "<none>" : String.join(",", roles)),
+                    text(age(node, now)), text(or(info.path("kubeletVersion").asText(""), "<none>")), text(ip),
+                    text(or(info.path("osImage").asText(""), "<unknown>")), text(or(info.path("kernelVersion").asText(""), "<unknown>")),
+                    text(or(info.path("containerRuntimeVersion").asText(""), "<unknown>")));
+        }
+        return t;
+    }
+
+    private static ObjectNode table(JsonNode source) {
+        ObjectNode t = F.objectNode();
+        t.put("kind", "Table");
+        t.put("apiVersion", "meta.k8s.io/v1");
+        ObjectNode meta = t.putObject("metadata");
+        String rv = source.path("metadata").path("resourceVersion").asText("");
+        if (!rv.isEmpty()) {
+            meta.put("resourceVersion", rv);
+        }
+        t.putArray("columnDefinitions");
+        t.putArray("rows");
+        return t;
+    }
+
+    private static List<JsonNode> items(JsonNode listOrObject) {
+        List<JsonNode> out = new ArrayList<>();
+        if (listOrObject.path("items").isArray()) {
+            listOrObject.path("items").forEach(out::add);
+        } else {
+            out.add(listOrObject);
+        }
+        return out;
+    }
+
+    private static void column(ArrayNode cols, String name, String type, String format, int priority) {
+        ObjectNode c = cols.addObject();
+        c.put("name", name);
+        c.put("type", type);
+        c.put("format", format);
+        c.put("description", "");
+        c.put("priority", priority);
+    }
+
+    private static void row(ObjectNode table, JsonNode object, JsonNode... cells) {
+        ObjectNode r = ((ArrayNode) table.get("rows")).addObject();
+        ArrayNode cs = r.putArray("cells");
+        for (JsonNode c : cells) {
+            cs.add(c);
+        }
+        // kubectl reads namespace (for -A), labels (--show-labels) and name from here
+        ObjectNode partial = r.putObject("object");
+        partial.put("kind", "PartialObjectMetadata");
+        partial.put("apiVersion", "meta.k8s.io/v1");
+        partial.set("metadata", object.path("metadata").deepCopy());
+    }
+
+    private static JsonNode text(String s) {
+        return F.stringNode(s);
+    }
+
+    private static String or(String s, String otherwise) {
+        return s == null || s.isEmpty() ? otherwise : s;
+    }
+
+    private static boolean condition(JsonNode status, String type) {
+        for (JsonNode c : status.path("conditions")) {
+            if (type.equals(c.path("type").asText()) && "True".equals(c.path("status").asText())) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static String age(JsonNode object, Instant now) {
+        String created = object.path("metadata").path("creationTimestamp").asText("");
+        if (created.isEmpty()) {
+            return "<unknown>";
+        }
+        try {
+            return humanDuration(Duration.between(Instant.parse(created), now));
+        } catch (DateTimeParseException e) {
+            return "<unknown>";
+        }
+    }
+
+    /** kubectl's way of writing an age: "45s", "3m20s", "12m", "5h30m", "3d4h", "400d", "2y10d". */
+    static String humanDuration(Duration d) {
+        long s = d.getSeconds();
+        if (s < -1) {
+            return "<invalid>";
+        }
+        if (s < 0) {
+            return "0s";
+        }
+        if (s < 60 * 2) {
+            return s + "s";
+        }
+        long m = s / 60;
+        if (m < 10) {
+            return s % 60 == 0 ? m + "m" : m + "m" + (s % 60) + "s";
+        }
+        if (m < 60 * 3) {
+            return m + "m";
+        }
+        long h = m / 60;
+        if (h < 8) {
+            return m % 60 == 0 ? h + "h" : h + "h" + (m % 60) + "m";
+        }
+        if (h < 48) {
+            return h + "h";
+        }
+        if (h < 24 * 8) {
+            return h % 24 == 0 ? (h / 24) + "d" : (h / 24) + "d" + (h % 24) + "h";
+        }
+        if (h < 24 * 365 * 2) {
+            return (h / 24) + "d";
+        }
+        long days = h / 24;
+        if (days < 365 * 8) {
+            return days % 365 == 0 ? (days / 365) + "y" : (days / 365) + "y" + (days % 365) + "d";
+        }
+        return (days / 365) + "y";
+    }
+}
