@@ -2,6 +2,7 @@ package io.hotsched.conformance;
 
 import io.hotsched.api.framework.PluginFactory;
 import io.hotsched.plugins.defaults.defaultpreemption.DefaultPreemption;
+import io.hotsched.plugins.loadaware.LoadAwareScheduling;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
@@ -31,7 +32,7 @@ public final class Conformance {
         }
     }
 
-    private static final String BUNDLED = "conformance/k8s/";
+    private static final String BUNDLED = "conformance/";
 
     private final Map<String, PluginFactory> plugins;
 
@@ -39,7 +40,7 @@ public final class Conformance {
         this.plugins = plugins;
     }
 
-    /** The case files shipped in this jar (upstream's kube-scheduler cases), listed in its index. */
+    /** The case files shipped in this jar (kube-scheduler's and Koordinator's cases), listed in its index. */
     public static List<CaseFile> bundled() {
         ClassLoader cl = Conformance.class.getClassLoader();
         List<CaseFile> out = new ArrayList<>();
@@ -115,6 +116,8 @@ public final class Conformance {
             }
             if (plugin.equals(DefaultPreemption.NAME)) {
                 PreemptionRunner.run(plugins, c);
+            } else if (plugin.equals(LoadAwareScheduling.NAME)) {
+                LoadAwareRunner.run(factory, c);
             } else {
                 ConformanceRunner.run(factory, c);
             }

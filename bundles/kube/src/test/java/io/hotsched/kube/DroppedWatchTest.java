@@ -1,28 +1,16 @@
 package io.hotsched.kube;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.hotsched.core.config.ConfigParser;
-import io.hotsched.core.registry.PluginHealth;
-import io.hotsched.core.registry.PluginRegistry;
-import io.hotsched.core.registry.Registration;
-import io.hotsched.core.scheduler.Scheduler;
-import io.hotsched.core.scheduler.SchedulerOptions;
 import io.hotsched.embedded.EmbeddedApiServer;
 import io.hotsched.testing.Nodes;
 import io.hotsched.testing.Pods;
-import io.hotsched.testing.SimplePlugins;
-import java.time.Clock;
-import java.time.Duration;
-import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.osgi.framework.Version;
 
 /**
  * The scheduler's connection goes through a proxy that drops every connection: pods and nodes
@@ -34,8 +22,7 @@ class DroppedWatchTest {
     private EmbeddedApiServer server;
     private CuttableProxy proxy;
     private KubernetesClient client;
-    private Scheduler scheduler;
-    private KubeConnection connection;
+    private ConnectedScheduler scheduler;
 
     @BeforeEach
     void start() throws Exception {
@@ -43,23 +30,11 @@ class DroppedWatchTest {
         client = server.client();
         client.nodes().resource(Nodes.node("n1").cpu("2").build()).create();
         proxy = new CuttableProxy(server.port());
-        PluginHealth health = new PluginHealth(5);
-        scheduler = new Scheduler(new SchedulerOptions(4, Duration.ofSeconds(30), Duration.ofSeconds(5), 5, 100), new PluginRegistry(health),
-                health, Clock.systemUTC());
-        scheduler.pluginAdded(new Registration("PrioritySort", (a, h) -> new SimplePlugins.Sort(), "t", Version.emptyVersion, 1));
-        scheduler.pluginAdded(new Registration("NodeResourcesFit", (a, h) -> new SimplePlugins.CpuFit(), "t", Version.emptyVersion, 2));
-        scheduler.pluginAdded(new Registration("DefaultBinder", (a, h) -> new SimplePlugins.Binder(h), "t", Version.emptyVersion, 3));
-        KubernetesClient schedulerClient = ClientFactory.create(proxy.url(), null, 16);
-        scheduler.setBackend(new KubeBackend(schedulerClient, "hotsched"));
-        scheduler.start(ConfigParser.parse(LeaderElectionTest.CONFIG, "scheduler.yaml"));
-        connection = new KubeConnection(schedulerClient, scheduler);
-        connection.start();
-        assertTrue(connection.awaitSynced(20, TimeUnit.SECONDS));
+        scheduler = new ConnectedScheduler(proxy.url(), ConnectedScheduler.simplePlugins(), LeaderElectionTest.CONFIG);
     }
 
     @AfterEach
     void stop() throws Exception {
-        connection.close();
         scheduler.close();
         proxy.close();
         server.close();

@@ -10,12 +10,6 @@ import io.fabric8.kubernetes.client.Watch;
 import io.fabric8.kubernetes.client.Watcher;
 import io.fabric8.kubernetes.client.WatcherException;
 import io.hotsched.api.framework.PluginFactory;
-import io.hotsched.core.config.ConfigParser;
-import io.hotsched.core.registry.PluginHealth;
-import io.hotsched.core.registry.PluginRegistry;
-import io.hotsched.core.registry.Registration;
-import io.hotsched.core.scheduler.Scheduler;
-import io.hotsched.core.scheduler.SchedulerOptions;
 import io.hotsched.embedded.EmbeddedApiServer;
 import io.hotsched.plugins.defaults.defaultbinder.DefaultBinder;
 import io.hotsched.plugins.defaults.defaultpreemption.DefaultPreemption;
@@ -23,18 +17,14 @@ import io.hotsched.plugins.defaults.noderesourcesfit.NodeResourcesFit;
 import io.hotsched.plugins.defaults.queuesort.PrioritySort;
 import io.hotsched.testing.Nodes;
 import io.hotsched.testing.Pods;
-import java.time.Clock;
-import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.osgi.framework.Version;
 
 /**
  * DefaultPreemption over HTTP against the embedded API server: the victim is marked as a
@@ -56,8 +46,7 @@ class PreemptionPathTest {
 
     private EmbeddedApiServer server;
     private KubernetesClient client;
-    private Scheduler scheduler;
-    private KubeConnection connection;
+    private ConnectedScheduler scheduler;
     private Watch watch;
     /** Every version of every pod the API server sent, by name, in order. */
     private final Map<String, List<Pod>> seen = new ConcurrentHashMap<>();
@@ -81,26 +70,17 @@ class PreemptionPathTest {
             public void onClose(WatcherException e) {
             }
         });
-        PluginHealth health = new PluginHealth(5);
-        scheduler = new Scheduler(new SchedulerOptions(4, Duration.ofSeconds(30), Duration.ofSeconds(5), 5, 100), new PluginRegistry(health),
-                health, Clock.systemUTC());
-        long id = 1;
-        for (Map.Entry<String, PluginFactory> e : Map.<String, PluginFactory>of(PrioritySort.NAME, new PrioritySort(), NodeResourcesFit.NAME,
-                new NodeResourcesFit(), DefaultPreemption.NAME, new DefaultPreemption(), DefaultBinder.NAME, new DefaultBinder()).entrySet()) {
-            scheduler.pluginAdded(new Registration(e.getKey(), e.getValue(), "io.hotsched.plugins.defaults", Version.emptyVersion, id++));
-        }
-        KubernetesClient schedulerClient = ClientFactory.create(server.url(), null, 16);
-        scheduler.setBackend(new KubeBackend(schedulerClient, "hotsched"));
-        scheduler.start(ConfigParser.parse(CONFIG, "scheduler.yaml"));
-        connection = new KubeConnection(schedulerClient, scheduler);
-        connection.start();
-        assertTrue(connection.awaitSynced(20, TimeUnit.SECONDS));
+        Map<String, PluginFactory> plugins = new java.util.LinkedHashMap<>();
+        plugins.put(PrioritySort.NAME, new PrioritySort());
+        plugins.put(NodeResourcesFit.NAME, new NodeResourcesFit());
+        plugins.put(DefaultPreemption.NAME, new DefaultPreemption());
+        plugins.put(DefaultBinder.NAME, new DefaultBinder());
+        scheduler = new ConnectedScheduler(server.url(), plugins, CONFIG);
     }
 
     @AfterEach
     void stop() {
         watch.close();
-        connection.close();
         scheduler.close();
         server.close();
     }

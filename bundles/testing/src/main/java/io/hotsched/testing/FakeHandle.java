@@ -129,6 +129,28 @@ public final class FakeHandle implements Handle {
         objects.computeIfAbsent(object.getKind(), k -> new CopyOnWriteArrayList<>()).add(object);
     }
 
+    private volatile java.time.Clock clock = java.time.Clock.systemUTC();
+
+    /** Fixes the time plugins read through {@link #clock()}. */
+    public void setClock(java.time.Clock c) {
+        this.clock = c;
+    }
+
+    @Override
+    public java.time.Clock clock() {
+        return clock;
+    }
+
+    @Override
+    public HasMetadata object(String kind, String namespace, String name) {
+        for (HasMetadata o : objects.getOrDefault(kind, List.of())) {
+            if (name.equals(o.getMetadata().getName()) && java.util.Objects.equals(namespace, o.getMetadata().getNamespace())) {
+                return o;
+            }
+        }
+        return null;
+    }
+
     @Override
     public List<HasMetadata> objects(String kind) {
         return List.copyOf(objects.getOrDefault(kind, List.of()));

@@ -1,6 +1,7 @@
 package io.hotsched.api.framework;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import java.time.Clock;
 import java.util.List;
 import java.util.Map;
 import org.osgi.annotation.versioning.ProviderType;
@@ -57,4 +58,19 @@ public interface Handle {
      * The objects are shared: do not change them.
      */
     List<HasMetadata> objects(String kind);
+
+    /**
+     * The object of {@code kind} named {@code name} (in {@code namespace}; null for cluster-scoped
+     * kinds such as NodeMetric), as last reported, or null. Shared: do not change it.
+     *
+     * @since 1.3
+     */
+    HasMetadata object(String kind, String namespace, String name);
+
+    /**
+     * The clock plugins read the time from (metric expiry, estimation windows), so tests can fix it.
+     *
+     * @since 1.3
+     */
+    Clock clock();
 }

@@ -34,6 +34,12 @@ public final class ObjectStore {
         return objects == null ? List.of() : List.copyOf(objects.values());
     }
 
+    /** The object of {@code kind} in {@code namespace} (null: cluster-scoped) named {@code name}, or null. */
+    public HasMetadata get(String kind, String namespace, String name) {
+        Map<String, HasMetadata> objects = byKind.get(kind);
+        return objects == null ? null : objects.get(namespace == null ? name : namespace + "/" + name);
+    }
+
     /** The labels of namespace {@code name}; empty when it is unknown. */
     public Map<String, String> namespaceLabels(String name) {
         Map<String, HasMetadata> namespaces = byKind.get(NAMESPACE);

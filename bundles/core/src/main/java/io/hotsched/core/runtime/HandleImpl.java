@@ -47,6 +47,16 @@ final class HandleImpl implements Handle {
     }
 
     @Override
+    public HasMetadata object(String kind, String namespace, String name) {
+        return services.objects().get(kind, namespace, name);
+    }
+
+    @Override
+    public java.time.Clock clock() {
+        return java.time.Clock.systemUTC();
+    }
+
+    @Override
     public List<HasMetadata> objects(String kind) {
         return services.objects().list(kind);
     }
