@@ -118,10 +118,22 @@ public final class EmbeddedApiServer implements AutoCloseable {
         };
     }
 
-    /** Marks bound pods Running, as a kubelet would, so listings look like a cluster. */
+    /**
+     * Plays the node agents: marks bound pods Running, as a kubelet would, so listings look like a
+     * cluster; and reports every NodeMetric again every 30 s (a fresh {@code status.updateTime}), as
+     * Koordinator's koordlet would, so load-aware plugins keep trusting the seeded usage.
+     */
     public void startKubelet() {
         kubelet = new KubeletStandIn(client());
         kubelet.start();
+        KoordletStandIn koordlet = new KoordletStandIn(client(), java.time.Clock.systemUTC());
+        housekeeping.scheduleWithFixedDelay(() -> {
+            try {
+                koordlet.report();
+            } catch (RuntimeException e) {
+                // the server is stopping, or NodeMetric is not served: the next round tries again
+            }
+        }, 0, 30, TimeUnit.SECONDS);
     }
 
     /** The next {@code times} bind requests fail with HTTP {@code code} (for tests of retries). */

@@ -155,6 +155,24 @@ class EmbeddedApiServerTest {
     }
 
     @Test
+    void theKoordletStandInReportsNodeMetricsAgain() {
+        var metrics = client.genericKubernetesResources("slo.koordinator.sh/v1alpha1", "NodeMetric");
+        io.fabric8.kubernetes.api.model.GenericKubernetesResource m = new io.fabric8.kubernetes.api.model.GenericKubernetesResourceBuilder()
+                .withApiVersion("slo.koordinator.sh/v1alpha1").withKind("NodeMetric").withNewMetadata().withName("koordlet-n").endMetadata().build();
+        m.setAdditionalProperty("status", java.util.Map.of("updateTime", "2026-01-01T00:00:00Z",
+                "nodeMetric", java.util.Map.of("nodeUsage", java.util.Map.of("resources", java.util.Map.of("cpu", "2")))));
+        metrics.resource(m).create();
+        java.time.Instant now = java.time.Instant.parse("2026-06-01T12:00:00Z");
+        assertTrue(new KoordletStandIn(client, java.time.Clock.fixed(now, java.time.ZoneOffset.UTC)).report() >= 1);
+        @SuppressWarnings("unchecked")
+        var status = (java.util.Map<String, Object>) metrics.withName("koordlet-n").get().getAdditionalProperties().get("status");
+        assertEquals(now.toString(), status.get("updateTime"));
+        assertEquals(java.util.Map.of("nodeUsage", java.util.Map.of("resources", java.util.Map.of("cpu", "2"))), status.get("nodeMetric"),
+                "the usage stays as seeded");
+        metrics.withName("koordlet-n").delete();
+    }
+
+    @Test
     void agesAreWrittenAsKubectlWritesThem() {
         assertEquals("45s", Tables.humanDuration(java.time.Duration.ofSeconds(45)));
         assertEquals("3m20s", Tables.humanDuration(java.time.Duration.ofSeconds(200)));

@@ -120,6 +120,8 @@ class DistributionIT {
         assertTrue(r.text().contains("demo/huge"), r.text());
         assertTrue(r.text().contains("pods bound"), r.text());
         assertTrue(!r.text().contains("default/elsewhere"), "a pod for another scheduler is not ours: " + r.text());
+        // the koord-scheduler profile runs on LoadAwareScheduling, a bundle of its own in deploy/
+        assertTrue(r.text().matches("(?s).*demo/load-1 +node-\\S+ +bound.*"), r.text());
         assertTrue(Files.readString(home.resolve("data/kubeconfig")).contains("server: http://127.0.0.1:"));
     }
 

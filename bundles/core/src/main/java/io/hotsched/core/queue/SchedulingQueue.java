@@ -278,6 +278,17 @@ public final class SchedulingQueue {
         }
     }
 
+    /** Sets why the unschedulable pods matching {@code which} wait (their paused profile's state changed). */
+    public void setFailure(Predicate<QueuedPod> which, String failure) {
+        synchronized (lock) {
+            for (QueuedPod qp : unschedulable.values()) {
+                if (which.test(qp)) {
+                    qp.lastFailure = failure;
+                }
+            }
+        }
+    }
+
     /** Moves unschedulable pods matching {@code which} back (a profile became ready, a plugin came back). */
     public int moveIf(Predicate<QueuedPod> which) {
         synchronized (lock) {

@@ -207,6 +207,11 @@ public final class Scheduler implements ClusterEvents, AutoCloseable {
     // ---- profiles and plugins --------------------------------------------------------------------
 
     private void profileChanged(ProfileState s) {
+        if (!s.ready()) {
+            // pods that found the profile paused say why it is paused now, not why it was then
+            queue.setFailure(qp -> qp.unschedulablePlugins().contains(SchedulingCycle.PAUSED_PREFIX + s.name()),
+                    "profile " + s.name() + " " + s.describe());
+        }
         if (s.ready()) {
             FrameworkImpl f = s.framework();
             queue.setLess(f::less);

@@ -215,6 +215,26 @@ class SwapTest {
         await("bound once the plugin is back", () -> f.cluster.bindings().size() == 1);
     }
 
+    @Test
+    void aPodWaitingOnAPausedProfileSaysWhyItIsPausedNow() throws Exception {
+        Registration fit = f.registry.serving("NodeResourcesFit").orElseThrow();
+        f.scheduler.pluginRemoved(fit);
+        f.cluster.addNode(Nodes.node("n1").cpu("4").build());
+        f.cluster.addPod(Pods.pod("p").cpu("100m").build());
+        f.start(SchedulerFixture.BASE);
+        await("waiting for the plugin", () -> f.scheduler.queue().entries().stream()
+                .anyMatch(e -> "profile default-scheduler paused: waiting for plugin(s) NodeResourcesFit".equals(e.lastFailure())));
+
+        // the plugin comes back, but refuses its arguments: still paused, for another reason
+        f.add("NodeResourcesFit", (args, h) -> {
+            throw new io.hotsched.api.framework.InvalidArgsException("scoringStrategy", "bogus", "not a strategy");
+        }, "1.0.1");
+        await("the reason follows the profile", () -> f.scheduler.queue().entries().stream()
+                .anyMatch(e -> e.lastFailure() != null && e.lastFailure().startsWith("profile default-scheduler paused: ")
+                        && e.lastFailure().contains("not a strategy")));
+        assertEquals(List.of(), f.cluster.bindings());
+    }
+
     /** Prefers one node by name. */
     static final class Prefer implements ScorePlugin {
         final String node;
