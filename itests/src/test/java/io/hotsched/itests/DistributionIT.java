@@ -122,6 +122,8 @@ class DistributionIT {
         assertTrue(!r.text().contains("default/elsewhere"), "a pod for another scheduler is not ours: " + r.text());
         // the koord-scheduler profile runs on LoadAwareScheduling, a bundle of its own in deploy/
         assertTrue(r.text().matches("(?s).*demo/load-1 +node-\\S+ +bound.*"), r.text());
+        // only the ResourceAmplification transformer (its own bundle) makes node-c1 big enough
+        assertTrue(r.text().matches("(?s).*demo/amplified +node-c1 +bound.*"), r.text());
         assertTrue(Files.readString(home.resolve("data/kubeconfig")).contains("server: http://127.0.0.1:"));
     }
 

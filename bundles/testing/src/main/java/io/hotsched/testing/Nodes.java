@@ -18,6 +18,7 @@ public final class Nodes {
     private final Map<String, String> labels = new LinkedHashMap<>();
     private final Map<String, Quantity> allocatable = new LinkedHashMap<>();
     private final List<Taint> taints = new ArrayList<>();
+    private final Map<String, String> annotations = new LinkedHashMap<>();
     private boolean unschedulable;
 
     private Nodes(String name) {
@@ -51,6 +52,11 @@ public final class Nodes {
         return this;
     }
 
+    public Nodes annotation(String k, String v) {
+        annotations.put(k, v);
+        return this;
+    }
+
     public Nodes taint(String key, String value, String effect) {
         taints.add(new Taint(effect, key, null, value));
         return this;
@@ -64,7 +70,8 @@ public final class Nodes {
     public Node build() {
         Map<String, String> l = new LinkedHashMap<>(labels);
         l.putIfAbsent("kubernetes.io/hostname", name);
-        return new NodeBuilder().withNewMetadata().withName(name).withLabels(l).endMetadata()
+        return new NodeBuilder().withNewMetadata().withName(name).withLabels(l)
+                .withAnnotations(annotations.isEmpty() ? null : new LinkedHashMap<>(annotations)).endMetadata()
                 .withNewSpec().withUnschedulable(unschedulable ? Boolean.TRUE : null).withTaints(taints.isEmpty() ? null : new ArrayList<>(taints)).endSpec()
                 .withNewStatus().withAllocatable(new LinkedHashMap<>(allocatable)).withCapacity(new LinkedHashMap<>(allocatable)).endStatus()
                 .build();
