@@ -20,7 +20,8 @@ import org.osgi.service.component.annotations.Reference;
     "osgi.command.function=explain",
     "osgi.command.function=reload",
     "osgi.command.function=release",
-    "osgi.command.function=status"})
+    "osgi.command.function=status",
+    "osgi.command.function=state"})
 public final class SchedCommands {
 
     private final SchedulerAdmin admin;
@@ -106,6 +107,25 @@ public final class SchedCommands {
     @Descriptor("ends the quarantine of a plugin")
     public String release(@Descriptor("plugin name") String plugin) {
         return admin.release(plugin) ? "Released " + plugin + "\n" : plugin + " is not quarantined\n";
+    }
+
+    @Descriptor("what a plugin shows of its state, per profile using it (LoadAwareScheduling: per node usage, estimates, deltas, pods)")
+    public String state(@Descriptor("plugin name") String plugin) {
+        return state(plugin, null);
+    }
+
+    @Descriptor("what a plugin shows of its state for one node, per profile using it")
+    public String state(@Descriptor("plugin name") String plugin, @Descriptor("node name") String node) {
+        Map<String, Object> byProfile = admin.pluginState(plugin, node);
+        if (byProfile.isEmpty()) {
+            return "no ready profile uses plugin " + plugin + " (sched:plugins lists the plugins, sched:profiles the profiles)";
+        }
+        StringBuilder b = new StringBuilder();
+        byProfile.forEach((profile, state) -> {
+            b.append("profile ").append(profile).append(":\n");
+            Outline.write(b, state, 1);
+        });
+        return b.toString();
     }
 
     @Descriptor("configuration source, cluster connection, cache size and counters")

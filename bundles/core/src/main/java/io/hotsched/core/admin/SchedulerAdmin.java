@@ -1,6 +1,7 @@
 package io.hotsched.core.admin;
 
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.osgi.annotation.versioning.ProviderType;
 
@@ -29,4 +30,13 @@ public interface SchedulerAdmin {
 
     /** Where the configuration comes from, and the counters since start. */
     String status();
+
+    /**
+     * What plugin {@code plugin} shows of its state ({@link io.hotsched.api.framework.StateDescriber}),
+     * for {@code node} or all nodes (null), per ready profile that uses it; empty when no profile
+     * uses it, and a profile whose instance describes nothing maps to a note saying so.
+     *
+     * @since 1.1
+     */
+    Map<String, Object> pluginState(String plugin, String node);
 }

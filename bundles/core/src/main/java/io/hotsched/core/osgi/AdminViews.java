@@ -50,6 +50,32 @@ final class AdminViews {
         return out;
     }
 
+    /** Per ready profile using {@code plugin}: what its instance shows, or why nothing. */
+    static Map<String, Object> pluginState(Scheduler s, String plugin, String node) {
+        Map<String, Object> out = new java.util.TreeMap<>();
+        for (ProfileState p : s.profiles().profiles()) {
+            FrameworkImpl f = p.framework();
+            if (f == null) {
+                continue;
+            }
+            for (io.hotsched.core.runtime.PluginInstance i : f.instances()) {
+                if (!i.name().equals(plugin)) {
+                    continue;
+                }
+                if (i.plugin() instanceof io.hotsched.api.framework.StateDescriber d) {
+                    try {
+                        out.put(p.name(), d.describeState(node));
+                    } catch (RuntimeException e) {
+                        out.put(p.name(), "describing the state failed: " + e);
+                    }
+                } else {
+                    out.put(p.name(), plugin + " does not describe its state");
+                }
+            }
+        }
+        return out;
+    }
+
     static List<ProfileView> profiles(Scheduler s) {
         List<ProfileView> out = new ArrayList<>();
         for (ProfileState p : s.profiles().profiles()) {

@@ -333,6 +333,11 @@ public final class SchedulerComponent implements ClusterEvents, SchedulerAdmin {
     }
 
     @Override
+    public Map<String, Object> pluginState(String plugin, String node) {
+        return AdminViews.pluginState(scheduler(), plugin, node);
+    }
+
+    @Override
     public String status() {
         Scheduler s = scheduler();
         return "configuration: " + configState + "\ncluster: " + (backend == null ? "not connected" : "connected") + "\nnodes: "

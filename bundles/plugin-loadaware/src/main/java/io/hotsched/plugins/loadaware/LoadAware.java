@@ -19,6 +19,7 @@ import io.hotsched.api.framework.PreFilterResult;
 import io.hotsched.api.framework.ReservePlugin;
 import io.hotsched.api.framework.ScorePlugin;
 import io.hotsched.api.framework.StateData;
+import io.hotsched.api.framework.StateDescriber;
 import io.hotsched.api.framework.StateKey;
 import io.hotsched.api.framework.Status;
 import java.time.Instant;
@@ -28,7 +29,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 /** One LoadAwareScheduling instance of a profile; see {@link LoadAwareScheduling}. */
-public final class LoadAware implements PreFilterPlugin, FilterPlugin, ScorePlugin, ReservePlugin, EnqueueExtensions {
+public final class LoadAware implements PreFilterPlugin, FilterPlugin, ScorePlugin, ReservePlugin, EnqueueExtensions, StateDescriber {
 
     static final String RESERVE_POD_ANNOTATION = "scheduling.koordinator.sh/reserve-pod";
 
@@ -245,6 +246,29 @@ public final class LoadAware implements PreFilterPlugin, FilterPlugin, ScorePlug
         long[] e = estimator.estimatePod(pod);
         return new AssignedPod(uid, key, PriorityClass.of(pod) == PriorityClass.PROD, Vectorizer.isZero(e) ? null : e, timestamp,
                 estimator.deadline(pod, timestamp));
+    }
+
+    /**
+     * Per node: the NodeMetric's time, the usage, the estimates and deltas, and (for one node) each
+     * counted pod with its estimate and whether it is in the delta.
+     */
+    @Override
+    public Map<String, Object> describeState(String node) {
+        Map<String, Object> out = new java.util.LinkedHashMap<>();
+        for (NodeInfo n : handle.snapshot().list()) {
+            if (node != null && !node.equals(n.name())) {
+                continue;
+            }
+            NodeLoad load = load(n);
+            if (node == null && !load.found() && n.pods().isEmpty()) {
+                continue;
+            }
+            out.put(n.name(), StateView.of(load, assigned(n), vectorizer, handle.clock().instant(), args.nodeMetricExpirationSeconds(), node != null));
+        }
+        if (node != null && out.isEmpty()) {
+            out.put(node, "no such node in the scheduler's snapshot");
+        }
+        return out;
     }
 
     private static boolean ownedByDaemonSet(Pod pod) {
