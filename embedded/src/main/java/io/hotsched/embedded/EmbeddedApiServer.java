@@ -49,7 +49,12 @@ public final class EmbeddedApiServer implements AutoCloseable {
     private KubeletStandIn kubelet;
 
     public EmbeddedApiServer() {
-        this.dispatcher = new SchedulerDispatcher(CRDS);
+        this(true);
+    }
+
+    /** @param indexed false runs the stock store's scans (to compare the two; see IndexedStoreBehaviourTest) */
+    EmbeddedApiServer(boolean indexed) {
+        this.dispatcher = new SchedulerDispatcher(CRDS, indexed);
         this.server = new KubernetesMockServer(new Context(), web, new HashMap<>(), dispatcher, false);
         CRDS.forEach(server::expectCustomResource);
     }
@@ -68,6 +73,11 @@ public final class EmbeddedApiServer implements AutoCloseable {
 
     public String url() {
         return "http://127.0.0.1:" + port();
+    }
+
+    /** How many named look-ups the store's index answered. */
+    public long indexHits() {
+        return dispatcher.indexHits.get();
     }
 
     /** A client for this server (HTTP/1.1, as kubectl and the scheduler use it). */

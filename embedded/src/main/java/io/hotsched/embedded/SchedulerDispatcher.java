@@ -1,7 +1,10 @@
 package io.hotsched.embedded;
 
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.dsl.base.CustomResourceDefinitionContext;
+import io.fabric8.kubernetes.client.server.mock.KubernetesAttributesExtractor;
 import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
+import io.fabric8.mockwebserver.crud.AttributeSet;
 import io.fabric8.mockwebserver.dsl.HttpMethod;
 import io.fabric8.mockwebserver.http.Buffer;
 import io.fabric8.mockwebserver.http.Headers;
@@ -33,6 +36,11 @@ final class SchedulerDispatcher extends KubernetesCrudDispatcher {
 
     private final Object bindLock = new Object();
     private final WatchResume watchResume = new WatchResume();
+    private final StoreIndex index = new StoreIndex();
+    private final boolean indexed;
+
+    /** Named look-ups answered from the index (for the benchmark and the behaviour test). */
+    final java.util.concurrent.atomic.AtomicLong indexHits = new java.util.concurrent.atomic.AtomicLong();
     private final java.util.concurrent.atomic.AtomicInteger failingBinds = new java.util.concurrent.atomic.AtomicInteger();
     private volatile int failingBindCode = 500;
 
@@ -43,7 +51,97 @@ final class SchedulerDispatcher extends KubernetesCrudDispatcher {
     }
 
     SchedulerDispatcher(List<CustomResourceDefinitionContext> crds) {
+        this(crds, true);
+    }
+
+    /** @param indexed false keeps the stock scans (the behaviour test compares both) */
+    SchedulerDispatcher(List<CustomResourceDefinitionContext> crds, boolean indexed) {
         super(crds);
+        this.indexed = indexed;
+    }
+
+    // ---- the index: kept in step on the single write path, used for named look-ups ------------------
+
+    @Override
+    public void processEvent(String path, AttributeSet pathAttributes, AttributeSet oldAttributes, GenericKubernetesResource resource,
+            String newState) {
+        super.processEvent(path, pathAttributes, oldAttributes, resource, newState);
+        if (!indexed) {
+            return;
+        }
+        AttributeSet added = null;
+        if (newState != null) {
+            // the key the store now holds, derived as the store derives it
+            KubernetesAttributesExtractor x = (KubernetesAttributesExtractor) getAttributeExtractor();
+            AttributeSet key = resource != null ? x.extract(resource) : x.fromResource(newState);
+            if (!key.containsKey(StoreIndex.PLURAL)) {
+                key = AttributeSet.merge(pathAttributes, key);
+            }
+            // one key instance for store and index: equal keys, so swapping it in changes nothing else
+            String value = map.remove(key);
+            map.put(key, value != null ? value : newState);
+            index.add(key);
+            added = key;
+        }
+        if (oldAttributes != null && !oldAttributes.equals(added)) {
+            index.remove(oldAttributes);
+        }
+    }
+
+    @Override
+    public java.util.Map.Entry<AttributeSet, String> findResource(AttributeSet query) {
+        List<AttributeSet> candidates = indexed ? index.candidates(query) : null;
+        if (candidates == null) {
+            return super.findResource(query);
+        }
+        for (AttributeSet k : candidates) {
+            if (k.matches(query)) {
+                String v = map.get(k);
+                if (v == null) {
+                    // a write is between store and index: the scan is right
+                    return super.findResource(query);
+                }
+                indexHits.incrementAndGet();
+                return java.util.Map.entry(k, v);
+            }
+        }
+        indexHits.incrementAndGet();
+        return null;
+    }
+
+    private static final Pattern NAMED = Pattern.compile("/api/v1/(namespaces/[^/?]+/)?[^/?]+/[^/?]+|/apis/[^/?]+/[^/?]+/(namespaces/[^/?]+/)?[^/?]+/[^/?]+");
+
+    @Override
+    public MockResponse handleGet(String path) {
+        if (indexed && NAMED.matcher(path).matches()) {
+            AttributeSet query = getAttributeExtractor().fromPath(path);
+            List<AttributeSet> candidates = index.candidates(query);
+            if (candidates != null) {
+                String found = null;
+                int matches = 0;
+                for (AttributeSet k : candidates) {
+                    if (k.matches(query)) {
+                        found = map.get(k);
+                        matches++;
+                    }
+                }
+                if (matches == 1 && found != null) {
+                    indexHits.incrementAndGet();
+                    return new MockResponse().setResponseCode(200).setBody(found);
+                }
+                if (matches == 0) {
+                    indexHits.incrementAndGet();
+                    return new MockResponse().setResponseCode(404);
+                }
+            }
+        }
+        return super.handleGet(path);
+    }
+
+    @Override
+    public void reset() {
+        super.reset();
+        index.clear();
     }
 
     @Override
