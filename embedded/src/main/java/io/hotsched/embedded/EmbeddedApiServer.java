@@ -52,8 +52,8 @@ public final class EmbeddedApiServer implements AutoCloseable {
         this(true);
     }
 
-    /** @param indexed false runs the stock store's scans (to compare the two; see IndexedStoreBehaviourTest) */
-    EmbeddedApiServer(boolean indexed) {
+    /** @param indexed false runs the stock store's scans, to compare the two (IndexedStoreBehaviourTest, the benchmark) */
+    public EmbeddedApiServer(boolean indexed) {
         this.dispatcher = new SchedulerDispatcher(CRDS, indexed);
         this.server = new KubernetesMockServer(new Context(), web, new HashMap<>(), dispatcher, false);
         CRDS.forEach(server::expectCustomResource);

@@ -152,12 +152,18 @@ final class SchedulerDispatcher extends KubernetesCrudDispatcher {
             if (doc != null) {
                 return StatusJson.json(doc);
             }
-            FieldSelector.Split split = path.contains("/pods") && !path.contains("watch=true") ? FieldSelector.split(path) : null;
+            boolean watch = path.contains("watch=true");
+            FieldSelector.Split fields = path.contains("/pods") && !watch ? FieldSelector.split(path) : null;
+            String rest = fields != null ? fields.path() : path;
+            LabelQuery.Split labels = watch ? null : LabelQuery.split(rest);
             String collection = WatchResume.collection(path);
-            boolean table = Tables.wanted(request.getHeader("Accept")) && !path.contains("watch=true")
+            boolean table = Tables.wanted(request.getHeader("Accept")) && !watch
                     && (collection.equals("/api/v1/pods") || collection.equals("/api/v1/nodes"));
-            if (split != null || table) {
-                MockResponse r = split != null ? filtered(request, split) : super.dispatch(request);
+            if (fields != null || labels != null || table) {
+                MockResponse r = fields != null || labels != null
+                        ? filtered(request, labels != null ? labels.path() : rest,
+                                item -> (fields == null || fields.terms().stream().allMatch(t -> t.matches(item))) && (labels == null || labels.matches(item)))
+                        : super.dispatch(request);
                 return table ? asTable(r, collection) : r;
             }
         }
@@ -223,9 +229,9 @@ final class SchedulerDispatcher extends KubernetesCrudDispatcher {
         return StatusJson.json(JSON.writeValueAsString(t)).setHeader("Content-Type", "application/json;as=Table;v=v1;g=meta.k8s.io");
     }
 
-    /** A pod list with the field-selector terms the stock server ignores applied to its items. */
-    private MockResponse filtered(RecordedRequest request, FieldSelector.Split split) {
-        MockResponse r = super.dispatch(new RecordedRequest(request.getHttpVersion(), HttpMethod.GET, split.path(), request.getHeaders(),
+    /** A list request answered by the store for {@code path}, keeping the items {@code keep} accepts. */
+    private MockResponse filtered(RecordedRequest request, String path, java.util.function.Predicate<JsonNode> keep) {
+        MockResponse r = super.dispatch(new RecordedRequest(request.getHttpVersion(), HttpMethod.GET, path, request.getHeaders(),
                 new Buffer()));
         if (r.code() != 200) {
             return r;
@@ -237,7 +243,7 @@ final class SchedulerDispatcher extends KubernetesCrudDispatcher {
         tools.jackson.databind.node.ObjectNode out = (tools.jackson.databind.node.ObjectNode) list;
         tools.jackson.databind.node.ArrayNode kept = JSON.createArrayNode();
         for (JsonNode item : list.path("items")) {
-            if (split.terms().stream().allMatch(t -> t.matches(item))) {
+            if (keep.test(item)) {
                 kept.add(item);
             }
         }

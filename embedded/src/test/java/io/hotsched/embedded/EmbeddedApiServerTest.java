@@ -173,6 +173,28 @@ class EmbeddedApiServerTest {
     }
 
     @Test
+    void setBasedLabelSelectorsAreAnsweredNotIgnored() {
+        for (String[] p : new String[][] {{"sel-web", "web"}, {"sel-db", "db"}, {"sel-cache", "cache"}}) {
+            client.pods().resource(new PodBuilder(pod(p[0])).editMetadata().addToLabels("sel", p[1]).endMetadata().build()).create();
+        }
+        client.pods().resource(new PodBuilder(pod("sel-canary")).editMetadata().addToLabels("sel", "web").addToLabels("canary", "1")
+                .endMetadata().build()).create();
+        var pods = client.pods().inNamespace("default");
+        assertEquals(java.util.Set.of("sel-web", "sel-db", "sel-canary"), names(pods.withLabelIn("sel", "web", "db").list().getItems()));
+        assertEquals(java.util.Set.of("sel-cache"), names(pods.withLabel("sel").withLabelNotIn("sel", "web", "db").list().getItems()));
+        assertEquals(java.util.Set.of("sel-web", "sel-db", "sel-cache"), names(pods.withLabel("sel").withoutLabel("canary").list().getItems()));
+        assertEquals(java.util.Set.of("sel-canary"), names(pods.withLabelSelector("sel in (web), canary").list().getItems()));
+        // equality-only selectors still go to the store as before
+        assertEquals(java.util.Set.of("sel-db"), names(pods.withLabel("sel", "db").list().getItems()));
+    }
+
+    private static java.util.Set<String> names(java.util.List<Pod> pods) {
+        java.util.Set<String> out = new java.util.HashSet<>();
+        pods.forEach(p -> out.add(p.getMetadata().getName()));
+        return out;
+    }
+
+    @Test
     void agesAreWrittenAsKubectlWritesThem() {
         assertEquals("45s", Tables.humanDuration(java.time.Duration.ofSeconds(45)));
         assertEquals("3m20s", Tables.humanDuration(java.time.Duration.ofSeconds(200)));
