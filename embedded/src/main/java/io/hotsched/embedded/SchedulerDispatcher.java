@@ -260,26 +260,80 @@ final class SchedulerDispatcher extends KubernetesCrudDispatcher {
         if (failingBinds.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
             return StatusJson.failure(failingBindCode, failingBindCode == 409 ? "Conflict" : "InternalError", "injected failure");
         }
+        java.util.concurrent.locks.Lock write = storeWriteLock();
+        if (write == null || !indexed) {
+            return bindByPatch(podPath, name, node);
+        }
+        // the store's own write path, under its write lock, with one parse and one serialization of
+        // the pod: the merge-patch handler parses, diffs and re-serializes it several times
+        write.lock();
+        try {
+            AttributeSet query = getAttributeExtractor().fromPath(podPath);
+            java.util.Map.Entry<AttributeSet, String> current = findResource(query);
+            if (current == null) {
+                return StatusJson.failure(404, "NotFound", "pods \"" + name + "\" not found");
+            }
+            JsonNode pod = parse(current.getValue());
+            if (!(pod instanceof tools.jackson.databind.node.ObjectNode object)) {
+                return StatusJson.failure(500, "InternalError", "stored pod " + namespace + "/" + name + " is not an object");
+            }
+            String bound = pod.path("spec").path("nodeName").asText("");
+            if (!bound.isEmpty()) {
+                return alreadyBound(name, bound);
+            }
+            ((tools.jackson.databind.node.ObjectNode) object.withObject("spec")).put("nodeName", node);
+            ((tools.jackson.databind.node.ObjectNode) object.withObject("metadata")).put("resourceVersion", String.valueOf(requestResourceVersion()));
+            processEvent(podPath, query, current.getKey(), null, JSON.writeValueAsString(object));
+            return StatusJson.created();
+        } finally {
+            write.unlock();
+        }
+    }
+
+    private static MockResponse alreadyBound(String name, String node) {
+        return StatusJson.failure(409, "Conflict", "Operation cannot be fulfilled on pods/binding \"" + name + "\": pod " + name
+                + " is already assigned to node \"" + node + "\"");
+    }
+
+    /** The stock way: a merge patch of spec.nodeName (the store without index, or without access to its lock). */
+    private MockResponse bindByPatch(String podPath, String name, String node) {
         synchronized (bindLock) {
             MockResponse current = handleGet(podPath);
             if (current.code() == 404) {
                 return StatusJson.failure(404, "NotFound", "pods \"" + name + "\" not found");
             }
             JsonNode pod = parse(new String(current.getBody().getBytes(), StandardCharsets.UTF_8));
-            String bound = pod == null ? null : pod.path("spec").path("nodeName").asText("");
-            if (bound != null && !bound.isEmpty()) {
-                return StatusJson.failure(409, "Conflict", "Operation cannot be fulfilled on pods/binding \"" + name + "\": pod " + name
-                        + " is already assigned to node \"" + bound + "\"");
+            String bound = pod == null ? "" : pod.path("spec").path("nodeName").asText("");
+            if (!bound.isEmpty()) {
+                return alreadyBound(name, bound);
             }
             String patch = "{\"spec\":{\"nodeName\":" + StatusJson.quote(node) + "}}";
             MockResponse r = handlePatch(new RecordedRequest("HTTP/1.1", HttpMethod.PATCH, podPath,
                     Headers.builder().add("Content-Type", "application/merge-patch+json").build(),
                     new Buffer(patch.getBytes(StandardCharsets.UTF_8))));
-            if (r.code() >= 300) {
-                return r;
-            }
-            return StatusJson.created();
+            return r.code() >= 300 ? r : StatusJson.created();
         }
+    }
+
+    private volatile java.util.concurrent.locks.Lock storeWriteLock;
+    private volatile boolean storeWriteLockLooked;
+
+    /**
+     * The write lock the store's handlers hold while they write (a private field of fabric8's
+     * dispatcher, read once); null when this version of the mock has no such field.
+     */
+    private java.util.concurrent.locks.Lock storeWriteLock() {
+        if (!storeWriteLockLooked) {
+            try {
+                java.lang.reflect.Field f = io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher.class.getDeclaredField("lock");
+                f.setAccessible(true);
+                storeWriteLock = ((java.util.concurrent.locks.ReadWriteLock) f.get(this)).writeLock();
+            } catch (ReflectiveOperationException | RuntimeException e) {
+                storeWriteLock = null;
+            }
+            storeWriteLockLooked = true;
+        }
+        return storeWriteLock;
     }
 
     private static JsonNode parse(String body) {
