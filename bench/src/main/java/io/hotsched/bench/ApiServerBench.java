@@ -127,13 +127,22 @@ public final class ApiServerBench {
             long l0 = System.nanoTime();
             int listed = client.pods().inNamespace("bench").list().getItems().size();
             System.out.printf("list: %d pods in %.2f s%n", listed, seconds(l0));
+            Runtime rt = Runtime.getRuntime();
+            for (int i = 0; i < 3; i++) {
+                System.gc();
+            }
+            long withInformer = (rt.totalMemory() - rt.freeMemory()) >> 20;
             informer.close();
             for (int i = 0; i < 3; i++) {
                 System.gc();
             }
-            Runtime rt = Runtime.getRuntime();
-            System.out.printf("heap used after GC (server, its client, store): %d MB; named look-ups from the index: %d%n",
-                    (rt.totalMemory() - rt.freeMemory()) >> 20, server.indexHits());
+            System.out.printf("heap used after GC: %d MB with the informer's cache, %d MB without (the store, server and client)%n", withInformer,
+                    (rt.totalMemory() - rt.freeMemory()) >> 20);
+            int deletes = Math.min(5000, pods);
+            long d0 = System.nanoTime();
+            parallel(4, deletes, i -> client.pods().inNamespace("bench").withName("pod-" + (pods - 1 - i)).delete());
+            System.out.printf("deletes: %d at %d pods in store, %.0f /s; named look-ups from the index: %d%n", deletes, pods, deletes / seconds(d0),
+                    server.indexHits());
         }
     }
 

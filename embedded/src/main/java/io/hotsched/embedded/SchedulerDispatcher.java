@@ -3,6 +3,7 @@ package io.hotsched.embedded;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.dsl.base.CustomResourceDefinitionContext;
 import io.fabric8.kubernetes.client.server.mock.KubernetesAttributesExtractor;
+import io.fabric8.kubernetes.client.utils.Serialization;
 import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
 import io.fabric8.mockwebserver.crud.AttributeSet;
 import io.fabric8.mockwebserver.dsl.HttpMethod;
@@ -188,7 +189,8 @@ final class SchedulerDispatcher extends KubernetesCrudDispatcher {
 
     @Override
     public MockResponse handleDelete(String path) {
-        MockResponse r = super.handleDelete(path);
+        MockResponse indexedAnswer = indexed ? indexedDelete(path) : null;
+        MockResponse r = indexedAnswer != null ? indexedAnswer : super.handleDelete(path);
         if (r.code() < 300) {
             // a deletion gets a resource version of its own, as on a real API server
             watchResume.deleted(path, requestResourceVersion());
@@ -285,6 +287,51 @@ final class SchedulerDispatcher extends KubernetesCrudDispatcher {
             ((tools.jackson.databind.node.ObjectNode) object.withObject("metadata")).put("resourceVersion", String.valueOf(requestResourceVersion()));
             processEvent(podPath, query, current.getKey(), null, JSON.writeValueAsString(object));
             return StatusJson.created();
+        } finally {
+            write.unlock();
+        }
+    }
+
+    /**
+     * A DELETE of one named object from the index, with the store's own rules: an object without
+     * finalizers goes; one with finalizers gets a deletion timestamp (once) and stays until they are
+     * removed. Null when the index cannot answer (the store's scan then does).
+     */
+    private MockResponse indexedDelete(String path) {
+        java.util.concurrent.locks.Lock write = storeWriteLock();
+        if (write == null || !NAMED.matcher(path).matches()) {
+            return null;
+        }
+        write.lock();
+        try {
+            AttributeSet query = getAttributeExtractor().fromPath(path);
+            List<AttributeSet> candidates = index.candidates(query);
+            if (candidates == null) {
+                return null;
+            }
+            List<AttributeSet> matching = candidates.stream().filter(k -> k.matches(query)).toList();
+            if (matching.size() > 1) {
+                return null;
+            }
+            indexHits.incrementAndGet();
+            if (matching.isEmpty()) {
+                return new MockResponse().setResponseCode(404);
+            }
+            AttributeSet key = matching.get(0);
+            String value = map.get(key);
+            if (value == null) {
+                return null;
+            }
+            GenericKubernetesResource object = Serialization.unmarshal(value, GenericKubernetesResource.class);
+            if (object.getFinalizers().isEmpty()) {
+                processEvent(path, query, key, null, null);
+            } else if (!object.isMarkedForDeletion()) {
+                object.getMetadata().setDeletionTimestamp(java.time.ZonedDateTime.now(java.time.ZoneOffset.UTC)
+                        .truncatedTo(java.time.temporal.ChronoUnit.SECONDS).format(java.time.format.DateTimeFormatter.ISO_OFFSET_DATE_TIME));
+                object.getMetadata().setResourceVersion(String.valueOf(requestResourceVersion()));
+                processEvent(path, query, key, object, Serialization.asJson(object));
+            }
+            return new MockResponse().setResponseCode(200).setBody(value);
         } finally {
             write.unlock();
         }
