@@ -28,7 +28,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  *
  * <pre>
  * java -Djava.util.concurrent.ForkJoinPool.common.parallelism=2 -cp bench/target/benchmarks.jar \
- *     io.hotsched.bench.ApiServerBench [--pods 20000] [--nodes 5000] [--binds 5000] [--binders 2] [--stock]
+ *     io.hotsched.bench.ApiServerBench [--pods 20000] [--nodes 5000] [--binds 5000] [--binders 2] [--stock] [--no-informer]
  * </pre>
  */
 public final class ApiServerBench {
@@ -39,8 +39,8 @@ public final class ApiServerBench {
     public static void main(String[] args) throws Exception {
         Map<String, String> opts = new java.util.HashMap<>();
         for (int i = 0; i < args.length; i++) {
-            if (args[i].equals("--stock")) {
-                opts.put("stock", "true");
+            if (args[i].equals("--stock") || args[i].equals("--no-informer")) {
+                opts.put(args[i].substring(2), "true");
             } else if (args[i].startsWith("--") && i + 1 < args.length) {
                 opts.put(args[i].substring(2), args[++i]);
             }
@@ -50,6 +50,7 @@ public final class ApiServerBench {
         int binds = Integer.parseInt(opts.getOrDefault("binds", "5000"));
         int binders = Integer.parseInt(opts.getOrDefault("binders", "2"));
         boolean stock = opts.containsKey("stock");
+        boolean withInformer = !opts.containsKey("no-informer");
         System.out.printf("store: %s; %d nodes, %d pods, %d binds with %d binders; %d cores, JVM %s%n", stock ? "stock" : "indexed", nodes, pods,
                 binds, binders, Runtime.getRuntime().availableProcessors(), Runtime.version());
         try (EmbeddedApiServer server = new EmbeddedApiServer(!stock).start(0)) {
@@ -60,11 +61,12 @@ public final class ApiServerBench {
                     .withNewStatus().withAllocatable(Map.of("cpu", new Quantity("4"), "memory", new Quantity("32Gi"), "pods", new Quantity("110")))
                     .endStatus().build()).create());
             System.out.printf("nodes: %d created, %.0f /s%n", nodes, nodes / seconds(t0));
+            long baseline = usedAfterGc();
 
             // an informer on the pods, as the scheduler has: when does it see each binding?
             Map<String, Long> answered = new ConcurrentHashMap<>();
             Map<String, Long> seen = new ConcurrentHashMap<>();
-            SharedIndexInformer<Pod> informer = client.pods().inNamespace("bench").inform(new ResourceEventHandler<>() {
+            SharedIndexInformer<Pod> informer = !withInformer ? null : client.pods().inNamespace("bench").inform(new ResourceEventHandler<>() {
                 @Override
                 public void onAdd(Pod p) {
                 }
@@ -88,7 +90,6 @@ public final class ApiServerBench {
                 parallel(4, to - from, i -> client.pods().resource(pod("pod-" + (base + i))).create());
                 System.out.printf("pods %6d-%6d: %.0f creates/s%n", from, to, (to - from) / seconds(b0));
             }
-            informer.getStore();
             HttpClient http = HttpClient.newHttpClient();
             long[] latencies = new long[Math.min(binds, pods)];
             AtomicInteger next = new AtomicInteger();
@@ -114,30 +115,26 @@ public final class ApiServerBench {
             });
             double bindSeconds = seconds(b0);
             long waitUntil = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-            while (seen.size() < answered.size() && System.nanoTime() < waitUntil) {
+            while (withInformer && seen.size() < answered.size() && System.nanoTime() < waitUntil) {
                 Thread.sleep(20);
             }
             Arrays.sort(latencies);
             // from the bind's answer to the informer's update (0 when the update came first)
             long[] delays = answered.entrySet().stream().filter(en -> seen.containsKey(en.getKey()))
                     .mapToLong(en -> Math.max(0, seen.get(en.getKey()) - en.getValue())).sorted().toArray();
-            System.out.printf("binds: %d at %d pods in store, %.0f /s; round trip p50 %.1f ms, p99 %.1f ms; informer saw it after p50 %.1f ms, p99 %.1f ms"
-                    + " (not seen: %d)%n", latencies.length, pods, latencies.length / bindSeconds, ms(latencies, 0.50), ms(latencies, 0.99),
-                    ms(delays, 0.50), ms(delays, 0.99), answered.size() - delays.length);
+            System.out.printf("binds: %d at %d pods in store, %.0f /s; round trip p50 %.1f ms, p99 %.1f ms%s%n", latencies.length, pods,
+                    latencies.length / bindSeconds, ms(latencies, 0.50), ms(latencies, 0.99), !withInformer ? ""
+                            : String.format("; informer saw it after p50 %.1f ms, p99 %.1f ms (not seen: %d)", ms(delays, 0.50), ms(delays, 0.99),
+                                    answered.size() - delays.length));
             long l0 = System.nanoTime();
             int listed = client.pods().inNamespace("bench").list().getItems().size();
             System.out.printf("list: %d pods in %.2f s%n", listed, seconds(l0));
-            Runtime rt = Runtime.getRuntime();
-            for (int i = 0; i < 3; i++) {
-                System.gc();
+            long used = usedAfterGc();
+            System.out.printf("heap used after GC: %d MB; %d MB more than with the nodes only%s%n", used, used - baseline,
+                    withInformer ? " (includes the informer's cache of the pods)" : " (the pods in the store, and the server's own buffers)");
+            if (informer != null) {
+                informer.close();
             }
-            long withInformer = (rt.totalMemory() - rt.freeMemory()) >> 20;
-            informer.close();
-            for (int i = 0; i < 3; i++) {
-                System.gc();
-            }
-            System.out.printf("heap used after GC: %d MB with the informer's cache, %d MB without (the store, server and client)%n", withInformer,
-                    (rt.totalMemory() - rt.freeMemory()) >> 20);
             int deletes = Math.min(5000, pods);
             long d0 = System.nanoTime();
             parallel(4, deletes, i -> client.pods().inNamespace("bench").withName("pod-" + (pods - 1 - i)).delete());
@@ -179,6 +176,14 @@ public final class ApiServerBench {
         if (!failures.isEmpty()) {
             throw new IllegalStateException(failures.get(0));
         }
+    }
+
+    private static long usedAfterGc() {
+        Runtime rt = Runtime.getRuntime();
+        for (int i = 0; i < 3; i++) {
+            System.gc();
+        }
+        return (rt.totalMemory() - rt.freeMemory()) >> 20;
     }
 
     private static double seconds(long since) {
