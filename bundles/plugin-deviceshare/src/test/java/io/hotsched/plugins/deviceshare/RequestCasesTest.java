@@ -1,0 +1,112 @@
+package io.hotsched.plugins.deviceshare;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import io.fabric8.kubernetes.api.model.Quantity;
+import java.io.InputStream;
+import java.math.BigDecimal;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.TestFactory;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * Koordinator's cases of the parts done so far (deviceshare.json: request validation, conversion,
+ * the per-GPU split, memory conversion). Every case of those kinds runs; the file's other kinds
+ * (allocation, Filter, Score, Reserve, PreBind) come with the rest of the plugin, and the whole file
+ * then joins the conformance runner.
+ */
+class RequestCasesTest {
+
+    private static final Set<String> KINDS = Set.of("validateRequest", "convertRequest", "gpuRequestSplit", "memoryConversion");
+
+    @TestFactory
+    Stream<DynamicTest> requestCases() throws Exception {
+        JsonNode doc;
+        try (InputStream in = getClass().getResourceAsStream("/deviceshare.json")) {
+            doc = JsonMapper.builder().build().readTree(in);
+        }
+        List<DynamicTest> tests = new ArrayList<>();
+        for (JsonNode c : doc.path("cases")) {
+            if (KINDS.contains(c.path("kind").asText())) {
+                tests.add(DynamicTest.dynamicTest(c.path("name").asText() + " [" + c.path("upstreamCase").asText() + "]", () -> run(c)));
+            }
+        }
+        assertEquals(38, tests.size(), "cases of the kinds done so far");
+        return tests.stream();
+    }
+
+    private static void run(JsonNode c) throws Exception {
+        JsonNode in = c.path("input");
+        JsonNode want = c.path("expected");
+        switch (c.path("kind").asText()) {
+            case "validateRequest" -> {
+                Map<String, Map<String, BigDecimal>> parts = DeviceRequests.byType(amounts(in.path("podRequest")));
+                try {
+                    Set<String> names = DeviceRequests.validate(parts.isEmpty() ? Map.of() : parts.values().iterator().next());
+                    assertTrue(want.path("valid").asBoolean(), "expected refused: " + want.path("errorMessage").asText());
+                    assertEquals(strings(want.path("combination")), DeviceRequests.flags(names));
+                    assertEquals(strings(want.path("combinationResources")), new ArrayList<>(names));
+                } catch (DeviceRequests.Invalid e) {
+                    assertTrue(!want.path("valid").asBoolean(true), "expected valid, refused: " + e.getMessage());
+                    String expected = want.path("errorMessage").asText();
+                    if (want.path("errorNameOrderUnspecified").asBoolean(false)) {
+                        assertEquals(names(expected), names(e.getMessage()));
+                    } else {
+                        assertEquals(expected, e.getMessage());
+                    }
+                }
+            }
+            case "convertRequest" -> {
+                JsonNode req = in.path("podRequest");
+                Map<String, BigDecimal> converted = req.isNull() ? null : DeviceRequests.normalize(amounts(req));
+                assertEquals(want.path("converted").isNull() ? null : amounts(want.path("converted")), converted);
+            }
+            case "gpuRequestSplit" -> {
+                GpuSplit s = GpuSplit.of(amounts(in.path("gpuRequests")));
+                assertEquals(amounts(want.path("requestsPerGPU")), s.perGpu());
+                assertEquals(want.path("count").asInt(), s.count());
+                assertEquals(want.path("shared").asBoolean(), s.shared());
+            }
+            case "memoryConversion" -> {
+                if (!in.path("direction").asText().equals("ratioToBytes")) {
+                    fail("direction " + in.path("direction"));
+                }
+                assertEquals(amount(want.path("bytes").asText()),
+                        GpuSplit.ratioToBytes(amount(in.path("ratio").asText()), amount(in.path("totalMemory").asText())));
+            }
+            default -> fail("kind " + c.path("kind"));
+        }
+    }
+
+    private static Map<String, BigDecimal> amounts(JsonNode o) {
+        Map<String, BigDecimal> m = new TreeMap<>();
+        o.properties().forEach(e -> m.put(e.getKey(), amount(e.getValue().asText())));
+        return m;
+    }
+
+    /** Quantities compared by value, not spelling. */
+    private static BigDecimal amount(String q) {
+        return new BigDecimal(new Quantity(q).getNumericalAmount().stripTrailingZeros().toPlainString());
+    }
+
+    private static List<String> strings(JsonNode a) {
+        List<String> l = new ArrayList<>();
+        a.forEach(x -> l.add(x.asText()));
+        return l;
+    }
+
+    private static Set<String> names(String message) {
+        int open = message.indexOf('[');
+        return new TreeSet<>(List.of(message.substring(open + 1, message.length() - 1).split(" ")));
+    }
+}
