@@ -27,7 +27,8 @@ import tools.jackson.databind.json.JsonMapper;
  */
 class RequestCasesTest {
 
-    private static final Set<String> KINDS = Set.of("validateRequest", "convertRequest", "gpuRequestSplit", "memoryConversion");
+    private static final Set<String> KINDS = Set.of("validateRequest", "convertRequest", "gpuRequestSplit", "memoryConversion", "scoreDevice",
+            "normalizeScore", "fillGPUTotalMem", "parseGPURequirements");
 
     @TestFactory
     Stream<DynamicTest> requestCases() throws Exception {
@@ -41,7 +42,7 @@ class RequestCasesTest {
                 tests.add(DynamicTest.dynamicTest(c.path("name").asText() + " [" + c.path("upstreamCase").asText() + "]", () -> run(c)));
             }
         }
-        assertEquals(38, tests.size(), "cases of the kinds done so far");
+        assertEquals(49, tests.size(), "cases of the kinds done so far");
         return tests.stream();
     }
 
@@ -84,6 +85,57 @@ class RequestCasesTest {
                 assertEquals(amount(want.path("bytes").asText()),
                         GpuSplit.ratioToBytes(amount(in.path("ratio").asText()), amount(in.path("totalMemory").asText())));
             }
+            case "scoreDevice" -> {
+                JsonNode strategy = in.path("args").path("scoringStrategy");
+                Map<String, Long> weights = new java.util.LinkedHashMap<>();
+                strategy.path("resources").forEach(r -> weights.put(r.path("name").asText(), r.path("weight").asLong()));
+                DeviceScorer scorer = new DeviceScorer(strategy.path("type").asText(), weights);
+                assertEquals(want.path("score").asLong(), scorer.score(amounts(in.path("request")), amounts(in.path("total")), amounts(in.path("free"))));
+            }
+            case "normalizeScore" -> {
+                long[] scores = new long[in.path("scores").size()];
+                for (int i = 0; i < scores.length; i++) {
+                    scores[i] = in.path("scores").get(i).path("score").asLong();
+                }
+                DeviceScorer.normalize(scores);
+                for (int i = 0; i < scores.length; i++) {
+                    assertEquals(want.path("scores").get(i).path("score").asLong(), scores[i]);
+                }
+            }
+            case "fillGPUTotalMem" -> {
+                List<GpuMemoryFill.Allocation> gpus = allocations(in.path("allocations").path("gpu"));
+                Map<Integer, Map<String, BigDecimal>> totals = new TreeMap<>();
+                in.path("deviceTotal").path("gpu").properties().forEach(e -> totals.put(Integer.parseInt(e.getKey()), amounts(e.getValue())));
+                try {
+                    List<GpuMemoryFill.Allocation> filled = GpuMemoryFill.fill(gpus, totals);
+                    assertTrue(!want.path("error").asBoolean(), "expected an error");
+                    assertEquals(allocations(want.path("allocations").path("gpu")), filled);
+                } catch (DeviceRequests.Invalid e) {
+                    assertTrue(want.path("error").asBoolean(), "unexpected error " + e.getMessage());
+                    assertEquals(want.path("errorMessage").asText(), e.getMessage());
+                }
+            }
+            case "parseGPURequirements" -> {
+                io.fabric8.kubernetes.api.model.Pod pod = JsonMapper.builder().build().treeToValue(in.path("pod"), io.fabric8.kubernetes.api.model.Pod.class);
+                try {
+                    GpuRequirements r = GpuRequirements.of(pod, amounts(in.path("podDeviceRequests").path("gpu")));
+                    assertTrue(!want.path("error").asBoolean(), "expected an error");
+                    JsonNode w = want.path("gpuRequirements");
+                    if (w.isNull()) {
+                        assertEquals(null, r);
+                    } else {
+                        assertEquals(w.path("numberOfGPUs").asInt(), r.numberOfGPUs());
+                        assertEquals(amounts(w.path("requestsPerGPU")), r.requestsPerGPU());
+                        assertEquals(w.path("gpuShared").asBoolean(), r.gpuShared());
+                        assertEquals(w.path("honorGPUPartition").asBoolean(), r.honorGPUPartition());
+                        assertEquals(w.path("restrictedGPUPartition").asBoolean(), r.restrictedGPUPartition());
+                        assertEquals(w.has("ringBusBandwidth") ? amount(w.path("ringBusBandwidth").asText()) : null,
+                                r.ringBusBandwidth() == null ? null : new BigDecimal(r.ringBusBandwidth().stripTrailingZeros().toPlainString()));
+                    }
+                } catch (DeviceRequests.Invalid e) {
+                    assertTrue(want.path("error").asBoolean(), "unexpected error " + e.getMessage());
+                }
+            }
             default -> fail("kind " + c.path("kind"));
         }
     }
@@ -97,6 +149,12 @@ class RequestCasesTest {
     /** Quantities compared by value, not spelling. */
     private static BigDecimal amount(String q) {
         return new BigDecimal(new Quantity(q).getNumericalAmount().stripTrailingZeros().toPlainString());
+    }
+
+    private static List<GpuMemoryFill.Allocation> allocations(JsonNode list) {
+        List<GpuMemoryFill.Allocation> out = new ArrayList<>();
+        list.forEach(a -> out.add(new GpuMemoryFill.Allocation(a.path("minor").asInt(), amounts(a.path("resources")))));
+        return out;
     }
 
     private static List<String> strings(JsonNode a) {
