@@ -28,7 +28,7 @@ import tools.jackson.databind.json.JsonMapper;
 class RequestCasesTest {
 
     private static final Set<String> KINDS = Set.of("validateRequest", "convertRequest", "gpuRequestSplit", "memoryConversion", "scoreDevice",
-            "normalizeScore", "fillGPUTotalMem", "parseGPURequirements");
+            "normalizeScore", "fillGPUTotalMem", "parseGPURequirements", "allocate", "deviceRequestSplit");
 
     @TestFactory
     Stream<DynamicTest> requestCases() throws Exception {
@@ -42,7 +42,7 @@ class RequestCasesTest {
                 tests.add(DynamicTest.dynamicTest(c.path("name").asText() + " [" + c.path("upstreamCase").asText() + "]", () -> run(c)));
             }
         }
-        assertEquals(49, tests.size(), "cases of the kinds done so far");
+        assertEquals(58, tests.size(), "cases of the kinds done so far");
         return tests.stream();
     }
 
@@ -136,6 +136,49 @@ class RequestCasesTest {
                     assertTrue(want.path("error").asBoolean(), "unexpected error " + e.getMessage());
                 }
             }
+            case "allocate" -> {
+                NodeDevices node = new NodeDevices(devices(in.path("device")), used(in.path("deviceUsed")));
+                Map<String, Map<Integer, Map<String, BigDecimal>>> preemptible = used(in.path("preemptibleDevices"));
+                GpuSplit split = GpuSplit.of(amounts(in.path("podDeviceRequests").path("gpu")));
+                JsonNode sc = in.path("scorer");
+                DeviceScorer scorer = null;
+                if (!sc.isNull() && !sc.isMissingNode()) {
+                    Map<String, Long> weights = new java.util.LinkedHashMap<>();
+                    sc.path("resources").forEach(r -> weights.put(r.path("name").asText(), r.path("weight").asLong()));
+                    scorer = new DeviceScorer(sc.path("type").asText(), weights);
+                }
+                DefaultAllocator.Result r = DefaultAllocator.allocate(node, "gpu", split.perGpu(), split.count(), scorer, preemptible.get("gpu"));
+                assertEquals(want.path("status").path("code").asText(), code(r.status()));
+                if (want.path("status").has("reasons")) {
+                    assertEquals(strings(want.path("status").path("reasons")), r.status().reasons());
+                }
+                if (want.path("allocations").isNull()) {
+                    assertEquals(null, r.allocations());
+                } else {
+                    Map<Integer, Map<String, BigDecimal>> totals = new TreeMap<>();
+                    node.devices("gpu").forEach(d -> totals.put(d.minor(), d.resources()));
+                    assertEquals(allocations(want.path("allocations").path("gpu")), GpuMemoryFill.fill(r.allocations(), totals));
+                }
+            }
+            case "deviceRequestSplit" -> {
+                String type = in.path("deviceType").asText();
+                Map<String, BigDecimal> req = amounts(in.path(type + "Request"));
+                Map.Entry<String, BigDecimal> only = req.entrySet().iterator().next();
+                JsonNode h = in.path("hint");
+                DeviceRequestSplit.Hint hint = h.isMissingNode() ? null : new DeviceRequestSplit.Hint(h.has("selector")
+                        ? io.hotsched.api.framework.LabelSelector.of(JsonMapper.builder().build().treeToValue(h.path("selector"),
+                                io.fabric8.kubernetes.api.model.LabelSelector.class)) : null,
+                        h.path("allocateStrategy").asText(""), h.path("exclusivePolicy").asText(""));
+                DeviceRequestSplit s = DeviceRequestSplit.of(type, only.getKey(), only.getValue(), hint, devices(in.path("device")));
+                assertEquals(want.path("success").asBoolean(), s.status().isSuccess(), s.status().toString());
+                assertEquals(want.path("desiredCount").asInt(), s.count());
+                assertEquals(want.path("requestsPerDevice").isNull() ? null : amounts(want.path("requestsPerDevice")), s.perDevice() == null ? null
+                        : new TreeMap<>(s.perDevice()));
+                if (want.has("status")) {
+                    assertEquals(want.path("status").path("code").asText(), code(s.status()));
+                    assertEquals(strings(want.path("status").path("reasons")), s.status().reasons());
+                }
+            }
             default -> fail("kind " + c.path("kind"));
         }
     }
@@ -149,6 +192,33 @@ class RequestCasesTest {
     /** Quantities compared by value, not spelling. */
     private static BigDecimal amount(String q) {
         return new BigDecimal(new Quantity(q).getNumericalAmount().stripTrailingZeros().toPlainString());
+    }
+
+    @SuppressWarnings("unchecked")
+    private static List<DeviceEntry> devices(JsonNode device) {
+        if (device.isNull() || device.isMissingNode()) {
+            return List.of();
+        }
+        return DeviceEntry.of(JsonMapper.builder().build().treeToValue(device.path("spec"), Map.class));
+    }
+
+    private static Map<String, Map<Integer, Map<String, BigDecimal>>> used(JsonNode byType) {
+        Map<String, Map<Integer, Map<String, BigDecimal>>> out = new TreeMap<>();
+        byType.properties().forEach(t -> {
+            Map<Integer, Map<String, BigDecimal>> minors = new TreeMap<>();
+            t.getValue().properties().forEach(m -> minors.put(Integer.parseInt(m.getKey()), amounts(m.getValue())));
+            out.put(t.getKey(), minors);
+        });
+        return out;
+    }
+
+    private static String code(io.hotsched.api.framework.Status st) {
+        String n = st.code().name();
+        StringBuilder b = new StringBuilder();
+        for (String part : n.split("_")) {
+            b.append(part.charAt(0)).append(part.substring(1).toLowerCase());
+        }
+        return b.toString();
     }
 
     private static List<GpuMemoryFill.Allocation> allocations(JsonNode list) {

@@ -1,0 +1,62 @@
+package io.hotsched.plugins.deviceshare;
+
+import java.math.BigDecimal;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * A node's devices with what is used of them: per device type and minor, the total (none for an
+ * unhealthy device), the used amounts (the pods' allocations; may exceed the total), and the free
+ * amounts (total less used, never negative). Preemption victims' amounts can be given back.
+ */
+final class NodeDevices {
+
+    private final List<DeviceEntry> devices;
+    private final Map<String, Map<Integer, Map<String, BigDecimal>>> used;
+
+    NodeDevices(List<DeviceEntry> devices, Map<String, Map<Integer, Map<String, BigDecimal>>> used) {
+        this.devices = List.copyOf(devices);
+        this.used = used;
+    }
+
+    List<DeviceEntry> devices(String type) {
+        List<DeviceEntry> out = new ArrayList<>();
+        for (DeviceEntry d : devices) {
+            if (d.type().equals(type)) {
+                out.add(d);
+            }
+        }
+        return out;
+    }
+
+    Map<String, BigDecimal> used(String type, int minor) {
+        return used.getOrDefault(type, Map.of()).getOrDefault(minor, Map.of());
+    }
+
+    /**
+     * What is free on a device; with {@code preemptible} amounts of victims on it, the total less
+     * what stays used once they are gone, when that leaves anything.
+     */
+    Map<String, BigDecimal> free(DeviceEntry d, Map<String, BigDecimal> preemptible) {
+        Map<String, BigDecimal> u = used(d.type(), d.minor());
+        Map<String, BigDecimal> free = new TreeMap<>();
+        d.resources().forEach((r, total) -> free.put(r, total.subtract(u.getOrDefault(r, BigDecimal.ZERO)).max(BigDecimal.ZERO)));
+        if (preemptible != null && !preemptible.isEmpty()) {
+            Map<String, BigDecimal> remaining = new TreeMap<>();
+            boolean any = false;
+            for (Map.Entry<String, BigDecimal> e : d.resources().entrySet()) {
+                BigDecimal stillUsed = u.getOrDefault(e.getKey(), BigDecimal.ZERO).subtract(preemptible.getOrDefault(e.getKey(), BigDecimal.ZERO))
+                        .max(BigDecimal.ZERO);
+                BigDecimal left = e.getValue().subtract(stillUsed).max(BigDecimal.ZERO);
+                remaining.put(e.getKey(), left);
+                any |= left.signum() > 0;
+            }
+            if (any) {
+                return remaining;
+            }
+        }
+        return free;
+    }
+}
