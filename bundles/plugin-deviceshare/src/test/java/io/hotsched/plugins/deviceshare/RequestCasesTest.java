@@ -28,7 +28,7 @@ import tools.jackson.databind.json.JsonMapper;
 class RequestCasesTest {
 
     private static final Set<String> KINDS = Set.of("validateRequest", "convertRequest", "gpuRequestSplit", "memoryConversion", "scoreDevice",
-            "normalizeScore", "fillGPUTotalMem", "parseGPURequirements", "allocate", "deviceRequestSplit");
+            "normalizeScore", "fillGPUTotalMem", "parseGPURequirements", "allocate", "deviceRequestSplit", "preFilter");
 
     @TestFactory
     Stream<DynamicTest> requestCases() throws Exception {
@@ -42,7 +42,7 @@ class RequestCasesTest {
                 tests.add(DynamicTest.dynamicTest(c.path("name").asText() + " [" + c.path("upstreamCase").asText() + "]", () -> run(c)));
             }
         }
-        assertEquals(58, tests.size(), "cases of the kinds done so far");
+        assertEquals(69, tests.size(), "cases of the kinds done so far");
         return tests.stream();
     }
 
@@ -177,6 +177,35 @@ class RequestCasesTest {
                 if (want.has("status")) {
                     assertEquals(want.path("status").path("code").asText(), code(s.status()));
                     assertEquals(strings(want.path("status").path("reasons")), s.status().reasons());
+                }
+            }
+            case "preFilter" -> {
+                io.fabric8.kubernetes.api.model.Pod pod = JsonMapper.builder().build().treeToValue(in.path("pod"), io.fabric8.kubernetes.api.model.Pod.class);
+                if (pod.getMetadata() == null) {
+                    pod.setMetadata(new io.fabric8.kubernetes.api.model.ObjectMeta());
+                }
+                PreFilterState.Outcome o = PreFilterState.of(io.hotsched.api.framework.PodInfo.of(pod));
+                assertEquals(want.path("status").path("code").asText(), code(o.status()));
+                if (want.path("status").has("reasons")) {
+                    assertEquals(strings(want.path("status").path("reasons")), o.status().reasons());
+                }
+                JsonNode w = want.path("state");
+                if (!w.isMissingNode()) {
+                    assertEquals(w.path("skip").asBoolean(), o.state().skip());
+                    assertEquals(w.path("podFitsSecondaryDeviceWellPlanned").asBoolean(), o.state().podFitsSecondaryDeviceWellPlanned());
+                    if (w.has("podDeviceRequests")) {
+                        Map<String, Map<String, BigDecimal>> expected = new TreeMap<>();
+                        w.path("podDeviceRequests").properties().forEach(e -> expected.put(e.getKey(), amounts(e.getValue())));
+                        assertEquals(expected, new TreeMap<>(o.state().podDeviceRequests()));
+                    }
+                    JsonNode g = w.path("gpuRequirements");
+                    if (g.isMissingNode()) {
+                        assertEquals(null, o.state().gpuRequirements());
+                    } else {
+                        assertEquals(g.path("numberOfGPUs").asInt(), o.state().gpuRequirements().numberOfGPUs());
+                        assertEquals(amounts(g.path("requestsPerGPU")), o.state().gpuRequirements().requestsPerGPU());
+                        assertEquals(g.path("gpuShared").asBoolean(), o.state().gpuRequirements().gpuShared());
+                    }
                 }
             }
             default -> fail("kind " + c.path("kind"));
