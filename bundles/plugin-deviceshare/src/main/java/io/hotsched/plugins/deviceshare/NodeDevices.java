@@ -59,4 +59,34 @@ final class NodeDevices {
         }
         return free;
     }
+
+    /**
+     * This node with only the designated devices of {@code type}, each offering no more than the
+     * designated amounts (a designated allocation is re-checked, not moved).
+     */
+    NodeDevices onlyDesignated(String type, List<GpuMemoryFill.Allocation> designated) {
+        List<DeviceEntry> kept = new ArrayList<>();
+        Map<String, Map<Integer, Map<String, BigDecimal>>> keptUsed = new TreeMap<>(used);
+        Map<Integer, Map<String, BigDecimal>> usedOfType = new TreeMap<>();
+        for (DeviceEntry d : devices) {
+            if (!d.type().equals(type)) {
+                kept.add(d);
+                continue;
+            }
+            for (GpuMemoryFill.Allocation a : designated) {
+                if (a.minor() == d.minor()) {
+                    // free capped at the designated amounts: total = used + min(free, designated)
+                    Map<String, BigDecimal> free = free(d, null);
+                    Map<String, BigDecimal> total = new TreeMap<>();
+                    Map<String, BigDecimal> u = used(type, d.minor());
+                    d.resources().forEach((r, t) -> total.put(r, u.getOrDefault(r, BigDecimal.ZERO)
+                            .add(free.getOrDefault(r, BigDecimal.ZERO).min(a.resources().getOrDefault(r, BigDecimal.ZERO)))));
+                    kept.add(new DeviceEntry(d.type(), d.minor(), d.healthy(), total, d.id(), d.labels(), d.numaNode(), d.pcie()));
+                    usedOfType.put(d.minor(), u);
+                }
+            }
+        }
+        keptUsed.put(type, usedOfType);
+        return new NodeDevices(kept, keptUsed);
+    }
 }

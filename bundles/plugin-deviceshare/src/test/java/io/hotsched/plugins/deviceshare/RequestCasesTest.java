@@ -28,7 +28,7 @@ import tools.jackson.databind.json.JsonMapper;
 class RequestCasesTest {
 
     private static final Set<String> KINDS = Set.of("validateRequest", "convertRequest", "gpuRequestSplit", "memoryConversion", "scoreDevice",
-            "normalizeScore", "fillGPUTotalMem", "parseGPURequirements", "allocate", "deviceRequestSplit", "preFilter");
+            "normalizeScore", "fillGPUTotalMem", "parseGPURequirements", "allocate", "deviceRequestSplit", "preFilter", "filter");
 
     @TestFactory
     Stream<DynamicTest> requestCases() throws Exception {
@@ -42,7 +42,7 @@ class RequestCasesTest {
                 tests.add(DynamicTest.dynamicTest(c.path("name").asText() + " [" + c.path("upstreamCase").asText() + "]", () -> run(c)));
             }
         }
-        assertEquals(69, tests.size(), "cases of the kinds done so far");
+        assertEquals(86, tests.size(), "cases of the kinds done so far");
         return tests.stream();
     }
 
@@ -206,6 +206,47 @@ class RequestCasesTest {
                         assertEquals(amounts(g.path("requestsPerGPU")), o.state().gpuRequirements().requestsPerGPU());
                         assertEquals(g.path("gpuShared").asBoolean(), o.state().gpuRequirements().gpuShared());
                     }
+                }
+            }
+            case "filter" -> {
+                io.hotsched.testing.FakeHandle handle = new io.hotsched.testing.FakeHandle();
+                JsonMapper json = JsonMapper.builder().build();
+                if (!in.path("device").isNull() && !in.path("device").isMissingNode()) {
+                    handle.addObject(json.treeToValue(in.path("device"), io.fabric8.kubernetes.api.model.GenericKubernetesResource.class));
+                }
+                io.fabric8.kubernetes.api.model.Node node = json.treeToValue(in.path("node"), io.fabric8.kubernetes.api.model.Node.class);
+                io.hotsched.api.framework.NodeInfo info = new io.hotsched.api.framework.NodeInfo(node);
+                // what is used: one pod per device holding exactly that amount
+                int n = 0;
+                for (Map.Entry<String, JsonNode> type : in.path("deviceUsed").properties()) {
+                    for (Map.Entry<String, JsonNode> minor : type.getValue().properties()) {
+                        String annotation = "{\"" + type.getKey() + "\":[{\"minor\":" + minor.getKey() + ",\"resources\":" + minor.getValue() + "}]}";
+                        info.addPod(io.hotsched.api.framework.PodInfo.of(new io.fabric8.kubernetes.api.model.PodBuilder().withNewMetadata()
+                                .withName("used-" + n).withNamespace("default").withUid("used-" + n++).addToAnnotations(AllocationAnnotation.KEY, annotation)
+                                .endMetadata().withNewSpec().withNodeName(node.getMetadata().getName()).endSpec().build()));
+                    }
+                }
+                io.fabric8.kubernetes.api.model.Pod pod = json.treeToValue(in.path("pod"), io.fabric8.kubernetes.api.model.Pod.class);
+                if (in.has("schedulingHint")) {
+                    java.util.Map<String, Object> ext = new java.util.LinkedHashMap<>();
+                    in.path("schedulingHint").path("extensions").forEach(x -> ext.put(x.asText(), Map.of()));
+                    pod.getMetadata().getAnnotations().put(DeviceShare.HINT_ANNOTATIONS.get(0), json.writeValueAsString(Map.of("extensions", ext)));
+                }
+                DeviceShare plugin = new DeviceShare(handle, List.of());
+                io.hotsched.api.framework.CycleState state = new io.hotsched.api.framework.CycleState();
+                io.hotsched.api.framework.PodInfo podInfo = io.hotsched.api.framework.PodInfo.of(pod);
+                if (in.path("preFilterRan").asBoolean(true)) {
+                    plugin.preFilter(state, podInfo, null);
+                }
+                io.hotsched.api.framework.Status st = plugin.filter(state, podInfo, info);
+                assertEquals(want.path("status").path("code").asText(), code(st), st.toString());
+                if (want.path("status").has("reasons")) {
+                    for (JsonNode r : want.path("status").path("reasons")) {
+                        assertTrue(st.message().contains(r.asText()), st.message() + " contains " + r.asText());
+                    }
+                }
+                if (want.path("status").has("reasonOneOf")) {
+                    assertTrue(strings(want.path("status").path("reasonOneOf")).contains(st.message()), st.message());
                 }
             }
             default -> fail("kind " + c.path("kind"));

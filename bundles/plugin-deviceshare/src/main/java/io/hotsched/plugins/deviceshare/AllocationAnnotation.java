@@ -1,0 +1,69 @@
+package io.hotsched.plugins.deviceshare;
+
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.Quantity;
+import java.math.BigDecimal;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * {@code scheduling.koordinator.sh/device-allocated}: the devices a pod holds, by device type,
+ * as DeviceShare's PreBind writes it: {@code {"gpu":[{"minor":0,"resources":{...},"id":"..."}]}}.
+ * The node's used amounts are the sum of its pods' annotations, so a newly installed plugin
+ * version starts from what the cluster says.
+ */
+final class AllocationAnnotation {
+
+    static final String KEY = "scheduling.koordinator.sh/device-allocated";
+    private static final JsonMapper JSON = JsonMapper.builder().build();
+
+    private AllocationAnnotation() {
+    }
+
+    /** The pod's allocations, or null when it has none or the annotation cannot be read. */
+    static Map<String, List<GpuMemoryFill.Allocation>> of(Pod pod) {
+        Map<String, String> annotations = pod.getMetadata() == null ? null : pod.getMetadata().getAnnotations();
+        String text = annotations == null ? null : annotations.get(KEY);
+        if (text == null || text.isBlank()) {
+            return null;
+        }
+        JsonNode json;
+        try {
+            json = JSON.readTree(text);
+        } catch (JacksonException e) {
+            return null;
+        }
+        Map<String, List<GpuMemoryFill.Allocation>> out = new LinkedHashMap<>();
+        for (Map.Entry<String, JsonNode> type : json.properties()) {
+            List<GpuMemoryFill.Allocation> list = new ArrayList<>();
+            for (JsonNode a : type.getValue()) {
+                Map<String, BigDecimal> resources = new TreeMap<>();
+                try {
+                    a.path("resources").properties().forEach(r -> resources.put(r.getKey(), new Quantity(r.getValue().asText()).getNumericalAmount()));
+                } catch (RuntimeException e) {
+                    return null;
+                }
+                list.add(new GpuMemoryFill.Allocation(a.path("minor").asInt(), resources));
+            }
+            out.put(type.getKey(), list);
+        }
+        return out;
+    }
+
+    /** Adds {@code allocations} to {@code used} (type to minor to amounts). */
+    static void addTo(Map<String, Map<Integer, Map<String, BigDecimal>>> used, Map<String, List<GpuMemoryFill.Allocation>> allocations) {
+        allocations.forEach((type, list) -> {
+            Map<Integer, Map<String, BigDecimal>> byMinor = used.computeIfAbsent(type, t -> new TreeMap<>());
+            for (GpuMemoryFill.Allocation a : list) {
+                Map<String, BigDecimal> u = byMinor.computeIfAbsent(a.minor(), m -> new TreeMap<>());
+                a.resources().forEach((r, v) -> u.merge(r, v, BigDecimal::add));
+            }
+        });
+    }
+}
