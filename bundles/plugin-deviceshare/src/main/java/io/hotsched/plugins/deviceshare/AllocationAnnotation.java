@@ -66,4 +66,54 @@ final class AllocationAnnotation {
             }
         });
     }
+
+    /**
+     * The annotation's text as Koordinator's PreBind writes it (Go's JSON of its allocation map):
+     * types and resource names in sorted order; per device {@code minor}, {@code resources}
+     * (null when there are none) and the device's {@code id} from the Device object (left out
+     * when it has none); quantities in Go's canonical form.
+     *
+     * @param ids per type, the id of each minor (from the node's Device object)
+     */
+    static String write(Map<String, List<GpuMemoryFill.Allocation>> allocations, Map<String, Map<Integer, String>> ids) {
+        StringBuilder b = new StringBuilder("{");
+        boolean firstType = true;
+        for (Map.Entry<String, List<GpuMemoryFill.Allocation>> type : new TreeMap<>(allocations).entrySet()) {
+            if (!firstType) {
+                b.append(',');
+            }
+            firstType = false;
+            b.append(JSON.writeValueAsString(type.getKey())).append(":[");
+            boolean firstDevice = true;
+            for (GpuMemoryFill.Allocation a : type.getValue()) {
+                if (!firstDevice) {
+                    b.append(',');
+                }
+                firstDevice = false;
+                b.append("{\"minor\":").append(a.minor()).append(",\"resources\":");
+                if (a.resources() == null) {
+                    b.append("null");
+                } else {
+                    b.append('{');
+                    boolean firstResource = true;
+                    for (Map.Entry<String, BigDecimal> r : new TreeMap<>(a.resources()).entrySet()) {
+                        if (!firstResource) {
+                            b.append(',');
+                        }
+                        firstResource = false;
+                        b.append(JSON.writeValueAsString(r.getKey())).append(':')
+                                .append(JSON.writeValueAsString(GoQuantity.format(r.getValue(), r.getKey().equals(DeviceResources.GPU_MEMORY))));
+                    }
+                    b.append('}');
+                }
+                String id = ids.getOrDefault(type.getKey(), Map.of()).get(a.minor());
+                if (id != null && !id.isEmpty()) {
+                    b.append(",\"id\":").append(JSON.writeValueAsString(id));
+                }
+                b.append('}');
+            }
+            b.append(']');
+        }
+        return b.append('}').toString();
+    }
 }

@@ -33,6 +33,11 @@ final class DeviceScorer {
         this.weights = Map.copyOf(weights);
     }
 
+    /** The strategy {@code type} over Koordinator's default weights. */
+    static DeviceScorer withDefaultWeights(String type) {
+        return new DeviceScorer(type, defaultWeights());
+    }
+
     private static Map<String, Long> defaultWeights() {
         Map<String, Long> w = new LinkedHashMap<>();
         w.put(DeviceResources.GPU_MEMORY_RATIO, 1L);

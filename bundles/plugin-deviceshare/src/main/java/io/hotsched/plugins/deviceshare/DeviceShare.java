@@ -8,39 +8,68 @@ import io.hotsched.api.framework.FilterPlugin;
 import io.hotsched.api.framework.Handle;
 import io.hotsched.api.framework.NodeInfo;
 import io.hotsched.api.framework.NodeInfoLister;
+import io.hotsched.api.framework.NodeScores;
 import io.hotsched.api.framework.PodInfo;
+import io.hotsched.api.framework.PreBindPlugin;
+import io.hotsched.api.framework.PreFilterExtensions;
 import io.hotsched.api.framework.PreFilterPlugin;
 import io.hotsched.api.framework.PreFilterResult;
+import io.hotsched.api.framework.ReservePlugin;
+import io.hotsched.api.framework.ScoreExtensions;
+import io.hotsched.api.framework.ScorePlugin;
+import io.hotsched.api.framework.StateData;
+import io.hotsched.api.framework.StateDescriber;
 import io.hotsched.api.framework.StateKey;
 import io.hotsched.api.framework.Status;
 import java.math.BigDecimal;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * Koordinator's DeviceShare, being built: PreFilter and Filter so far (see
- * docs/plugin-deviceshare.md). Not registered as a plugin factory until Score, Reserve and
- * PreBind are there, so no profile can enable half of it.
+ * Koordinator's DeviceShare: GPUs (whole or shared), RDMA and FPGA devices from each node's
+ * Device object, allocated per pod and written to the pod's {@code device-allocated} annotation.
+ * What a node's devices hold comes from its pods' annotations (plus this instance's
+ * reservations not yet visible in the snapshot), so a freshly installed version starts correct.
+ * See docs/plugin-deviceshare.md.
  */
-public final class DeviceShare implements PreFilterPlugin, FilterPlugin {
+public final class DeviceShare implements PreFilterPlugin, FilterPlugin, ScorePlugin, ReservePlugin, PreBindPlugin, StateDescriber {
 
     public static final String NAME = "DeviceShare";
     static final String DEVICE = "Device";
     static final List<String> HINT_ANNOTATIONS = List.of("internal.scheduling.koordinator.sh/scheduling-hint",
             "scheduling.koordinator.sh/scheduling-hint");
+    static final String BIND_TIMESTAMP = "scheduling.koordinator.sh/bind-timestamp";
+    static final String GPU_MINORS = "scheduling.koordinator.sh/gpu-minors";
+    static final String HAMI_CORE = "HAMi-core";
+    static final String HAMI_VGPU_NODE = "hami.io/vgpu-node";
     static final StateKey<PreFilterState> STATE = StateKey.of(NAME, PreFilterState.class);
+    static final StateKey<Preemptible> PREEMPTIBLE = StateKey.of(NAME + "/preemptible", Preemptible.class);
+    static final StateKey<Allocated> ALLOCATED = StateKey.of(NAME + "/allocated", Allocated.class);
     private static final JsonMapper JSON = JsonMapper.builder().build();
+    /** Parsed annotations by their text: Filter reads every pod's on every node it checks. */
+    private static final int PARSED_LIMIT = 20_000;
+
+    /** Reserve's result for the pod (the node it was made for, the devices per type). */
+    record Allocated(String node, Map<String, List<GpuMemoryFill.Allocation>> allocations) implements StateData {
+        @Override
+        public StateData copy() {
+            return this;
+        }
+    }
 
     private final Handle handle;
-    private final List<NodeFilter.Model> unsupportedModels;
+    private final DeviceShareArgs args;
+    private final InFlight inFlight = new InFlight();
+    private final Map<String, Map<String, List<GpuMemoryFill.Allocation>>> parsed = new ConcurrentHashMap<>();
 
-    public DeviceShare(Handle handle, List<NodeFilter.Model> unsupportedModels) {
+    public DeviceShare(Handle handle, DeviceShareArgs args) {
         this.handle = handle;
-        this.unsupportedModels = List.copyOf(unsupportedModels);
+        this.args = args;
     }
 
     @Override
@@ -58,33 +87,199 @@ public final class DeviceShare implements PreFilterPlugin, FilterPlugin {
     }
 
     @Override
+    public PreFilterExtensions preFilterExtensions() {
+        return new PreFilterExtensions() {
+            @Override
+            public Status addPod(CycleState state, PodInfo podToSchedule, PodInfo podToAdd, NodeInfo node) {
+                return changePreemptible(state, podToAdd, node, -1);
+            }
+
+            @Override
+            public Status removePod(CycleState state, PodInfo podToSchedule, PodInfo podToRemove, NodeInfo node) {
+                return changePreemptible(state, podToRemove, node, 1);
+            }
+        };
+    }
+
+    private Status changePreemptible(CycleState state, PodInfo other, NodeInfo node, int sign) {
+        PreFilterState s = state.read(STATE).orElse(null);
+        if (s == null || s.skip()) {
+            return Status.SUCCESS;
+        }
+        Map<String, List<GpuMemoryFill.Allocation>> a = allocations(other, node.name());
+        if (a == null) {
+            return Status.SUCCESS;
+        }
+        Preemptible p = state.read(PREEMPTIBLE).orElse(null);
+        if (p == null) {
+            p = new Preemptible();
+            state.write(PREEMPTIBLE, p);
+        }
+        p.add(node.name(), a, sign);
+        return Status.SUCCESS;
+    }
+
+    @Override
     public Status filter(CycleState state, PodInfo pod, NodeInfo node) {
         PreFilterState s = state.read(STATE).orElse(null);
         if (s == null) {
-            return Status.error("reading \"" + NAME + "\" from cycleState: not found");
+            return notFound();
         }
         if (s.skip()) {
             return Status.SUCCESS;
         }
-        return NodeFilter.filter(s, pod.pod(), node.node(), devices(node), unsupportedModels, designated(pod.pod()));
+        return NodeFilter.filter(s, pod.pod(), node.node(), devices(node), args.unsupportedModels(), designated(pod.pod()), preemptible(state, node));
     }
 
-    /** The node's devices with what its pods hold; null when the node has no Device object. */
-    NodeDevices devices(NodeInfo node) {
-        HasMetadata device = handle.object(DEVICE, null, node.name());
+    @Override
+    public long score(CycleState state, PodInfo pod, NodeInfo node) {
+        PreFilterState s = state.read(STATE).orElseThrow(() -> new IllegalStateException(notFound().message()));
+        // A node Filter let through always has the devices; if the Device object changed since,
+        // the node gets 0 here and Reserve refuses it (upstream fails the whole attempt instead).
+        NodeScore.Result r = NodeScore.score(s, devices(node), args.scorer(), preemptible(state, node));
+        return r.status().isSuccess() ? r.score() : 0;
+    }
+
+    @Override
+    public ScoreExtensions scoreExtensions() {
+        return (state, pod, scores) -> {
+            normalize(scores);
+            return Status.SUCCESS;
+        };
+    }
+
+    static void normalize(NodeScores scores) {
+        long[] values = new long[scores.size()];
+        for (int i = 0; i < values.length; i++) {
+            values[i] = scores.score(i);
+        }
+        DeviceScorer.normalize(values);
+        for (int i = 0; i < values.length; i++) {
+            scores.set(i, values[i]);
+        }
+    }
+
+    @Override
+    public Status reserve(CycleState state, PodInfo pod, String nodeName) {
+        PreFilterState s = state.read(STATE).orElse(null);
+        if (s == null) {
+            return notFound();
+        }
+        if (s.skip()) {
+            return Status.SUCCESS;
+        }
+        NodeInfo node = handle.snapshot().get(nodeName);
+        NodeDevices devices = node == null ? null : devices(node);
+        Map<String, List<GpuMemoryFill.Allocation>> designated = designated(pod.pod());
+        Reservation.Result r = designated != null ? new Reservation.Result(Status.SUCCESS, designated)
+                : Reservation.allocate(s, devices, args.scorer(), node == null ? Map.of() : preemptible(state, node));
+        if (!r.status().isSuccess()) {
+            return r.status();
+        }
+        if (r.allocations().isEmpty()) {
+            return Status.SUCCESS;
+        }
+        state.write(ALLOCATED, new Allocated(nodeName, r.allocations()));
+        inFlight.expire(handle.clock().instant());
+        inFlight.put(pod.uid(), new InFlight.Entry(nodeName, r.allocations(), handle.clock().instant()));
+        return Status.SUCCESS;
+    }
+
+    @Override
+    public void unreserve(CycleState state, PodInfo pod, String nodeName) {
+        inFlight.remove(pod.uid());
+        state.delete(ALLOCATED);
+    }
+
+    @Override
+    public Status preBind(CycleState state, PodInfo pod, String nodeName) {
+        PreFilterState s = state.read(STATE).orElse(null);
+        if (s == null) {
+            return notFound();
+        }
+        Allocated a = state.read(ALLOCATED).orElse(null);
+        if (s.skip() || a == null) {
+            return Status.SUCCESS;
+        }
+        Map<String, Map<Integer, String>> ids = new TreeMap<>();
+        for (DeviceEntry d : deviceEntries(nodeName)) {
+            ids.computeIfAbsent(d.type(), t -> new TreeMap<>()).put(d.minor(), d.id());
+        }
+        String annotation = AllocationAnnotation.write(a.allocations(), ids);
+        long bindNanos = bindTimestampNanos();
+        handle.cluster().patchPod(pod, p -> PodChanges.preBind(p, annotation, nodeName, a.allocations(), args.devicePluginAdaption(), bindNanos));
+        return Status.SUCCESS;
+    }
+
+    private long bindTimestampNanos() {
+        java.time.Instant now = handle.clock().instant();
+        return now.getEpochSecond() * 1_000_000_000L + now.getNano();
+    }
+
+    @Override
+    public Map<String, Object> describeState(String node) {
+        return DeviceStateView.of(handle.snapshot(), node, this::devicesOrNull, inFlight);
+    }
+
+    private NodeDevices devicesOrNull(NodeInfo node) {
+        return devices(node);
+    }
+
+    private static Status notFound() {
+        return Status.error("reading \"" + NAME + "\" from cycleState: not found");
+    }
+
+    private static Map<String, Map<Integer, Map<String, BigDecimal>>> preemptible(CycleState state, NodeInfo node) {
+        Preemptible p = state.read(PREEMPTIBLE).orElse(null);
+        return p == null ? Map.of() : p.on(node.name());
+    }
+
+    private List<DeviceEntry> deviceEntries(String nodeName) {
+        HasMetadata device = handle.object(DEVICE, null, nodeName);
         if (!(device instanceof GenericKubernetesResource g)) {
             return null;
         }
         @SuppressWarnings("unchecked")
         Map<String, Object> spec = g.getAdditionalProperties().get("spec") instanceof Map<?, ?> m ? (Map<String, Object>) m : Map.of();
+        return DeviceEntry.of(spec);
+    }
+
+    /** The node's devices with what its pods hold; null when the node has no Device object. */
+    NodeDevices devices(NodeInfo node) {
+        List<DeviceEntry> entries = deviceEntries(node.name());
+        if (entries == null) {
+            return null;
+        }
         Map<String, Map<Integer, Map<String, BigDecimal>>> used = new TreeMap<>();
         for (PodInfo p : node.pods()) {
-            Map<String, List<GpuMemoryFill.Allocation>> a = AllocationAnnotation.of(p.pod());
+            Map<String, List<GpuMemoryFill.Allocation>> a = allocations(p, node.name());
             if (a != null) {
                 AllocationAnnotation.addTo(used, a);
             }
         }
-        return new NodeDevices(DeviceEntry.of(spec), used);
+        return new NodeDevices(entries, used);
+    }
+
+    /** What the pod holds on {@code node}: its annotation, or what this instance reserved for it meanwhile. */
+    private Map<String, List<GpuMemoryFill.Allocation>> allocations(PodInfo p, String node) {
+        Map<String, String> annotations = p.pod().getMetadata() == null ? null : p.pod().getMetadata().getAnnotations();
+        String text = annotations == null ? null : annotations.get(AllocationAnnotation.KEY);
+        if (text == null) {
+            return inFlight.on(p.uid(), node);
+        }
+        inFlight.remove(p.uid());
+        Map<String, List<GpuMemoryFill.Allocation>> a = parsed.get(text);
+        if (a == null) {
+            a = AllocationAnnotation.of(p.pod());
+            if (a == null) {
+                return null;
+            }
+            if (parsed.size() >= PARSED_LIMIT) {
+                parsed.clear();
+            }
+            parsed.put(text, a);
+        }
+        return a;
     }
 
     /** A designated allocation: the pod's own annotation, honoured when its scheduling hint names DeviceShare. */

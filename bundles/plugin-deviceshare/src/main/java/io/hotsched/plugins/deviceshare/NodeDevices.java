@@ -31,6 +31,10 @@ final class NodeDevices {
         return out;
     }
 
+    List<DeviceEntry> all() {
+        return devices;
+    }
+
     Map<String, BigDecimal> used(String type, int minor) {
         return used.getOrDefault(type, Map.of()).getOrDefault(minor, Map.of());
     }

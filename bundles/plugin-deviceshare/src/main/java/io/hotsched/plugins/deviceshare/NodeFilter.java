@@ -28,9 +28,10 @@ final class NodeFilter {
     /**
      * @param devices the node's devices and their use; null when the node has no Device object
      * @param designated allocations the pod must keep (a designated allocation), or null
+     * @param preemptible per type and minor, what preemption's dry run took from the node's pods
      */
     static Status filter(PreFilterState state, Pod pod, Node node, NodeDevices devices, List<Model> unsupported,
-            Map<String, List<GpuMemoryFill.Allocation>> designated) {
+            Map<String, List<GpuMemoryFill.Allocation>> designated, Map<String, Map<Integer, Map<String, BigDecimal>>> preemptible) {
         if (state.skip()) {
             return Status.SUCCESS;
         }
@@ -71,7 +72,7 @@ final class NodeFilter {
                 return Status.unresolvable("Insufficient " + type + " devices");
             }
             NodeDevices pool = designated != null && designated.containsKey(type) ? devices.onlyDesignated(type, designated.get(type)) : devices;
-            DefaultAllocator.Result r = DefaultAllocator.allocate(pool, type, perDevice, count, null, null);
+            DefaultAllocator.Result r = DefaultAllocator.allocate(pool, type, perDevice, count, null, preemptible.get(type));
             if (!r.status().isSuccess()) {
                 return r.status();
             }

@@ -28,7 +28,7 @@ import tools.jackson.databind.json.JsonMapper;
 class RequestCasesTest {
 
     private static final Set<String> KINDS = Set.of("validateRequest", "convertRequest", "gpuRequestSplit", "memoryConversion", "scoreDevice",
-            "normalizeScore", "fillGPUTotalMem", "parseGPURequirements", "allocate", "deviceRequestSplit", "preFilter", "filter");
+            "normalizeScore", "fillGPUTotalMem", "parseGPURequirements", "allocate", "deviceRequestSplit", "preFilter", "filter", "score", "reserve", "preBind");
 
     @TestFactory
     Stream<DynamicTest> requestCases() throws Exception {
@@ -42,7 +42,7 @@ class RequestCasesTest {
                 tests.add(DynamicTest.dynamicTest(c.path("name").asText() + " [" + c.path("upstreamCase").asText() + "]", () -> run(c)));
             }
         }
-        assertEquals(86, tests.size(), "cases of the kinds done so far");
+        assertEquals(112, tests.size(), "every case of the file");
         return tests.stream();
     }
 
@@ -209,30 +209,16 @@ class RequestCasesTest {
                 }
             }
             case "filter" -> {
-                io.hotsched.testing.FakeHandle handle = new io.hotsched.testing.FakeHandle();
+                io.hotsched.testing.FakeHandle handle = handleWithDevice(in);
                 JsonMapper json = JsonMapper.builder().build();
-                if (!in.path("device").isNull() && !in.path("device").isMissingNode()) {
-                    handle.addObject(json.treeToValue(in.path("device"), io.fabric8.kubernetes.api.model.GenericKubernetesResource.class));
-                }
-                io.fabric8.kubernetes.api.model.Node node = json.treeToValue(in.path("node"), io.fabric8.kubernetes.api.model.Node.class);
-                io.hotsched.api.framework.NodeInfo info = new io.hotsched.api.framework.NodeInfo(node);
-                // what is used: one pod per device holding exactly that amount
-                int n = 0;
-                for (Map.Entry<String, JsonNode> type : in.path("deviceUsed").properties()) {
-                    for (Map.Entry<String, JsonNode> minor : type.getValue().properties()) {
-                        String annotation = "{\"" + type.getKey() + "\":[{\"minor\":" + minor.getKey() + ",\"resources\":" + minor.getValue() + "}]}";
-                        info.addPod(io.hotsched.api.framework.PodInfo.of(new io.fabric8.kubernetes.api.model.PodBuilder().withNewMetadata()
-                                .withName("used-" + n).withNamespace("default").withUid("used-" + n++).addToAnnotations(AllocationAnnotation.KEY, annotation)
-                                .endMetadata().withNewSpec().withNodeName(node.getMetadata().getName()).endSpec().build()));
-                    }
-                }
+                io.hotsched.api.framework.NodeInfo info = nodeWithUsed(in);
                 io.fabric8.kubernetes.api.model.Pod pod = json.treeToValue(in.path("pod"), io.fabric8.kubernetes.api.model.Pod.class);
                 if (in.has("schedulingHint")) {
                     java.util.Map<String, Object> ext = new java.util.LinkedHashMap<>();
                     in.path("schedulingHint").path("extensions").forEach(x -> ext.put(x.asText(), Map.of()));
                     pod.getMetadata().getAnnotations().put(DeviceShare.HINT_ANNOTATIONS.get(0), json.writeValueAsString(Map.of("extensions", ext)));
                 }
-                DeviceShare plugin = new DeviceShare(handle, List.of());
+                DeviceShare plugin = new DeviceShare(handle, DeviceShareArgs.DEFAULT);
                 io.hotsched.api.framework.CycleState state = new io.hotsched.api.framework.CycleState();
                 io.hotsched.api.framework.PodInfo podInfo = io.hotsched.api.framework.PodInfo.of(pod);
                 if (in.path("preFilterRan").asBoolean(true)) {
@@ -249,8 +235,185 @@ class RequestCasesTest {
                     assertTrue(strings(want.path("status").path("reasonOneOf")).contains(st.message()), st.message());
                 }
             }
+            case "score" -> {
+                io.hotsched.testing.FakeHandle handle = handleWithDevice(in);
+                io.hotsched.api.framework.NodeInfo info = nodeWithUsed(in);
+                DeviceShare plugin = new DeviceShare(handle, args(in));
+                io.hotsched.api.framework.CycleState state = injectedState(in, info.name());
+                io.hotsched.api.framework.PodInfo podInfo = io.hotsched.api.framework.PodInfo.of(emptyPod());
+                if (!in.path("preFilterRan").asBoolean(true)) {
+                    IllegalStateException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalStateException.class,
+                            () -> plugin.score(state, podInfo, info));
+                    assertEquals("Error", want.path("status").path("code").asText());
+                    assertTrue(e.getMessage().contains(want.path("status").path("reasons").get(0).asText()), e.getMessage());
+                    return;
+                }
+                PreFilterState s = state.read(DeviceShare.STATE).orElseThrow();
+                Preemptible p = state.read(DeviceShare.PREEMPTIBLE).orElse(new Preemptible());
+                NodeScore.Result r = NodeScore.score(s, plugin.devices(info), args(in).scorer(), p.on(info.name()));
+                assertEquals(want.path("status").path("code").asText(), code(r.status()), r.status().toString());
+                if (want.path("status").has("reasons")) {
+                    assertEquals(strings(want.path("status").path("reasons")), r.status().reasons());
+                }
+                assertEquals(want.path("score").asLong(), r.score());
+                // the plugin gives a node it cannot score 0 (see the class's comment) and otherwise the same
+                assertEquals(r.status().isSuccess() ? r.score() : 0, plugin.score(state, podInfo, info));
+            }
+            case "reserve" -> {
+                io.hotsched.testing.FakeHandle handle = handleWithDevice(in);
+                io.hotsched.api.framework.NodeInfo info = nodeWithUsed(in);
+                handle.setSnapshot(lister(info));
+                DeviceShare plugin = new DeviceShare(handle, args(in));
+                io.hotsched.api.framework.CycleState state = injectedState(in, info.name());
+                io.hotsched.api.framework.PodInfo podInfo = io.hotsched.api.framework.PodInfo.of(emptyPod());
+                io.hotsched.api.framework.Status st = plugin.reserve(state, podInfo, info.name());
+                assertEquals(want.path("status").path("code").asText(), code(st), st.toString());
+                for (JsonNode r : want.path("status").path("reasons")) {
+                    assertTrue(st.message().contains(r.asText()), st.message() + " contains " + r.asText());
+                }
+                if (want.path("status").has("reasonOneOf")) {
+                    assertTrue(strings(want.path("status").path("reasonOneOf")).contains(st.message()), st.message());
+                }
+                Map<String, List<GpuMemoryFill.Allocation>> got = state.read(DeviceShare.ALLOCATED).map(DeviceShare.Allocated::allocations).orElse(Map.of());
+                Map<String, List<GpuMemoryFill.Allocation>> expected = new TreeMap<>();
+                want.path("allocations").properties().forEach(e -> expected.put(e.getKey(), allocations(e.getValue())));
+                assertEquals(expected, new TreeMap<>(got));
+                if (!expected.isEmpty()) {
+                    // what was reserved counts on the node (the pod assumed there) until the pod's annotation shows
+                    io.hotsched.api.framework.NodeInfo assumed = info.copy();
+                    assumed.addPod(podInfo);
+                    NodeDevices after = plugin.devices(assumed);
+                    expected.forEach((type, list) -> list.forEach(a -> a.resources().forEach((r, v) -> assertEquals(0,
+                            v.compareTo(after.used(type, a.minor()).get(r).subtract(usedBefore(in, type, a.minor(), r)))))));
+                    plugin.unreserve(state, podInfo, info.name());
+                    assertTrue(state.read(DeviceShare.ALLOCATED).isEmpty());
+                    assertEquals(new TreeMap<>(plugin.devices(info).used(expected.keySet().iterator().next(), 0)),
+                            new TreeMap<>(plugin.devices(assumed).used(expected.keySet().iterator().next(), 0)), "unreserved");
+                }
+            }
+            case "preBind" -> {
+                JsonMapper json = JsonMapper.builder().build();
+                io.hotsched.testing.FakeHandle handle = handleWithDevice(in);
+                java.time.Instant now = java.time.Instant.parse("2026-11-29T12:00:00.123456789Z");
+                handle.setClock(java.time.Clock.fixed(now, java.time.ZoneOffset.UTC));
+                Map<String, Boolean> gates = new TreeMap<>();
+                in.path("featureGates").properties().forEach(e -> gates.put(e.getKey(), e.getValue().asBoolean()));
+                Args a = new Args();
+                a.featureGates = gates;
+                DeviceShare plugin = new DeviceShare(handle, DeviceShareArgs.defaulted(a));
+                io.fabric8.kubernetes.api.model.Pod pod = json.treeToValue(in.path("pod"), io.fabric8.kubernetes.api.model.Pod.class);
+                if (pod.getMetadata() == null) {
+                    pod.setMetadata(new io.fabric8.kubernetes.api.model.ObjectMeta());
+                }
+                io.fabric8.kubernetes.api.model.Pod before = new io.fabric8.kubernetes.api.model.PodBuilder(pod).build();
+                io.hotsched.api.framework.CycleState state = new io.hotsched.api.framework.CycleState();
+                if (in.path("preFilterRan").asBoolean(true)) {
+                    state.write(DeviceShare.STATE, new PreFilterState(in.path("skip").asBoolean(), Map.of(), null));
+                }
+                if (in.has("allocationResult")) {
+                    Map<String, List<GpuMemoryFill.Allocation>> result = new TreeMap<>();
+                    in.path("allocationResult").properties().forEach(e -> {
+                        List<GpuMemoryFill.Allocation> l = new ArrayList<>();
+                        e.getValue().forEach(x -> l.add(new GpuMemoryFill.Allocation(x.path("minor").asInt(), x.has("resources") ? amounts(x.path("resources")) : null)));
+                        result.put(e.getKey(), l);
+                    });
+                    state.write(DeviceShare.ALLOCATED, new DeviceShare.Allocated(in.path("nodeName").asText(), result));
+                }
+                io.hotsched.api.framework.PodInfo podInfo = io.hotsched.api.framework.PodInfo.of(pod);
+                io.hotsched.api.framework.Status st = plugin.preBind(state, podInfo, in.path("nodeName").asText());
+                assertEquals(want.path("status").path("code").asText(), code(st), st.toString());
+                for (JsonNode r : want.path("status").path("reasons")) {
+                    assertTrue(st.message().contains(r.asText()), st.message() + " contains " + r.asText());
+                }
+                Map<String, String> annotations = new TreeMap<>();
+                want.path("podAnnotations").properties().forEach(e -> annotations.put(e.getKey(),
+                        e.getValue().asText().equals("<now as unix nanoseconds>") ? Long.toString(now.getEpochSecond() * 1_000_000_000L + now.getNano()) : e.getValue().asText()));
+                Map<String, String> labels = new TreeMap<>();
+                want.path("podLabels").properties().forEach(e -> labels.put(e.getKey(), e.getValue().asText()));
+                io.fabric8.kubernetes.api.model.Pod after = podInfo.pod();
+                assertEquals(annotations, after.getMetadata().getAnnotations() == null ? Map.of() : new TreeMap<>(after.getMetadata().getAnnotations()));
+                assertEquals(labels, after.getMetadata().getLabels() == null ? Map.of() : new TreeMap<>(after.getMetadata().getLabels()));
+                after.getMetadata().setAnnotations(before.getMetadata().getAnnotations());
+                after.getMetadata().setLabels(before.getMetadata().getLabels());
+                assertEquals(before, after, "nothing else changed");
+            }
             default -> fail("kind " + c.path("kind"));
         }
+    }
+
+    private static io.hotsched.testing.FakeHandle handleWithDevice(JsonNode in) throws Exception {
+        io.hotsched.testing.FakeHandle handle = new io.hotsched.testing.FakeHandle();
+        if (!in.path("device").isNull() && !in.path("device").isMissingNode()) {
+            handle.addObject(JsonMapper.builder().build().treeToValue(in.path("device"), io.fabric8.kubernetes.api.model.GenericKubernetesResource.class));
+        }
+        return handle;
+    }
+
+    /** The case's node with what is used as pods: one pod per device holding exactly that amount. */
+    private static io.hotsched.api.framework.NodeInfo nodeWithUsed(JsonNode in) throws Exception {
+        io.fabric8.kubernetes.api.model.Node node = JsonMapper.builder().build().treeToValue(in.path("node"), io.fabric8.kubernetes.api.model.Node.class);
+        io.hotsched.api.framework.NodeInfo info = new io.hotsched.api.framework.NodeInfo(node);
+        int n = 0;
+        for (Map.Entry<String, JsonNode> type : in.path("deviceUsed").properties()) {
+            for (Map.Entry<String, JsonNode> minor : type.getValue().properties()) {
+                String annotation = "{\"" + type.getKey() + "\":[{\"minor\":" + minor.getKey() + ",\"resources\":" + minor.getValue() + "}]}";
+                info.addPod(io.hotsched.api.framework.PodInfo.of(new io.fabric8.kubernetes.api.model.PodBuilder().withNewMetadata()
+                        .withName("used-" + n).withNamespace("default").withUid("used-" + n++).addToAnnotations(AllocationAnnotation.KEY, annotation)
+                        .endMetadata().withNewSpec().withNodeName(node.getMetadata().getName()).endSpec().build()));
+            }
+        }
+        return info;
+    }
+
+    private static BigDecimal usedBefore(JsonNode in, String type, int minor, String resource) {
+        JsonNode v = in.path("deviceUsed").path(type).path(Integer.toString(minor)).path(resource);
+        return v.isMissingNode() ? BigDecimal.ZERO : new Quantity(v.asText()).getNumericalAmount();
+    }
+
+    private static io.hotsched.api.framework.NodeInfoLister lister(io.hotsched.api.framework.NodeInfo info) {
+        return new io.hotsched.api.framework.NodeInfoLister() {
+            @Override
+            public List<io.hotsched.api.framework.NodeInfo> list() {
+                return List.of(info);
+            }
+
+            @Override
+            public io.hotsched.api.framework.NodeInfo get(String name) {
+                return name.equals(info.name()) ? info : null;
+            }
+        };
+    }
+
+    private static io.fabric8.kubernetes.api.model.Pod emptyPod() {
+        return new io.fabric8.kubernetes.api.model.PodBuilder().withNewMetadata().withName("p").withNamespace("default").withUid("p-uid")
+                .endMetadata().build();
+    }
+
+    /** The pre-filter state the upstream test injects: the per-type requests, GPU requirements derived from them, preemptible devices. */
+    private static io.hotsched.api.framework.CycleState injectedState(JsonNode in, String nodeName) throws Exception {
+        io.hotsched.api.framework.CycleState state = new io.hotsched.api.framework.CycleState();
+        if (!in.path("preFilterRan").asBoolean(true)) {
+            return state;
+        }
+        Map<String, Map<String, BigDecimal>> requests = new TreeMap<>();
+        in.path("podDeviceRequests").properties().forEach(e -> requests.put(e.getKey(), amounts(e.getValue())));
+        GpuRequirements gpu = requests.containsKey("gpu") ? GpuRequirements.of(emptyPod(), requests.get("gpu")) : null;
+        state.write(DeviceShare.STATE, new PreFilterState(in.path("skip").asBoolean(false), requests, gpu));
+        if (in.has("preemptibleDevices")) {
+            Preemptible p = new Preemptible();
+            used(in.path("preemptibleDevices")).forEach((type, minors) -> minors.forEach((minor, amounts) ->
+                    p.add(nodeName, Map.of(type, List.of(new GpuMemoryFill.Allocation(minor, amounts))), 1)));
+            state.write(DeviceShare.PREEMPTIBLE, p);
+        }
+        return state;
+    }
+
+    private static DeviceShareArgs args(JsonNode in) throws Exception {
+        JsonNode a = in.path("args");
+        if (a.isMissingNode() || a.isNull()) {
+            return DeviceShareArgs.DEFAULT;
+        }
+        return DeviceShareArgs.defaulted(JsonMapper.builder().build().treeToValue(a, Args.class));
     }
 
     private static Map<String, BigDecimal> amounts(JsonNode o) {

@@ -1,0 +1,21 @@
+package io.hotsched.plugins.deviceshare;
+
+import io.hotsched.api.framework.Handle;
+import io.hotsched.api.framework.InvalidArgsException;
+import io.hotsched.api.framework.Plugin;
+import io.hotsched.api.framework.PluginArgs;
+import io.hotsched.api.framework.PluginFactory;
+import org.osgi.service.component.annotations.Component;
+
+/**
+ * Makes {@link DeviceShare} for a profile from its {@code DeviceShareArgs}. Each profile gets
+ * its own instance (its own reservations in flight).
+ */
+@Component(property = PluginFactory.NAME_PROPERTY + "=" + DeviceShare.NAME)
+public final class DeviceShareFactory implements PluginFactory {
+
+    @Override
+    public Plugin create(PluginArgs args, Handle handle) throws InvalidArgsException {
+        return new DeviceShare(handle, DeviceShareArgs.defaulted(args.as(Args.class)));
+    }
+}
