@@ -124,6 +124,9 @@ class DistributionIT {
         assertTrue(r.text().matches("(?s).*demo/load-1 +node-\\S+ +bound.*"), r.text());
         // only the ResourceAmplification transformer (its own bundle) makes node-c1 big enough
         assertTrue(r.text().matches("(?s).*demo/amplified +node-c1 +bound.*"), r.text());
+        // DeviceShare (its own bundle) gave each half-GPU pod a GPU of a GPU node and wrote it on the pod
+        assertTrue(r.text().matches("(?s).*demo/shared-gpu-1 +node-c[34] +bound, devices gpu [0-3]\n.*"), r.text());
+        assertTrue(r.text().matches("(?s).*demo/shared-gpu-2 +node-c[34] +bound, devices gpu [0-3]\n.*"), r.text());
         assertTrue(Files.readString(home.resolve("data/kubeconfig")).contains("server: http://127.0.0.1:"));
     }
 

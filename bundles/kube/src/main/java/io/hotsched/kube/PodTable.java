@@ -6,9 +6,14 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.json.JsonMapper;
 
 /** The run report: each pod of our profiles with its node, or why it is pending. */
 final class PodTable {
+
+    static final String DEVICE_ALLOCATED = "scheduling.koordinator.sh/device-allocated";
+    private static final JsonMapper JSON = JsonMapper.builder().build();
 
     private PodTable() {
     }
@@ -30,7 +35,7 @@ final class PodTable {
             String status;
             if (node != null && !node.isEmpty()) {
                 bound++;
-                status = "bound";
+                status = "bound" + devices(p);
             } else {
                 String why = condition(p);
                 if (why == null) {
@@ -43,6 +48,27 @@ final class PodTable {
         }
         b.append(bound).append(" of ").append(ours.size()).append(" pods bound\n");
         return b.toString();
+    }
+
+    /** Koordinator's device-allocated annotation, when a plugin wrote one: ", devices gpu 0+1, rdma 2". */
+    static String devices(Pod p) {
+        Map<String, String> annotations = p.getMetadata() == null ? null : p.getMetadata().getAnnotations();
+        String text = annotations == null ? null : annotations.get(DEVICE_ALLOCATED);
+        if (text == null) {
+            return "";
+        }
+        try {
+            StringBuilder b = new StringBuilder();
+            JSON.readTree(text).properties().forEach(type -> {
+                b.append(b.length() == 0 ? ", devices " : ", ").append(type.getKey()).append(' ');
+                StringBuilder minors = new StringBuilder();
+                type.getValue().forEach(d -> minors.append(minors.length() == 0 ? "" : "+").append(d.path("minor").asInt()));
+                b.append(minors);
+            });
+            return b.toString();
+        } catch (JacksonException e) {
+            return ", devices unreadable";
+        }
     }
 
     private static String condition(Pod p) {
