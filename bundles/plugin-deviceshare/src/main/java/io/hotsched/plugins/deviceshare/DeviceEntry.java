@@ -38,8 +38,9 @@ record DeviceEntry(String type, int minor, boolean healthy, Map<String, BigDecim
                 ls.forEach((k, v) -> labels.put(String.valueOf(k), String.valueOf(v)));
             }
             Map<String, Object> topology = d.get("topology") instanceof Map<?, ?> t ? (Map<String, Object>) t : null;
-            Integer numa = topology != null && topology.get("nodeID") instanceof Number n ? n.intValue() : null;
-            String pcie = topology != null && topology.get("pcieID") != null ? String.valueOf(topology.get("pcieID")) : null;
+            // a topology without nodeID or pcieID means NUMA node 0 and PCIe "" (Go's zero values)
+            Integer numa = topology == null ? null : topology.get("nodeID") instanceof Number n ? n.intValue() : 0;
+            String pcie = topology == null ? null : topology.get("pcieID") == null ? "" : String.valueOf(topology.get("pcieID"));
             out.add(new DeviceEntry(String.valueOf(d.get("type")), d.get("minor") instanceof Number n ? n.intValue() : 0, healthy, resources,
                     d.get("id") == null ? "" : String.valueOf(d.get("id")), labels, numa, pcie));
         }

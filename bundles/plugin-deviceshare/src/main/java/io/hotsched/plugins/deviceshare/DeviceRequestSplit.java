@@ -17,7 +17,7 @@ record DeviceRequestSplit(Status status, int count, Map<String, BigDecimal> perD
     private static final BigDecimal HUNDRED = BigDecimal.valueOf(100);
 
     /** The device-allocate hint of one type: {@code selector}, {@code allocateStrategy}, {@code exclusivePolicy}. */
-    record Hint(LabelSelector selector, String allocateStrategy, String exclusivePolicy) {
+    record Hint(LabelSelector selector, String allocateStrategy, String exclusivePolicy, String requiredTopologyScope) {
     }
 
     static DeviceRequestSplit of(String type, String resource, BigDecimal value, Hint hint, List<DeviceEntry> devices) {

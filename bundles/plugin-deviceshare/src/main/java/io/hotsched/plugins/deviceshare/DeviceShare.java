@@ -171,8 +171,10 @@ public final class DeviceShare implements PreFilterPlugin, FilterPlugin, ScorePl
         NodeInfo node = handle.snapshot().get(nodeName);
         NodeDevices devices = node == null ? null : devices(node);
         Map<String, List<GpuMemoryFill.Allocation>> designated = designated(pod.pod());
-        Reservation.Result r = designated != null ? new Reservation.Result(Status.SUCCESS, designated)
-                : Reservation.allocate(s, devices, args.scorer(), node == null ? Map.of() : preemptible(state, node));
+        NodeAllocation.Result r = NodeAllocation.allocate(s, devices, designated, args.scorer(), node == null ? Map.of() : preemptible(state, node));
+        if (r.status().isSuccess() && devices != null) {
+            r = NodeAllocation.withMemoryFilled(r, devices);
+        }
         if (!r.status().isSuccess()) {
             return r.status();
         }

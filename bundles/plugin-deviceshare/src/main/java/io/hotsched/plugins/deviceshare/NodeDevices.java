@@ -93,4 +93,32 @@ final class NodeDevices {
         keptUsed.put(type, usedOfType);
         return new NodeDevices(kept, keptUsed);
     }
+
+    /** This node with, of {@code type}, only the devices {@code keep} accepts (a hint's selector). */
+    NodeDevices only(String type, java.util.function.Predicate<DeviceEntry> keep) {
+        List<DeviceEntry> kept = new ArrayList<>();
+        for (DeviceEntry d : devices) {
+            if (!d.type().equals(type) || keep.test(d)) {
+                kept.add(d);
+            }
+        }
+        return new NodeDevices(kept, used);
+    }
+
+    /**
+     * This node with, of {@code type}, only the devices on PCIe switches whose devices of that type
+     * are all completely free (the {@code PCIeLevel} exclusive policy).
+     */
+    NodeDevices onlyFreePcie(String type, Map<Integer, Map<String, BigDecimal>> preemptible) {
+        java.util.Set<String> busy = new java.util.HashSet<>();
+        for (DeviceEntry d : devices(type)) {
+            Map<String, BigDecimal> f = free(d, preemptible == null ? null : preemptible.get(d.minor()));
+            for (Map.Entry<String, BigDecimal> t : d.resources().entrySet()) {
+                if (t.getValue().compareTo(f.getOrDefault(t.getKey(), BigDecimal.ZERO)) != 0) {
+                    busy.add(String.valueOf(d.pcie()));
+                }
+            }
+        }
+        return only(type, d -> d.pcie() != null && !busy.contains(d.pcie()));
+    }
 }

@@ -49,35 +49,7 @@ final class NodeFilter {
                 return Status.unresolvable("model \"" + m.model() + "\" of vendor \"" + m.vendor() + "\" does not support GPU Share");
             }
         }
-        if (devices == null) {
-            return Status.SUCCESS;
-        }
-        for (Map.Entry<String, Map<String, BigDecimal>> e : state.podDeviceRequests().entrySet()) {
-            String type = e.getKey();
-            Map<String, BigDecimal> perDevice;
-            int count;
-            if (type.equals(DeviceResources.TYPE_GPU)) {
-                perDevice = gpu.requestsPerGPU();
-                count = gpu.numberOfGPUs();
-            } else {
-                Map.Entry<String, BigDecimal> only = e.getValue().entrySet().iterator().next();
-                DeviceRequestSplit split = DeviceRequestSplit.of(type, only.getKey(), only.getValue(), null, devices.devices(type));
-                if (!split.status().isSuccess()) {
-                    return split.status();
-                }
-                perDevice = split.perDevice();
-                count = split.count();
-            }
-            if (devices.devices(type).isEmpty()) {
-                return Status.unresolvable("Insufficient " + type + " devices");
-            }
-            NodeDevices pool = designated != null && designated.containsKey(type) ? devices.onlyDesignated(type, designated.get(type)) : devices;
-            DefaultAllocator.Result r = DefaultAllocator.allocate(pool, type, perDevice, count, null, preemptible.get(type));
-            if (!r.status().isSuccess()) {
-                return r.status();
-            }
-        }
-        return Status.SUCCESS;
+        return NodeAllocation.allocate(state, devices, designated, null, preemptible).status();
     }
 
     /** "HAMi-core" → "HAMICore": the provider as Koordinator's constant names it. */

@@ -12,8 +12,12 @@ import java.util.Map;
  * (validated and normalized), its GPU requirements, and whether it takes whole GPUs (then secondary
  * devices such as RDMA are expected to be well planned next to them).
  */
-record PreFilterState(boolean skip, Map<String, Map<String, BigDecimal>> podDeviceRequests, GpuRequirements gpuRequirements)
-        implements StateData {
+record PreFilterState(boolean skip, Map<String, Map<String, BigDecimal>> podDeviceRequests, GpuRequirements gpuRequirements,
+        Map<String, DeviceRequestSplit.Hint> hints) implements StateData {
+
+    PreFilterState(boolean skip, Map<String, Map<String, BigDecimal>> podDeviceRequests, GpuRequirements gpuRequirements) {
+        this(skip, podDeviceRequests, gpuRequirements, Map.of());
+    }
 
     @Override
     public StateData copy() {
@@ -42,7 +46,7 @@ record PreFilterState(boolean skip, Map<String, Map<String, BigDecimal>> podDevi
                 normalized.put(e.getKey(), DeviceRequests.normalize(e.getValue()));
             }
             GpuRequirements gpu = GpuRequirements.of(pod.pod(), normalized.get(DeviceResources.TYPE_GPU));
-            return new Outcome(new PreFilterState(false, normalized, gpu), Status.SUCCESS);
+            return new Outcome(new PreFilterState(false, normalized, gpu, AllocateHints.of(pod.pod())), Status.SUCCESS);
         } catch (DeviceRequests.Invalid e) {
             return new Outcome(null, Status.unresolvable(e.getMessage()));
         }

@@ -168,7 +168,7 @@ class RequestCasesTest {
                 DeviceRequestSplit.Hint hint = h.isMissingNode() ? null : new DeviceRequestSplit.Hint(h.has("selector")
                         ? io.hotsched.api.framework.LabelSelector.of(JsonMapper.builder().build().treeToValue(h.path("selector"),
                                 io.fabric8.kubernetes.api.model.LabelSelector.class)) : null,
-                        h.path("allocateStrategy").asText(""), h.path("exclusivePolicy").asText(""));
+                        h.path("allocateStrategy").asText(""), h.path("exclusivePolicy").asText(""), h.path("requiredTopologyScope").asText(""));
                 DeviceRequestSplit s = DeviceRequestSplit.of(type, only.getKey(), only.getValue(), hint, devices(in.path("device")));
                 assertEquals(want.path("success").asBoolean(), s.status().isSuccess(), s.status().toString());
                 assertEquals(want.path("desiredCount").asInt(), s.count());

@@ -1,0 +1,115 @@
+package io.hotsched.plugins.deviceshare;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResourceBuilder;
+import io.hotsched.api.framework.CycleState;
+import io.hotsched.api.framework.InvalidArgsException;
+import io.hotsched.api.framework.NodeInfo;
+import io.hotsched.api.framework.PodInfo;
+import io.hotsched.api.framework.Status;
+import io.hotsched.testing.FakeHandle;
+import io.hotsched.testing.Nodes;
+import io.hotsched.testing.Pods;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** The plugin's own behaviour beyond Koordinator's cases: preemption's dry run, hints, args. */
+class DeviceSharePluginTest {
+
+    private static FakeHandle handleWith(String node, List<Object> devices) {
+        FakeHandle h = new FakeHandle();
+        GenericKubernetesResource d = new GenericKubernetesResourceBuilder().withApiVersion("scheduling.koordinator.sh/v1alpha1").withKind("Device")
+                .withNewMetadata().withName(node).endMetadata().build();
+        d.setAdditionalProperty("spec", Map.of("devices", devices));
+        h.addObject(d);
+        return h;
+    }
+
+    private static Map<String, Object> rdma(int minor, String pcie, String label) {
+        return Map.of("type", "rdma", "minor", minor, "health", true, "labels", Map.of("type", label),
+                "topology", Map.of("nodeID", 0, "pcieID", pcie), "resources", Map.of(DeviceResources.RDMA, "100"));
+    }
+
+    private static PodInfo holder(String name, String type, int minor, String resource, String amount) {
+        return PodInfo.of(Pods.pod(name).node("n1").annotation(AllocationAnnotation.KEY,
+                "{\"" + type + "\":[{\"minor\":" + minor + ",\"resources\":{\"" + resource + "\":\"" + amount + "\"}}]}").build());
+    }
+
+    @Test
+    void preemptionsDryRunGivesAVictimsDevicesBack() {
+        FakeHandle h = handleWith("n1", List.of(rdma(0, "0", "a")));
+        DeviceShare plugin = new DeviceShare(h, DeviceShareArgs.DEFAULT);
+        PodInfo victim = holder("victim", "rdma", 0, DeviceResources.RDMA, "100");
+        NodeInfo node = Nodes.node("n1").info(victim);
+        PodInfo pod = PodInfo.of(Pods.pod("p").request(DeviceResources.RDMA, "100").build());
+        CycleState state = new CycleState();
+        assertTrue(plugin.preFilter(state, pod, null).status().isSuccess());
+        assertEquals("Insufficient rdma devices", plugin.filter(state, pod, node).message());
+
+        CycleState dryRun = state.copy();
+        assertEquals(Status.SUCCESS, plugin.preFilterExtensions().removePod(dryRun, pod, victim, node));
+        assertEquals(Status.SUCCESS, plugin.filter(dryRun, pod, node));
+        // the original state is untouched, and adding the victim back takes its devices again
+        assertEquals("Insufficient rdma devices", plugin.filter(state, pod, node).message());
+        plugin.preFilterExtensions().addPod(dryRun, pod, victim, node);
+        assertEquals("Insufficient rdma devices", plugin.filter(dryRun, pod, node).message());
+    }
+
+    @Test
+    void hintsNarrowTheDevicesTaken() throws Exception {
+        List<Object> devices = new ArrayList<>(List.of(rdma(0, "0", "slow"), rdma(1, "0", "fast"), rdma(2, "1", "fast")));
+        FakeHandle h = handleWith("n1", devices);
+        h.setSnapshot(new io.hotsched.api.framework.NodeInfoLister() {
+            final NodeInfo n = Nodes.node("n1").info(holder("other", "rdma", 1, DeviceResources.RDMA, "10"));
+
+            @Override
+            public List<NodeInfo> list() {
+                return List.of(n);
+            }
+
+            @Override
+            public NodeInfo get(String name) {
+                return n;
+            }
+        });
+        // MostAllocated would pack onto minor 1 (partly used) were it not for the hint
+        DeviceShare plugin = new DeviceShare(h, new DeviceShareArgs(DeviceScorer.withDefaultWeights(DeviceScorer.MOST_ALLOCATED), List.of(), false));
+        // the selector rules out minor 0; PCIeLevel rules out PCIe 0, where minor 1 is partly used
+        PodInfo pod = PodInfo.of(Pods.pod("p").uid("p").request(DeviceResources.RDMA, "50").annotation(AllocateHints.KEY,
+                "{\"rdma\":{\"selector\":{\"matchLabels\":{\"type\":\"fast\"}},\"exclusivePolicy\":\"PCIeLevel\"}}").build());
+        CycleState state = new CycleState();
+        assertTrue(plugin.preFilter(state, pod, null).status().isSuccess());
+        assertEquals(Status.SUCCESS, plugin.reserve(state, pod, "n1"));
+        assertEquals(2, state.read(DeviceShare.ALLOCATED).orElseThrow().allocations().get("rdma").get(0).minor());
+
+        PodInfo bad = PodInfo.of(Pods.pod("b").request(DeviceResources.RDMA, "50").annotation(AllocateHints.KEY,
+                "{\"rdma\":{\"requiredTopologyScope\":\"Rack\"}}").build());
+        Status refused = plugin.preFilter(new CycleState(), bad, null).status();
+        assertEquals("annotation " + AllocateHints.KEY + ": rdma.requiredTopologyScope \"Rack\" is not one of Device, PCIe, NUMANode, Node", refused.message());
+    }
+
+    @Test
+    void argsAreCheckedWithTheFieldNamed() {
+        Args a = new Args();
+        a.scoringStrategy = new Args.ScoringStrategy();
+        a.scoringStrategy.type = "RequestedToCapacityRatio";
+        InvalidArgsException e = org.junit.jupiter.api.Assertions.assertThrows(InvalidArgsException.class, () -> DeviceShareArgs.defaulted(a));
+        assertTrue(e.getMessage().contains("scoringStrategy.type"), e.getMessage());
+        a.scoringStrategy.type = "MostAllocated";
+        Args.Weight w = new Args.Weight();
+        w.name = DeviceResources.GPU_MEMORY;
+        w.weight = 101L;
+        a.scoringStrategy.resources = List.of(w);
+        e = org.junit.jupiter.api.Assertions.assertThrows(InvalidArgsException.class, () -> DeviceShareArgs.defaulted(a));
+        assertTrue(e.getMessage().contains("scoringStrategy.resources[0].weight"), e.getMessage());
+        a.scoringStrategy.resources = null;
+        a.featureGates = Map.of("NoSuchGate", true);
+        e = org.junit.jupiter.api.Assertions.assertThrows(InvalidArgsException.class, () -> DeviceShareArgs.defaulted(a));
+        assertTrue(e.getMessage().contains("featureGates.NoSuchGate"), e.getMessage());
+    }
+}
