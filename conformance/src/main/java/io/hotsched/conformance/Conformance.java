@@ -2,6 +2,8 @@ package io.hotsched.conformance;
 
 import io.hotsched.api.framework.PluginFactory;
 import io.hotsched.plugins.defaults.defaultpreemption.DefaultPreemption;
+import io.hotsched.plugins.deviceshare.DeviceShare;
+import io.hotsched.plugins.deviceshare.DeviceShareCases;
 import io.hotsched.plugins.loadaware.LoadAwareScheduling;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -118,6 +120,8 @@ public final class Conformance {
                 PreemptionRunner.run(plugins, c);
             } else if (plugin.equals(LoadAwareScheduling.NAME)) {
                 LoadAwareRunner.run(factory, c);
+            } else if (plugin.equals(DeviceShare.NAME)) {
+                DeviceShareCases.run(c);
             } else {
                 ConformanceRunner.run(factory, c);
             }

@@ -3,11 +3,6 @@ package io.hotsched.itests;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertTrue;
 
-import io.hotsched.api.cluster.ClusterBackend;
-import io.hotsched.api.cluster.ClusterEvents;
-import io.hotsched.core.admin.ProfileView;
-import io.hotsched.core.admin.SchedulerAdmin;
-import io.hotsched.testing.InMemoryCluster;
 import io.hotsched.testing.Nodes;
 import io.hotsched.testing.Pods;
 import java.io.IOException;
@@ -15,9 +10,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Stream;
-import javax.inject.Inject;
-import org.junit.After;
 import org.junit.Test;
 import org.junit.runner.RunWith;
 import org.ops4j.pax.exam.Configuration;
@@ -25,8 +17,6 @@ import org.ops4j.pax.exam.Option;
 import org.ops4j.pax.exam.junit.PaxExam;
 import org.ops4j.pax.exam.spi.reactors.ExamReactorStrategy;
 import org.ops4j.pax.exam.spi.reactors.PerClass;
-import org.osgi.framework.ServiceRegistration;
-import org.osgi.util.tracker.ServiceTracker;
 
 /**
  * The shipped default plugin bundle in Felix, with the default profile (no plugins section): it
@@ -35,7 +25,7 @@ import org.osgi.util.tracker.ServiceTracker;
  */
 @RunWith(PaxExam.class)
 @ExamReactorStrategy(PerClass.class)
-public class DefaultPluginsIT extends DeployTestSupport {
+public class DefaultPluginsIT extends InMemoryClusterSupport {
 
     static final String CONFIG = """
             apiVersion: kubescheduler.config.k8s.io/v1
@@ -44,55 +34,22 @@ public class DefaultPluginsIT extends DeployTestSupport {
             - schedulerName: default-scheduler
             """;
 
-    @Inject
-    protected SchedulerAdmin admin;
-
-    private InMemoryCluster cluster;
-    private ServiceRegistration<ClusterBackend> backend;
-
     @Override
     @Configuration
     public Option[] configuration() throws IOException {
         return PlatformOptions.platform(Map.of("scheduler.yaml", CONFIG), true);
     }
 
-    @After
-    public void stopCluster() {
-        if (backend != null) {
-            backend.unregister();
-        }
-        if (cluster != null) {
-            cluster.close();
-        }
-    }
-
     private static byte[] defaultPluginsJar() throws IOException {
-        try (Stream<Path> jars = Files.list(Path.of(System.getProperty("hotsched.dist")).resolve("deploy"))) {
-            Path jar = jars.filter(p -> p.getFileName().toString().startsWith("io.hotsched.plugins.defaults-")).findFirst()
-                    .orElseThrow(() -> new IOException("no io.hotsched.plugins.defaults jar in the distribution's deploy/"));
-            return Files.readAllBytes(jar);
-        }
-    }
-
-    private String nodeOf(String name) {
-        var p = cluster.pod("default", name);
-        return p == null ? null : p.getSpec().getNodeName();
-    }
-
-    private String profileState() {
-        return admin.profiles().stream().map(ProfileView::state).findFirst().orElse("none");
+        return shipped("io.hotsched.plugins.defaults-");
     }
 
     @Test
     public void theDefaultProfileRunsOnTheShippedBundleAndPausesWithoutIt() throws Exception {
-        ServiceTracker<ClusterEvents, ClusterEvents> events = new ServiceTracker<>(context, ClusterEvents.class, null);
-        events.open();
-        ClusterEvents scheduler = events.waitForService(20_000);
-        cluster = new InMemoryCluster();
-        backend = context.registerService(ClusterBackend.class, cluster, null);
+        newCluster();
         cluster.addNode(Nodes.node("n1").cpu("2").build());
         cluster.addNode(Nodes.node("tainted").cpu("64").taint("dedicated", "infra", "NoSchedule").build());
-        cluster.connect(scheduler);
+        connect();
         await("paused without the default plugins", () -> profileState().startsWith("paused: waiting for plugin"));
 
         Path jar = drop("io.hotsched.plugins.defaults.jar", defaultPluginsJar());
@@ -114,6 +71,5 @@ public class DefaultPluginsIT extends DeployTestSupport {
         await("later bound once the bundle is back", () -> nodeOf("later") != null);
         assertEquals("ready", profileState());
         assertEquals(List.of("low", "high", "later"), cluster.bindings().stream().map(b -> b.podKey().substring("default/".length())).toList());
-        events.close();
     }
 }

@@ -3,11 +3,7 @@ package io.hotsched.itests;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertTrue;
 
-import io.hotsched.api.cluster.ClusterBackend;
-import io.hotsched.api.cluster.ClusterEvents;
 import io.hotsched.core.admin.PluginView;
-import io.hotsched.core.admin.SchedulerAdmin;
-import io.hotsched.testing.InMemoryCluster;
 import io.hotsched.testing.Nodes;
 import io.hotsched.testing.Pods;
 import java.io.ByteArrayOutputStream;
@@ -20,7 +16,6 @@ import java.util.Map;
 import javax.inject.Inject;
 import org.apache.felix.service.command.CommandProcessor;
 import org.apache.felix.service.command.CommandSession;
-import org.junit.After;
 import org.junit.Test;
 import org.junit.runner.RunWith;
 import org.ops4j.pax.exam.Configuration;
@@ -28,8 +23,6 @@ import org.ops4j.pax.exam.Option;
 import org.ops4j.pax.exam.junit.PaxExam;
 import org.ops4j.pax.exam.spi.reactors.ExamReactorStrategy;
 import org.ops4j.pax.exam.spi.reactors.PerClass;
-import org.osgi.framework.ServiceRegistration;
-import org.osgi.util.tracker.ServiceTracker;
 
 /**
  * The real core and shell bundles in Felix pick up a plugin bundle dropped into deploy/ while
@@ -37,7 +30,7 @@ import org.osgi.util.tracker.ServiceTracker;
  */
 @RunWith(PaxExam.class)
 @ExamReactorStrategy(PerClass.class)
-public class SchedulerPluginIT extends DeployTestSupport {
+public class SchedulerPluginIT extends InMemoryClusterSupport {
 
     static final String CONFIG = """
             apiVersion: kubescheduler.config.k8s.io/v1
@@ -55,28 +48,12 @@ public class SchedulerPluginIT extends DeployTestSupport {
             """;
 
     @Inject
-    protected SchedulerAdmin admin;
-
-    @Inject
     protected CommandProcessor shell;
-
-    private InMemoryCluster cluster;
-    private ServiceRegistration<ClusterBackend> backend;
 
     @Override
     @Configuration
     public Option[] configuration() throws IOException {
         return PlatformOptions.platform(Map.of("scheduler.yaml", CONFIG), true);
-    }
-
-    @After
-    public void stopCluster() {
-        if (backend != null) {
-            backend.unregister();
-        }
-        if (cluster != null) {
-            cluster.close();
-        }
     }
 
     /** Runs a Gogo command and returns what it printed and returned. */
@@ -101,14 +78,10 @@ public class SchedulerPluginIT extends DeployTestSupport {
 
     @Test
     public void aPluginBundleDroppedIntoDeployIsPickedUpAndDropped() throws Exception {
-        ServiceTracker<ClusterEvents, ClusterEvents> events = new ServiceTracker<>(context, ClusterEvents.class, null);
-        events.open();
-        ClusterEvents scheduler = events.waitForService(20_000);
-        cluster = new InMemoryCluster();
-        backend = context.registerService(ClusterBackend.class, cluster, null);
+        newCluster();
         cluster.addNode(Nodes.node("n1").cpu("4").build());
         cluster.addPod(Pods.pod("first").cpu("100m").build());
-        cluster.connect(scheduler);
+        connect();
 
         await("profile paused without its plugins", () -> sh("sched:profiles").contains("paused: waiting for plugin(s) ItestSort, ItestFit, ItestBinder"));
         sleep(1000);
@@ -133,6 +106,5 @@ public class SchedulerPluginIT extends DeployTestSupport {
         drop("itest-plugins.jar", Files.readAllBytes(Path.of(System.getProperty("hotsched.itest.plugins.bundle"))));
         await("second bound once the plugins are back", () -> bound("second"));
         assertEquals(2, cluster.bindings().size());
-        events.close();
     }
 }

@@ -2,6 +2,7 @@ package io.hotsched.testing;
 
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.EventBuilder;
+import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
@@ -35,6 +36,8 @@ public final class InMemoryCluster implements ClusterBackend, AutoCloseable {
 
     private final Map<String, Pod> pods = new ConcurrentHashMap<>();
     private final Map<String, Node> nodes = new ConcurrentHashMap<>();
+    /** Other kinds (Device, NodeMetric, ...): kind to name to object. */
+    private final Map<String, Map<String, HasMetadata>> objects = new ConcurrentHashMap<>();
     private final List<Binding> bindings = new CopyOnWriteArrayList<>();
     private final List<Event> events = new CopyOnWriteArrayList<>();
     private final ExecutorService informer = Executors.newSingleThreadExecutor(r -> {
@@ -51,6 +54,7 @@ public final class InMemoryCluster implements ClusterBackend, AutoCloseable {
         deliver(() -> {
             listener = events;
             nodes.values().forEach(events::nodeAdded);
+            objects.forEach((kind, byName) -> byName.values().forEach(o -> events.objectChanged(kind, null, o)));
             pods.values().forEach(events::podAdded);
             events.synced();
         });
@@ -71,6 +75,12 @@ public final class InMemoryCluster implements ClusterBackend, AutoCloseable {
         if (old != null) {
             deliver(() -> with(l -> l.nodeDeleted(old)));
         }
+    }
+
+    /** Adds or replaces an object of another kind (cluster-scoped or not, keyed by name here). */
+    public void putObject(String kind, HasMetadata object) {
+        HasMetadata old = objects.computeIfAbsent(kind, k -> new ConcurrentHashMap<>()).put(object.getMetadata().getName(), object);
+        deliver(() -> with(l -> l.objectChanged(kind, old, object)));
     }
 
     public void addPod(Pod pod) {

@@ -220,7 +220,7 @@ public final class DeviceShare implements PreFilterPlugin, FilterPlugin, ScorePl
 
     @Override
     public Map<String, Object> describeState(String node) {
-        return DeviceStateView.of(handle.snapshot(), node, this::devicesOrNull, inFlight);
+        return DeviceStateView.of(handle.snapshot(), node, this::devicesOrNull, this::allocations, inFlight);
     }
 
     private NodeDevices devicesOrNull(NodeInfo node) {

@@ -112,4 +112,32 @@ class DeviceSharePluginTest {
         e = org.junit.jupiter.api.Assertions.assertThrows(InvalidArgsException.class, () -> DeviceShareArgs.defaulted(a));
         assertTrue(e.getMessage().contains("featureGates.NoSuchGate"), e.getMessage());
     }
+
+    @Test
+    void stateShowsEachDeviceWithWhoHoldsWhat() {
+        FakeHandle h = handleWith("n1", List.of(rdma(0, "0", "a"), rdma(1, "0", "a")));
+        NodeInfo node = Nodes.node("n1").info(holder("holder", "rdma", 1, DeviceResources.RDMA, "30"));
+        h.setSnapshot(new io.hotsched.api.framework.NodeInfoLister() {
+            @Override
+            public List<NodeInfo> list() {
+                return List.of(node);
+            }
+
+            @Override
+            public NodeInfo get(String name) {
+                return name.equals("n1") ? node : null;
+            }
+        });
+        DeviceShare plugin = new DeviceShare(h, DeviceShareArgs.DEFAULT);
+        @SuppressWarnings("unchecked")
+        List<Map<String, Object>> rows = (List<Map<String, Object>>) plugin.describeState("n1").get("n1");
+        assertEquals(2, rows.size());
+        assertEquals("rdma 1", rows.get(1).get("device"));
+        assertEquals("rdma=100", rows.get(1).get("total"));
+        assertEquals("rdma=30", rows.get(1).get("used"));
+        assertEquals("rdma=70", rows.get(1).get("free"));
+        assertEquals(List.of("default/holder: rdma=30"), rows.get(1).get("pods"));
+        assertEquals("none", rows.get(0).get("pods"));
+        assertEquals("no such node in the scheduler's snapshot", plugin.describeState("n9").get("n9"));
+    }
 }
