@@ -215,8 +215,9 @@ public final class Scheduler implements ClusterEvents, AutoCloseable {
         if (s.ready()) {
             FrameworkImpl f = s.framework();
             queue.setLess(f::less);
-            queue.moveIf(qp -> qp.unschedulablePlugins().contains(SchedulingCycle.PAUSED_PREFIX + s.name())
-                    || qp.unschedulablePlugins().stream().anyMatch(p -> !f.enqueueEvents().containsKey(p) && !p.startsWith(SchedulingCycle.PAUSED_PREFIX)));
+            // a new framework (config reload, a plugin version arriving or leaving) may decide
+            // differently: what the old one refused is no longer known to be unschedulable
+            queue.moveIf(qp -> s.name().equals(qp.pod().schedulerName()));
         }
     }
 

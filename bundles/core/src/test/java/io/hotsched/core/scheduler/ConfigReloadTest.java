@@ -89,6 +89,41 @@ class ConfigReloadTest {
         assertEquals("n2", f.cluster.bindings().get(2).nodeName(), "the last good configuration still runs");
     }
 
+    static final class OnlyNode implements io.hotsched.api.framework.FilterPlugin {
+        final String node;
+
+        OnlyNode(String node) {
+            this.node = node;
+        }
+
+        @Override
+        public String name() {
+            return "OnlyNode";
+        }
+
+        @Override
+        public io.hotsched.api.framework.Status filter(CycleState state, PodInfo pod, NodeInfo n) {
+            return n.name().equals(node) ? io.hotsched.api.framework.Status.SUCCESS : io.hotsched.api.framework.Status.unschedulable("not " + node);
+        }
+    }
+
+    @Test
+    void podsRefusedByTheOldConfigurationAreTriedAgainUnderTheNewOne() throws Exception {
+        f.add("OnlyNode", (args, handle) -> new OnlyNode(args.as(PreferArgs.class).node), "1.0.0");
+        f.cluster.addNode(Nodes.node("n1").cpu("64").build());
+        String only = SchedulerFixture.BASE.replace("      - name: DefaultBinder\n", "      - name: DefaultBinder\n      - name: OnlyNode\n")
+                + "  pluginConfig:\n  - name: OnlyNode\n    args:\n      node: ";
+        f.start(only + "n9\n");
+        f.cluster.addPod(Pods.pod("a").cpu("100m").build());
+        await("a refused", () -> f.cluster.pod("default", "a").getStatus() != null);
+        assertEquals(0, f.cluster.bindings().size());
+
+        // no cluster event follows: the new framework alone must retry what the old one refused
+        f.scheduler.reload(ConfigParser.parse(only + "n1\n", "scheduler.yaml"));
+        await("a bound under the new configuration", () -> f.cluster.bindings().size() == 1);
+        assertEquals("n1", f.cluster.bindings().get(0).nodeName());
+    }
+
     @Test
     void frameworkChecksNameTheProfile() throws Exception {
         String noBinder = SchedulerFixture.BASE.replace("      - name: DefaultBinder\n", "");

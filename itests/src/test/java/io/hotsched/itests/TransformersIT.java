@@ -1,0 +1,95 @@
+package io.hotsched.itests;
+
+import static org.junit.Assert.assertEquals;
+
+import io.hotsched.testing.Nodes;
+import io.hotsched.testing.Pods;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import org.junit.Test;
+import org.junit.runner.RunWith;
+import org.ops4j.pax.exam.Configuration;
+import org.ops4j.pax.exam.Option;
+import org.ops4j.pax.exam.junit.PaxExam;
+import org.ops4j.pax.exam.spi.reactors.ExamReactorStrategy;
+import org.ops4j.pax.exam.spi.reactors.PerClass;
+
+/**
+ * The shipped ResourceAmplification transformer in Felix: enabled in a profile it makes a node big
+ * enough for a pod; its bundle leaving pauses the profile; taken out of the profile (config
+ * reload) the same pod no longer fits; enabled again with the bundle back, it is placed.
+ */
+@RunWith(PaxExam.class)
+@ExamReactorStrategy(PerClass.class)
+public class TransformersIT extends InMemoryClusterSupport {
+
+    static final String WITH = """
+            apiVersion: kubescheduler.config.k8s.io/v1
+            kind: KubeSchedulerConfiguration
+            profiles:
+            - schedulerName: default-scheduler
+              plugins:
+                filter:
+                  enabled: [{name: ResourceAmplification}]
+                score:
+                  enabled: [{name: ResourceAmplification}]
+            """;
+    static final String WITHOUT = """
+            apiVersion: kubescheduler.config.k8s.io/v1
+            kind: KubeSchedulerConfiguration
+            profiles:
+            - schedulerName: default-scheduler
+            """;
+
+    @Override
+    @Configuration
+    public Option[] configuration() throws IOException {
+        return PlatformOptions.platform(Map.of("scheduler.yaml", WITH), true);
+    }
+
+    private void writeConfig(String yaml) throws IOException {
+        Path file = deployDir().getParent().resolve("etc").resolve("scheduler.yaml");
+        Path tmp = file.resolveSibling(".scheduler.yaml.tmp");
+        Files.writeString(tmp, yaml);
+        Files.move(tmp, file, java.nio.file.StandardCopyOption.REPLACE_EXISTING, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+    }
+
+    private String condition(String pod) {
+        var p = cluster.pod("default", pod);
+        if (p == null || p.getStatus() == null || p.getStatus().getConditions() == null) {
+            return "";
+        }
+        return p.getStatus().getConditions().stream().filter(c -> "PodScheduled".equals(c.getType())).map(c -> String.valueOf(c.getMessage()))
+                .findFirst().orElse("");
+    }
+
+    @Test
+    public void theTransformerDecidesWhileEnabledAndNotOnceRemoved() throws Exception {
+        newCluster();
+        // 4 cpus, amplified 2.5 times: 10 as ResourceAmplification shows it
+        cluster.addNode(Nodes.node("n1").cpu("4").memory("16Gi").annotation("node.koordinator.sh/resource-amplification-ratio", "{\"cpu\": 2.5}").build());
+        connect();
+        drop("io.hotsched.plugins.defaults.jar", shipped("io.hotsched.plugins.defaults-"));
+        Path jar = drop("io.hotsched.transformer.amplification.jar", shipped("io.hotsched.transformer.amplification-"));
+        cluster.addPod(Pods.pod("seven").cpu("7").build());
+        await("seven bound on the amplified node", () -> "n1".equals(nodeOf("seven")));
+
+        Files.delete(jar);
+        await("paused once the transformer left", () -> profileState().equals("paused: waiting for plugin(s) ResourceAmplification"));
+        cluster.addPod(Pods.pod("two").cpu("2").build());
+        sleep(1500);
+        assertEquals("a paused profile binds nothing", null, nodeOf("two"));
+
+        // out of the profile: the node has 4 real cpus and seven holds 7, so two does not fit
+        writeConfig(WITHOUT);
+        await("two refused on the real allocatable", () -> condition("two").startsWith("0/1 nodes are available: 1 Insufficient cpu."));
+        assertEquals("ready", profileState());
+
+        writeConfig(WITH);
+        await("paused again: enabled but not installed", () -> profileState().equals("paused: waiting for plugin(s) ResourceAmplification"));
+        drop("io.hotsched.transformer.amplification.jar", shipped("io.hotsched.transformer.amplification-"));
+        await("two bound once the transformer is back", () -> "n1".equals(nodeOf("two")));
+    }
+}
