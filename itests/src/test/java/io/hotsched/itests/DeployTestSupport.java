@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Supplier;
+import java.util.stream.Stream;
 import javax.inject.Inject;
 import org.junit.After;
 import org.junit.Before;
@@ -124,6 +125,15 @@ public abstract class DeployTestSupport {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException(e);
+        }
+    }
+
+    /** The bytes of the distribution's deploy/ jar whose name starts with {@code prefix}. */
+    protected static byte[] shipped(String prefix) throws IOException {
+        try (Stream<Path> jars = Files.list(Path.of(System.getProperty("hotsched.dist")).resolve("deploy"))) {
+            Path jar = jars.filter(p -> p.getFileName().toString().startsWith(prefix)).findFirst()
+                    .orElseThrow(() -> new IOException("no " + prefix + " jar in the distribution's deploy/"));
+            return Files.readAllBytes(jar);
         }
     }
 }

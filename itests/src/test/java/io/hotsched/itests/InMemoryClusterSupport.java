@@ -6,10 +6,6 @@ import io.hotsched.api.cluster.ClusterEvents;
 import io.hotsched.core.admin.ProfileView;
 import io.hotsched.core.admin.SchedulerAdmin;
 import io.hotsched.testing.InMemoryCluster;
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.stream.Stream;
 import javax.inject.Inject;
 import org.junit.After;
 import org.osgi.framework.ServiceRegistration;
@@ -68,14 +64,5 @@ public abstract class InMemoryClusterSupport extends DeployTestSupport {
     /** The first profile's state as {@code sched:profiles} shows it. */
     protected String profileState() {
         return admin.profiles().stream().map(ProfileView::state).findFirst().orElse("none");
-    }
-
-    /** The bytes of the distribution's deploy/ jar whose name starts with {@code prefix}. */
-    protected static byte[] shipped(String prefix) throws IOException {
-        try (Stream<Path> jars = Files.list(Path.of(System.getProperty("hotsched.dist")).resolve("deploy"))) {
-            Path jar = jars.filter(p -> p.getFileName().toString().startsWith(prefix)).findFirst()
-                    .orElseThrow(() -> new IOException("no " + prefix + " jar in the distribution's deploy/"));
-            return Files.readAllBytes(jar);
-        }
     }
 }

@@ -46,6 +46,14 @@ final class PlatformOptions {
      * @param withTesting also install the testing bundle (the in-memory cluster)
      */
     static Option[] platform(Map<String, String> etcFiles, boolean withTesting) throws IOException {
+        return platform(etcFiles, withTesting, null);
+    }
+
+    /**
+     * @param master the Kubernetes API server to connect to (the shipped Kubernetes bundle is then
+     * installed too, with {@code hotsched.master} set); null: no Kubernetes connection
+     */
+    static Option[] platform(Map<String, String> etcFiles, boolean withTesting, String master) throws IOException {
         Path dist = Path.of(System.getProperty("hotsched.dist", "../distribution/target/hotsched-dist-missing"));
         if (!Files.isDirectory(dist.resolve("bundle"))) {
             throw new IOException("no built distribution at " + dist + "; build the reactor (mvn verify) first");
@@ -76,12 +84,15 @@ final class PlatformOptions {
         StartLevels levels = new StartLevels(PropertiesFile.load(etc.resolve("startlevels.properties"), lookup));
         try (Stream<Path> jars = Files.list(dist.resolve("bundle"))) {
             // the Kubernetes connection is tested over HTTP elsewhere; here the in-memory cluster stands in
-            for (Path jar : jars.filter(p -> p.toString().endsWith(".jar") && !p.getFileName().toString().startsWith("io.hotsched.kube-"))
+            for (Path jar : jars.filter(p -> p.toString().endsWith(".jar") && (master != null || !p.getFileName().toString().startsWith("io.hotsched.kube-")))
                     .sorted().toList()) {
                 String bsn = symbolicName(jar);
                 boolean fragment = isFragment(jar);
                 options.add(bundle(jar.toUri().toString()).startLevel(levels.levelOf(bsn)).start(!fragment));
             }
+        }
+        if (master != null) {
+            options.add(frameworkProperty("hotsched.master").value(master));
         }
         if (withTesting) {
             options.add(bundle(Path.of(System.getProperty("hotsched.testing.bundle")).toUri().toString()).startLevel(30).start());

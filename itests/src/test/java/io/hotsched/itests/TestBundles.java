@@ -68,4 +68,23 @@ final class TestBundles {
         }
         return bytes.toByteArray();
     }
+
+    /** The bundle jar {@code original} with its Bundle-Version set to {@code version}; the rest unchanged. */
+    static byte[] withVersion(byte[] original, String version) {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        try (java.util.jar.JarInputStream in = new java.util.jar.JarInputStream(new java.io.ByteArrayInputStream(original))) {
+            Manifest manifest = new Manifest(in.getManifest());
+            manifest.getMainAttributes().putValue("Bundle-Version", version);
+            try (JarOutputStream out = new JarOutputStream(bytes, manifest)) {
+                for (java.util.jar.JarEntry e = in.getNextJarEntry(); e != null; e = in.getNextJarEntry()) {
+                    out.putNextEntry(new ZipEntry(e.getName()));
+                    in.transferTo(out);
+                    out.closeEntry();
+                }
+            }
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        }
+        return bytes.toByteArray();
+    }
 }

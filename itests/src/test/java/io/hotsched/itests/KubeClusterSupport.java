@@ -1,0 +1,77 @@
+package io.hotsched.itests;
+
+import io.fabric8.kubernetes.api.model.NamespaceBuilder;
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.ConfigBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.hotsched.core.admin.PluginView;
+import io.hotsched.core.admin.ProfileView;
+import io.hotsched.core.admin.SchedulerAdmin;
+import io.hotsched.testing.Nodes;
+import java.io.IOException;
+import java.util.Map;
+import javax.inject.Inject;
+import org.junit.After;
+import org.junit.Before;
+import org.ops4j.pax.exam.Option;
+
+/**
+ * For tests that run hotsched as shipped (Felix, the real bundles, the Kubernetes bundle) against
+ * the embedded API server over HTTP, and count from the API server's side.
+ */
+public abstract class KubeClusterSupport extends DeployTestSupport {
+
+    @Inject
+    protected SchedulerAdmin admin;
+
+    protected KubernetesClient client;
+
+    /**
+     * The platform with the Kubernetes bundle connected to a fresh embedded API server, its write
+     * limit lifted (kube-scheduler's 50/s would make the API writes, not the swaps, what is tested).
+     */
+    protected static Option[] kubePlatform(String schedulerYaml) throws IOException {
+        String kube = "qps = 0\nburst = 100\nmaxConcurrentRequests = 64\ncomponent = hotsched\nreport = false\n";
+        return PlatformOptions.platform(Map.of("scheduler.yaml", schedulerYaml, "io.hotsched.kube.cfg", kube), true, ApiServerOutside.start());
+    }
+
+    @Before
+    public void connectClient() {
+        Config config = new ConfigBuilder(Config.empty()).withMasterUrl(context.getProperty("hotsched.master")).withHttp2Disable(true)
+                .withNamespace("default").build();
+        config.setMaxConcurrentRequests(64);
+        config.setMaxConcurrentRequestsPerHost(64);
+        client = new KubernetesClientBuilder().withConfig(config).build();
+    }
+
+    @After
+    public void closeClient() {
+        if (client != null) {
+            client.close();
+        }
+    }
+
+    protected void namespace(String name) {
+        client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(name).endMetadata().build()).create();
+    }
+
+    /** {@code count} ready nodes {@code prefix}0..N-1 with {@code cpu} cpus and 64Gi. */
+    protected void nodes(String prefix, int count, String cpu) {
+        for (int i = 0; i < count; i++) {
+            Node n = Nodes.node(prefix + i).cpu(cpu).memory("64Gi").pods(500).build();
+            client.nodes().resource(n).create();
+        }
+    }
+
+    protected String profileState(String profile) {
+        return admin.profiles().stream().filter(p -> p.name().equals(profile)).map(ProfileView::state).findFirst().orElse("none");
+    }
+
+    /** The version of the bundle that serves plugin {@code name} now, or null. */
+    protected String servingVersion(String name) {
+        return admin.plugins().stream().filter(p -> p.name().equals(name) && p.state().equals("active")).map(PluginView::version)
+                .findFirst().orElse(null);
+    }
+}

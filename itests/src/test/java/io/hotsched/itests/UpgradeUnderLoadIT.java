@@ -1,0 +1,101 @@
+package io.hotsched.itests;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertTrue;
+
+import io.hotsched.itest.plugins.ItestVersion;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import org.junit.Test;
+import org.junit.runner.RunWith;
+import org.ops4j.pax.exam.Configuration;
+import org.ops4j.pax.exam.Option;
+import org.ops4j.pax.exam.junit.PaxExam;
+import org.ops4j.pax.exam.spi.reactors.ExamReactorStrategy;
+import org.ops4j.pax.exam.spi.reactors.PerClass;
+import org.osgi.framework.Version;
+
+/**
+ * Issue 7, scenario 1: a plugin bundle replaced with a higher version 20 times through deploy/
+ * while pods are created through the API and scheduled onto 200 nodes. Counted from the API
+ * server's side: every pod is bound exactly once, none is lost, and every pod created after a
+ * swap took effect was decided by that version or a later one.
+ */
+@RunWith(PaxExam.class)
+@ExamReactorStrategy(PerClass.class)
+public class UpgradeUnderLoadIT extends KubeClusterSupport {
+
+    static final String CONFIG = """
+            apiVersion: kubescheduler.config.k8s.io/v1
+            kind: KubeSchedulerConfiguration
+            profiles:
+            - schedulerName: default-scheduler
+              plugins:
+                preBind:
+                  enabled: [{name: ItestVersion}]
+            """;
+    static final int NODES = 200;
+    static final int PODS = 2500;
+    static final int PODS_PER_SECOND = 100;
+    static final int SWAPS = 20;
+
+    @Override
+    @Configuration
+    public Option[] configuration() throws IOException {
+        return kubePlatform(CONFIG);
+    }
+
+    @Test
+    public void twentyUpgradesUnderLoadLoseNoPodAndBindNoneTwice() throws Exception {
+        namespace("load");
+        nodes("node-", NODES, "32");
+        byte[] plugin = Files.readAllBytes(Path.of(System.getProperty("hotsched.itest.plugins.bundle")));
+        drop("io.hotsched.plugins.defaults.jar", shipped("io.hotsched.plugins.defaults-"));
+        drop("itest-plugins.jar", TestBundles.withVersion(plugin, "1.0.0"));
+        await("profile ready", () -> profileState("default-scheduler").equals("ready"));
+
+        record Swap(Version version, long tookEffectNanos) {
+        }
+        List<Swap> swaps = new ArrayList<>();
+        Random random = new Random(7);
+        try (BindingRecorder recorder = new BindingRecorder(client, "load", ItestVersion.ANNOTATION);
+                PodLoad load = new PodLoad(client, "load", "p-", PODS, PODS_PER_SECOND, "default-scheduler")) {
+            for (int i = 1; i <= SWAPS; i++) {
+                sleep(200 + random.nextInt(600));
+                String version = "1.0." + i;
+                drop("itest-plugins.jar", TestBundles.withVersion(plugin, version));
+                await("version " + version + " serves", () -> version.equals(servingVersion(ItestVersion.NAME)));
+                swaps.add(new Swap(Version.parseVersion(version), System.nanoTime()));
+            }
+            int createdDuringSwaps = load.created();
+            await("all pods created", load::done);
+            load.check();
+            try {
+                await("every pod bound", () -> recorder.bound() == PODS);
+            } finally {
+                System.out.printf("  %d of %d pods bound%n", recorder.bound(), PODS);
+            }
+
+            int early = 0;
+            for (BindingRecorder.Bound b : recorder.inOrder()) {
+                long created = load.createdAt(b.pod());
+                Version decidedBy = Version.parseVersion(b.annotation());
+                for (Swap s : swaps) {
+                    if (created > s.tookEffectNanos() && decidedBy.compareTo(s.version()) < 0) {
+                        early++;
+                    }
+                }
+            }
+            System.out.printf("scenario 1 (upgrade under load): %d nodes, %d pods created (%d while swapping), %d bound, %d bound twice, "
+                    + "%d lost, %d swaps, longest pause between bindings %d ms%n", NODES, PODS, createdDuringSwaps, recorder.bound(),
+                    recorder.boundTwice(), PODS - recorder.bound(), swaps.size(), recorder.longestGapMillis());
+            assertEquals("bound twice", 0, recorder.boundTwice());
+            assertEquals("pods decided by a version older than one already in effect when they were created", 0, early);
+            assertTrue("the swaps happened under load: " + createdDuringSwaps + " pods created meanwhile", createdDuringSwaps >= 1000);
+        }
+    }
+}
