@@ -13,22 +13,23 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Counts from the API server's side: an informer on the pods of one namespace notes when each pod
- * is first seen with a node, with which node and with which value of an annotation; a pod seen
- * later on another node counts as bound twice.
+ * is first seen with a node, with which node and with which annotations; a pod seen later on
+ * another node counts as bound twice.
  */
 final class BindingRecorder implements AutoCloseable {
 
     /** A pod's binding as the informer saw it. */
-    record Bound(String pod, String node, long seenNanos, String annotation) {
+    record Bound(String pod, String node, long seenNanos, Map<String, String> annotations) {
+        String annotation(String key) {
+            return annotations.get(key);
+        }
     }
 
     private final Map<String, Bound> bound = new ConcurrentHashMap<>();
     private final AtomicInteger boundTwice = new AtomicInteger();
     private final SharedIndexInformer<Pod> informer;
-    private final String annotation;
 
-    BindingRecorder(KubernetesClient client, String namespace, String annotation) {
-        this.annotation = annotation;
+    BindingRecorder(KubernetesClient client, String namespace) {
         this.informer = client.pods().inNamespace(namespace).inform(new ResourceEventHandler<>() {
             @Override
             public void onAdd(Pod pod) {
@@ -52,8 +53,8 @@ final class BindingRecorder implements AutoCloseable {
             return;
         }
         String name = pod.getMetadata().getName();
-        String value = pod.getMetadata().getAnnotations() == null ? null : pod.getMetadata().getAnnotations().get(annotation);
-        Bound before = bound.putIfAbsent(name, new Bound(name, node, System.nanoTime(), value));
+        Map<String, String> annotations = pod.getMetadata().getAnnotations() == null ? Map.of() : Map.copyOf(pod.getMetadata().getAnnotations());
+        Bound before = bound.putIfAbsent(name, new Bound(name, node, System.nanoTime(), annotations));
         if (before != null && !before.node().equals(node)) {
             boundTwice.incrementAndGet();
         }
@@ -69,6 +70,11 @@ final class BindingRecorder implements AutoCloseable {
 
     Bound of(String pod) {
         return bound.get(pod);
+    }
+
+    /** The bindings of the pods whose names start with {@code prefix}, in the order seen. */
+    List<Bound> named(String prefix) {
+        return inOrder().stream().filter(b -> b.pod().startsWith(prefix)).toList();
     }
 
     /** Every binding in the order the informer saw them. */

@@ -136,4 +136,21 @@ public abstract class DeployTestSupport {
             return Files.readAllBytes(jar);
         }
     }
+
+    /** Runs a Gogo command (as typed in the shell) and returns what it printed and returned. */
+    protected String sh(String command) {
+        org.apache.felix.service.command.CommandProcessor shell = context.getService(context.getServiceReference(
+                org.apache.felix.service.command.CommandProcessor.class));
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        java.io.PrintStream ps = new java.io.PrintStream(out, true);
+        org.apache.felix.service.command.CommandSession session = shell.createSession(System.in, ps, ps);
+        try {
+            Object result = session.execute(command);
+            return out + (result == null ? "" : String.valueOf(result));
+        } catch (Exception e) {
+            throw new IllegalStateException(command + ": " + e, e);
+        } finally {
+            session.close();
+        }
+    }
 }

@@ -53,6 +53,18 @@ public abstract class KubeClusterSupport extends DeployTestSupport {
         }
     }
 
+    /** The test plugins bundle (ItestSort, ItestFit, ItestBinder, ItestVersion) as built. */
+    protected static byte[] itestPlugins() throws IOException {
+        return java.nio.file.Files.readAllBytes(java.nio.file.Path.of(System.getProperty("hotsched.itest.plugins.bundle")));
+    }
+
+    /** Namespace "load", {@code nodes} nodes of 32 cpus, and the shipped default plugins in deploy/. */
+    protected void loadCluster(int nodes) throws IOException {
+        namespace("load");
+        nodes("node-", nodes, "32");
+        drop("io.hotsched.plugins.defaults.jar", shipped("io.hotsched.plugins.defaults-"));
+    }
+
     protected void namespace(String name) {
         client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(name).endMetadata().build()).create();
     }
@@ -67,6 +79,18 @@ public abstract class KubeClusterSupport extends DeployTestSupport {
 
     protected String profileState(String profile) {
         return admin.profiles().stream().filter(p -> p.name().equals(profile)).map(ProfileView::state).findFirst().orElse("none");
+    }
+
+    /** The state column of {@code sched:plugins} for plugin {@code name} from bundle {@code version}, or "". */
+    protected String pluginsState(String name, String version) {
+        for (String line : sh("sched:plugins").split("\n")) {
+            String[] cells = line.trim().split("\\s+");
+            // NAME BUNDLE VERSION STATE ...
+            if (cells.length >= 4 && cells[0].equals(name) && cells[2].equals(version)) {
+                return cells[3];
+            }
+        }
+        return "";
     }
 
     /** The version of the bundle that serves plugin {@code name} now, or null. */

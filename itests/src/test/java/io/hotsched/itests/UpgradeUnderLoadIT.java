@@ -5,8 +5,6 @@ import static org.junit.Assert.assertTrue;
 
 import io.hotsched.itest.plugins.ItestVersion;
 import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
@@ -51,10 +49,8 @@ public class UpgradeUnderLoadIT extends KubeClusterSupport {
 
     @Test
     public void twentyUpgradesUnderLoadLoseNoPodAndBindNoneTwice() throws Exception {
-        namespace("load");
-        nodes("node-", NODES, "32");
-        byte[] plugin = Files.readAllBytes(Path.of(System.getProperty("hotsched.itest.plugins.bundle")));
-        drop("io.hotsched.plugins.defaults.jar", shipped("io.hotsched.plugins.defaults-"));
+        loadCluster(NODES);
+        byte[] plugin = itestPlugins();
         drop("itest-plugins.jar", TestBundles.withVersion(plugin, "1.0.0"));
         await("profile ready", () -> profileState("default-scheduler").equals("ready"));
 
@@ -62,7 +58,7 @@ public class UpgradeUnderLoadIT extends KubeClusterSupport {
         }
         List<Swap> swaps = new ArrayList<>();
         Random random = new Random(7);
-        try (BindingRecorder recorder = new BindingRecorder(client, "load", ItestVersion.ANNOTATION);
+        try (BindingRecorder recorder = new BindingRecorder(client, "load");
                 PodLoad load = new PodLoad(client, "load", "p-", PODS, PODS_PER_SECOND, "default-scheduler")) {
             for (int i = 1; i <= SWAPS; i++) {
                 sleep(200 + random.nextInt(600));
@@ -83,7 +79,7 @@ public class UpgradeUnderLoadIT extends KubeClusterSupport {
             int early = 0;
             for (BindingRecorder.Bound b : recorder.inOrder()) {
                 long created = load.createdAt(b.pod());
-                Version decidedBy = Version.parseVersion(b.annotation());
+                Version decidedBy = Version.parseVersion(b.annotation(ItestVersion.ANNOTATION));
                 for (Swap s : swaps) {
                     if (created > s.tookEffectNanos() && decidedBy.compareTo(s.version()) < 0) {
                         early++;

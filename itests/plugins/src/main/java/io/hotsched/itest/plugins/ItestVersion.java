@@ -2,6 +2,7 @@ package io.hotsched.itest.plugins;
 
 import io.hotsched.api.framework.CycleState;
 import io.hotsched.api.framework.Handle;
+import io.hotsched.api.framework.InvalidArgsException;
 import io.hotsched.api.framework.Plugin;
 import io.hotsched.api.framework.PluginArgs;
 import io.hotsched.api.framework.PluginFactory;
@@ -15,17 +16,28 @@ import org.osgi.service.component.annotations.Component;
 
 /**
  * Writes the version of the bundle it came from onto each pod it binds
- * ({@value #ANNOTATION}), so a test can tell which version of a swapped plugin decided.
+ * ({@value #ANNOTATION}), and the {@code tag} of its args ({@value #TAG_ANNOTATION}), so a test
+ * can tell which version of a swapped plugin, and which configuration, decided.
  */
 @Component(property = PluginFactory.NAME_PROPERTY + "=" + ItestVersion.NAME)
 public final class ItestVersion implements PluginFactory {
 
     public static final String NAME = "ItestVersion";
     public static final String ANNOTATION = "itest.hotsched.io/version";
+    public static final String TAG_ANNOTATION = "itest.hotsched.io/tag";
+
+    /** The args: a tag of lower-case letters, digits and dashes. */
+    public static final class Args {
+        public String tag = "none";
+    }
 
     @Override
-    public Plugin create(PluginArgs args, Handle handle) {
+    public Plugin create(PluginArgs args, Handle handle) throws InvalidArgsException {
         String version = FrameworkUtil.getBundle(ItestVersion.class).getVersion().toString();
+        String tag = args.as(Args.class).tag;
+        if (tag == null || !tag.matches("[a-z0-9-]+")) {
+            throw new InvalidArgsException("tag", tag, "lower-case letters, digits and dashes");
+        }
         return new PreBindPlugin() {
             @Override
             public String name() {
@@ -38,6 +50,7 @@ public final class ItestVersion implements PluginFactory {
                     Map<String, String> a = p.getMetadata().getAnnotations() == null ? new LinkedHashMap<>()
                             : new LinkedHashMap<>(p.getMetadata().getAnnotations());
                     a.put(ANNOTATION, version);
+                    a.put(TAG_ANNOTATION, tag);
                     p.getMetadata().setAnnotations(a);
                     return p;
                 });
