@@ -8,8 +8,6 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.util.ArrayList;
-import java.util.List;
 import org.junit.Test;
 import org.junit.runner.RunWith;
 import org.ops4j.pax.exam.Configuration;
@@ -17,6 +15,7 @@ import org.ops4j.pax.exam.Option;
 import org.ops4j.pax.exam.junit.PaxExam;
 import org.ops4j.pax.exam.spi.reactors.ExamReactorStrategy;
 import org.ops4j.pax.exam.spi.reactors.PerClass;
+import org.osgi.framework.Version;
 
 /**
  * Issue 7, scenario 7: scheduler.yaml changed 20 times under load (args, weights, enabled
@@ -82,10 +81,8 @@ public class ConfigReloadUnderLoadIT extends KubeClusterSupport {
         drop("itest-plugins.jar", itestPlugins());
         await("profile ready", () -> profileState("default-scheduler").equals("ready"));
 
-        record Change(int tag, long appliedNanos) {
-        }
-        List<Change> changes = new ArrayList<>();
-        changes.add(new Change(0, System.nanoTime()));
+        SwapLog changes = new SwapLog();
+        changes.tookEffect(new Version(0, 0, 0));
         int refused = 0;
         try (BindingRecorder recorder = new BindingRecorder(client, "load");
                 PodLoad load = new PodLoad(client, "load", "p-", PODS, 100, "default-scheduler")) {
@@ -94,7 +91,7 @@ public class ConfigReloadUnderLoadIT extends KubeClusterSupport {
                 write(config(k));
                 String applied = admin.reload();
                 assertTrue(applied, applied.startsWith("Applied"));
-                changes.add(new Change(k, System.nanoTime()));
+                changes.tookEffect(new Version(k, 0, 0));
                 sleep(200);
                 write(bad(k));
                 String answer = admin.reload();
@@ -105,21 +102,9 @@ public class ConfigReloadUnderLoadIT extends KubeClusterSupport {
             load.check();
             await("every pod bound", () -> recorder.bound() == PODS);
 
-            long wrong = 0;
-            for (BindingRecorder.Bound b : recorder.inOrder()) {
-                long created = load.createdAt(b.pod());
-                int expected = -1;
-                for (Change c : changes) {
-                    if (created > c.appliedNanos()) {
-                        expected = c.tag();
-                    }
-                }
-                int tag = Integer.parseInt(b.annotation(ItestVersion.TAG_ANNOTATION).substring("good-".length()));
-                // created after change k applied: decided by k or a later good one, never an older one or a bad one
-                if (tag < expected) {
-                    wrong++;
-                }
-            }
+            // the tag good-k stands for version k.0.0: created after change k applied, decided by k or a later good one
+            long wrong = changes.decidedByOlder(recorder, load,
+                    b -> new Version(Integer.parseInt(b.annotation(ItestVersion.TAG_ANNOTATION).substring("good-".length())), 0, 0));
             System.out.printf("scenario 7 (config reload under load): %d pods created, %d bound, %d bound twice, %d lost, %d good changes "
                     + "applied, %d bad ones refused, %d pods decided by an older configuration, longest pause between bindings %d ms%n",
                     PODS, recorder.bound(), recorder.boundTwice(), PODS - recorder.bound(), CHANGES, refused, wrong, recorder.longestGapMillis());

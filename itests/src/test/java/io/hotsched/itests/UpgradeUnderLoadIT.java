@@ -5,8 +5,6 @@ import static org.junit.Assert.assertTrue;
 
 import io.hotsched.itest.plugins.ItestVersion;
 import java.io.IOException;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Random;
 import org.junit.Test;
 import org.junit.runner.RunWith;
@@ -54,9 +52,7 @@ public class UpgradeUnderLoadIT extends KubeClusterSupport {
         drop("itest-plugins.jar", TestBundles.withVersion(plugin, "1.0.0"));
         await("profile ready", () -> profileState("default-scheduler").equals("ready"));
 
-        record Swap(Version version, long tookEffectNanos) {
-        }
-        List<Swap> swaps = new ArrayList<>();
+        SwapLog swaps = new SwapLog();
         Random random = new Random(7);
         try (BindingRecorder recorder = new BindingRecorder(client, "load");
                 PodLoad load = new PodLoad(client, "load", "p-", PODS, PODS_PER_SECOND, "default-scheduler")) {
@@ -65,7 +61,7 @@ public class UpgradeUnderLoadIT extends KubeClusterSupport {
                 String version = "1.0." + i;
                 drop("itest-plugins.jar", TestBundles.withVersion(plugin, version));
                 await("version " + version + " serves", () -> version.equals(servingVersion(ItestVersion.NAME)));
-                swaps.add(new Swap(Version.parseVersion(version), System.nanoTime()));
+                swaps.tookEffect(Version.parseVersion(version));
             }
             int createdDuringSwaps = load.created();
             await("all pods created", load::done);
@@ -76,16 +72,7 @@ public class UpgradeUnderLoadIT extends KubeClusterSupport {
                 System.out.printf("  %d of %d pods bound%n", recorder.bound(), PODS);
             }
 
-            int early = 0;
-            for (BindingRecorder.Bound b : recorder.inOrder()) {
-                long created = load.createdAt(b.pod());
-                Version decidedBy = Version.parseVersion(b.annotation(ItestVersion.ANNOTATION));
-                for (Swap s : swaps) {
-                    if (created > s.tookEffectNanos() && decidedBy.compareTo(s.version()) < 0) {
-                        early++;
-                    }
-                }
-            }
+            long early = swaps.decidedByOlder(recorder, load, b -> Version.parseVersion(b.annotation(ItestVersion.ANNOTATION)));
             System.out.printf("scenario 1 (upgrade under load): %d nodes, %d pods created (%d while swapping), %d bound, %d bound twice, "
                     + "%d lost, %d swaps, longest pause between bindings %d ms%n", NODES, PODS, createdDuringSwaps, recorder.bound(),
                     recorder.boundTwice(), PODS - recorder.bound(), swaps.size(), recorder.longestGapMillis());
