@@ -4,9 +4,7 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.hotsched.api.cluster.ClusterBackend;
 import io.hotsched.api.cluster.ClusterEvents;
 import io.hotsched.core.admin.ProfileView;
-import io.hotsched.core.admin.SchedulerAdmin;
 import io.hotsched.testing.InMemoryCluster;
-import javax.inject.Inject;
 import org.junit.After;
 import org.osgi.framework.ServiceRegistration;
 import org.osgi.util.tracker.ServiceTracker;
@@ -16,10 +14,7 @@ import org.osgi.util.tracker.ServiceTracker;
  * bundle's): registers it as the cluster backend, connects it to the scheduler, and removes it
  * afterwards; reads the shipped plugin jars from the distribution's deploy/.
  */
-public abstract class InMemoryClusterSupport extends DeployTestSupport {
-
-    @Inject
-    protected SchedulerAdmin admin;
+public abstract class InMemoryClusterSupport extends SchedulerITSupport {
 
     protected InMemoryCluster cluster;
     private ServiceRegistration<ClusterBackend> backend;

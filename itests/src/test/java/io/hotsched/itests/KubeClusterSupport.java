@@ -6,13 +6,9 @@ import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
-import io.hotsched.core.admin.PluginView;
-import io.hotsched.core.admin.ProfileView;
-import io.hotsched.core.admin.SchedulerAdmin;
 import io.hotsched.testing.Nodes;
 import java.io.IOException;
 import java.util.Map;
-import javax.inject.Inject;
 import org.junit.After;
 import org.junit.Before;
 import org.ops4j.pax.exam.Option;
@@ -21,10 +17,7 @@ import org.ops4j.pax.exam.Option;
  * For tests that run hotsched as shipped (Felix, the real bundles, the Kubernetes bundle) against
  * the embedded API server over HTTP, and count from the API server's side.
  */
-public abstract class KubeClusterSupport extends DeployTestSupport {
-
-    @Inject
-    protected SchedulerAdmin admin;
+public abstract class KubeClusterSupport extends SchedulerITSupport {
 
     protected KubernetesClient client;
 
@@ -77,25 +70,4 @@ public abstract class KubeClusterSupport extends DeployTestSupport {
         }
     }
 
-    protected String profileState(String profile) {
-        return admin.profiles().stream().filter(p -> p.name().equals(profile)).map(ProfileView::state).findFirst().orElse("none");
-    }
-
-    /** The state column of {@code sched:plugins} for plugin {@code name} from bundle {@code version}, or "". */
-    protected String pluginsState(String name, String version) {
-        for (String line : sh("sched:plugins").split("\n")) {
-            String[] cells = line.trim().split("\\s+");
-            // NAME BUNDLE VERSION STATE ...
-            if (cells.length >= 4 && cells[0].equals(name) && cells[2].equals(version)) {
-                return cells[3];
-            }
-        }
-        return "";
-    }
-
-    /** The version of the bundle that serves plugin {@code name} now, or null. */
-    protected String servingVersion(String name) {
-        return admin.plugins().stream().filter(p -> p.name().equals(name) && p.state().equals("active")).map(PluginView::version)
-                .findFirst().orElse(null);
-    }
 }

@@ -13,12 +13,19 @@ import tools.jackson.databind.exc.UnrecognizedPropertyException;
 /** A plugin's raw arguments, bound to the plugin's args type with Jackson, strictly. */
 public final class PluginArgsImpl implements PluginArgs {
 
-    private static final JsonMapper MAPPER = JsonMapper.builder()
-            .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
-            .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
-            .disable(MapperFeature.ALLOW_COERCION_OF_SCALARS)
-            .changeDefaultVisibility(v -> v.withFieldVisibility(com.fasterxml.jackson.annotation.JsonAutoDetect.Visibility.ANY))
-            .build();
+    /**
+     * A mapper per conversion: a shared one caches (de)serializers per type, so it would hold the
+     * args classes, and with them the class loaders, of every plugin bundle revision it ever
+     * converted for. Args are converted once per plugin when a profile is built.
+     */
+    private static JsonMapper mapper() {
+        return JsonMapper.builder()
+                .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+                .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
+                .disable(MapperFeature.ALLOW_COERCION_OF_SCALARS)
+                .changeDefaultVisibility(v -> v.withFieldVisibility(com.fasterxml.jackson.annotation.JsonAutoDetect.Visibility.ANY))
+                .build();
+    }
 
     private final Map<String, Object> raw;
 
@@ -39,7 +46,7 @@ public final class PluginArgsImpl implements PluginArgs {
     @Override
     public <T> T as(Class<T> type) throws InvalidArgsException {
         try {
-            return MAPPER.convertValue(raw, type);
+            return mapper().convertValue(raw, type);
         } catch (UnrecognizedPropertyException e) {
             String field = path(e.getPath());
             throw new InvalidArgsException(field, "unknown field \"" + e.getPropertyName() + "\"");

@@ -1,0 +1,35 @@
+package io.hotsched.itests;
+
+import io.hotsched.core.admin.PluginView;
+import io.hotsched.core.admin.ProfileView;
+import io.hotsched.core.admin.SchedulerAdmin;
+import javax.inject.Inject;
+
+/** For tests that look at the scheduler the way {@code sched:profiles} and {@code sched:plugins} do. */
+public abstract class SchedulerITSupport extends DeployTestSupport {
+
+    @Inject
+    protected SchedulerAdmin admin;
+
+    protected String profileState(String profile) {
+        return admin.profiles().stream().filter(p -> p.name().equals(profile)).map(ProfileView::state).findFirst().orElse("none");
+    }
+
+    /** The state column of {@code sched:plugins} for plugin {@code name} from bundle {@code version}, or "". */
+    protected String pluginsState(String name, String version) {
+        for (String line : sh("sched:plugins").split("\n")) {
+            String[] cells = line.trim().split("\\s+");
+            // NAME BUNDLE VERSION STATE ...
+            if (cells.length >= 4 && cells[0].equals(name) && cells[2].equals(version)) {
+                return cells[3];
+            }
+        }
+        return "";
+    }
+
+    /** The version of the bundle that serves plugin {@code name} now, or null. */
+    protected String servingVersion(String name) {
+        return admin.plugins().stream().filter(p -> p.name().equals(name) && p.state().equals("active")).map(PluginView::version)
+                .findFirst().orElse(null);
+    }
+}
