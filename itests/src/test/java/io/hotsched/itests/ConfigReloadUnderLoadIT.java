@@ -5,9 +5,6 @@ import static org.junit.Assert.assertTrue;
 
 import io.hotsched.itest.plugins.ItestVersion;
 import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import org.junit.Test;
 import org.junit.runner.RunWith;
 import org.ops4j.pax.exam.Configuration;
@@ -68,13 +65,6 @@ public class ConfigReloadUnderLoadIT extends KubeClusterSupport {
         return kubePlatform(config(0));
     }
 
-    private void write(String yaml) throws IOException {
-        Path file = deployDir().getParent().resolve("etc").resolve("scheduler.yaml");
-        Path tmp = file.resolveSibling(".scheduler.yaml.tmp");
-        Files.writeString(tmp, yaml);
-        Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-    }
-
     @Test
     public void goodChangesApplyWholeAndBadOnesChangeNothing() throws Exception {
         loadCluster(200);
@@ -88,12 +78,12 @@ public class ConfigReloadUnderLoadIT extends KubeClusterSupport {
                 PodLoad load = new PodLoad(client, "load", "p-", PODS, 100, "default-scheduler")) {
             for (int k = 1; k <= CHANGES; k++) {
                 sleep(400);
-                write(config(k));
+                writeSchedulerYaml(config(k));
                 String applied = admin.reload();
                 assertTrue(applied, applied.startsWith("Applied"));
                 changes.tookEffect(new Version(k, 0, 0));
                 sleep(200);
-                write(bad(k));
+                writeSchedulerYaml(bad(k));
                 String answer = admin.reload();
                 assertTrue("bad version " + k + " refused: " + answer, answer.startsWith("Refused"));
                 refused++;

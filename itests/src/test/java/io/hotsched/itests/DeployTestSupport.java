@@ -153,4 +153,12 @@ public abstract class DeployTestSupport {
             session.close();
         }
     }
+
+    /** Replaces etc/scheduler.yaml in one rename, as an editor saving it would. */
+    protected void writeSchedulerYaml(String yaml) throws IOException {
+        Path file = deployDir().getParent().resolve("etc").resolve("scheduler.yaml");
+        Path tmp = file.resolveSibling(".scheduler.yaml.tmp");
+        Files.writeString(tmp, yaml);
+        Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+    }
 }

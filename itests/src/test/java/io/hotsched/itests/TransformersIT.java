@@ -49,13 +49,6 @@ public class TransformersIT extends InMemoryClusterSupport {
         return PlatformOptions.platform(Map.of("scheduler.yaml", WITH), true);
     }
 
-    private void writeConfig(String yaml) throws IOException {
-        Path file = deployDir().getParent().resolve("etc").resolve("scheduler.yaml");
-        Path tmp = file.resolveSibling(".scheduler.yaml.tmp");
-        Files.writeString(tmp, yaml);
-        Files.move(tmp, file, java.nio.file.StandardCopyOption.REPLACE_EXISTING, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
-    }
-
     private String condition(String pod) {
         var p = cluster.pod("default", pod);
         if (p == null || p.getStatus() == null || p.getStatus().getConditions() == null) {
@@ -83,11 +76,11 @@ public class TransformersIT extends InMemoryClusterSupport {
         assertEquals("a paused profile binds nothing", null, nodeOf("two"));
 
         // out of the profile: the node has 4 real cpus and seven holds 7, so two does not fit
-        writeConfig(WITHOUT);
+        writeSchedulerYaml(WITHOUT);
         await("two refused on the real allocatable", () -> condition("two").startsWith("0/1 nodes are available: 1 Insufficient cpu."));
         assertEquals("ready", profileState());
 
-        writeConfig(WITH);
+        writeSchedulerYaml(WITH);
         await("paused again: enabled but not installed", () -> profileState().equals("paused: waiting for plugin(s) ResourceAmplification"));
         drop("io.hotsched.transformer.amplification.jar", shipped("io.hotsched.transformer.amplification-"));
         await("two bound once the transformer is back", () -> "n1".equals(nodeOf("two")));
