@@ -91,8 +91,12 @@ public abstract class DeployTestSupport {
     }
 
     protected <T> T await(String what, Supplier<T> probe) {
+        return await(what, WAIT, probe);
+    }
+
+    protected <T> T await(String what, Duration wait, Supplier<T> probe) {
         long start = System.nanoTime();
-        long deadline = start + WAIT.toNanos();
+        long deadline = start + wait.toNanos();
         while (System.nanoTime() < deadline) {
             T value = probe.get();
             if (value != null && !Boolean.FALSE.equals(value)) {
@@ -101,7 +105,7 @@ public abstract class DeployTestSupport {
             }
             sleep(100);
         }
-        fail("not seen within " + WAIT.toSeconds() + " s: " + what + "\nlog:\n" + String.join("\n", log.all().stream().map(Object::toString).toList()));
+        fail("not seen within " + wait.toSeconds() + " s: " + what + "\nlog:\n" + String.join("\n", log.all().stream().map(Object::toString).toList()));
         return null;
     }
 

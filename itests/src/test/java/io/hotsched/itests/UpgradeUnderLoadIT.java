@@ -35,9 +35,10 @@ public class UpgradeUnderLoadIT extends KubeClusterSupport {
                   enabled: [{name: ItestVersion}]
             """;
     static final int NODES = 200;
-    static final int PODS = 2500;
-    static final int PODS_PER_SECOND = 100;
-    static final int SWAPS = 20;
+    // 20 swaps, 2500 pods at 100/s in the test command; the soak profile (-Psoak) raises them
+    static final int PODS = Integer.getInteger("hotsched.upgrade.pods", 2500);
+    static final int PODS_PER_SECOND = Integer.getInteger("hotsched.upgrade.podsPerSecond", 100);
+    static final int SWAPS = Integer.getInteger("hotsched.upgrade.swaps", 20);
 
     @Override
     @Configuration
@@ -64,10 +65,10 @@ public class UpgradeUnderLoadIT extends KubeClusterSupport {
                 swaps.tookEffect(Version.parseVersion(version));
             }
             int createdDuringSwaps = load.created();
-            await("all pods created", load::done);
+            await("all pods created", java.time.Duration.ofSeconds(PODS / PODS_PER_SECOND + 20), load::done);
             load.check();
             try {
-                await("every pod bound", () -> recorder.bound() == PODS);
+                await("every pod bound", java.time.Duration.ofSeconds(60), () -> recorder.bound() == PODS);
             } finally {
                 System.out.printf("  %d of %d pods bound%n", recorder.bound(), PODS);
             }
