@@ -28,6 +28,7 @@ final class BindingRecorder implements AutoCloseable {
     private final Map<String, Bound> bound = new ConcurrentHashMap<>();
     private final AtomicInteger boundTwice = new AtomicInteger();
     private final SharedIndexInformer<Pod> informer;
+    private final long wallMinusNanoMillis = System.currentTimeMillis() - System.nanoTime() / 1_000_000;
 
     BindingRecorder(KubernetesClient client, String namespace) {
         this.informer = client.pods().inNamespace(namespace).inform(new ResourceEventHandler<>() {
@@ -82,6 +83,27 @@ final class BindingRecorder implements AutoCloseable {
         List<Bound> all = new ArrayList<>(bound.values());
         all.sort(Comparator.comparingLong(Bound::seenNanos));
         return all;
+    }
+
+    /** Where the longest pause was: the pods before and after it and the wall-clock time it began, to match with the log. */
+    String longestGapWhere() {
+        List<Bound> all = inOrder();
+        int at = 0;
+        long gap = -1;
+        for (int i = 1; i < all.size(); i++) {
+            long g = all.get(i).seenNanos() - all.get(i - 1).seenNanos();
+            if (g > gap) {
+                gap = g;
+                at = i;
+            }
+        }
+        if (gap < 0) {
+            return "none";
+        }
+        Bound before = all.get(at - 1);
+        java.time.LocalTime began = java.time.LocalTime.ofInstant(
+                java.time.Instant.ofEpochMilli(wallMinusNanoMillis + before.seenNanos() / 1_000_000), java.time.ZoneId.systemDefault());
+        return "after " + before.pod() + " at " + began + ", before " + all.get(at).pod();
     }
 
     /** The longest time between two bindings seen one after the other, in milliseconds. */

@@ -29,7 +29,9 @@ public abstract class SchedulerITSupport extends DeployTestSupport {
 
     /** The version of the bundle that serves plugin {@code name} now, or null. */
     protected String servingVersion(String name) {
-        return admin.plugins().stream().filter(p -> p.name().equals(name) && p.state().equals("active")).map(PluginView::version)
+        // active in the registry is not enough: it serves once a profile's framework was rebuilt with it
+        return admin.plugins().stream().filter(p -> p.name().equals(name) && p.state().equals("active") && !p.profiles().isEmpty())
+                .map(PluginView::version)
                 .findFirst().orElse(null);
     }
 }

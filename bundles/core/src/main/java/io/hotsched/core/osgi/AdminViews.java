@@ -41,7 +41,7 @@ final class AdminViews {
                         points.addAll(f.pointsByPlugin().getOrDefault(r.name(), List.of()));
                     }
                 }
-                String state = health.quarantined(r) ? "quarantined" : serving != null && serving.serviceId() == r.serviceId() ? "active" : "standby";
+                String state = health.quarantined(r) ? "quarantined" : health.stuck(r) ? "stuck" : serving != null && serving.serviceId() == r.serviceId() ? "active" : "standby";
                 PluginHealth.Counters c = health.counters(r);
                 out.add(new PluginView(r.name(), r.bundle(), r.version().toString(), state, List.copyOf(points), profiles, c.failures(),
                         c.lastError()));

@@ -8,7 +8,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * Failures per plugin registration (name, bundle, version). After {@code threshold} scheduling
  * attempts in a row in which the plugin failed (threw, timed out, or scored out of range), the
  * registration is quarantined: it no longer serves, and the profiles that need it pause, until its
- * bundle is updated (a new registration) or it is released by hand.
+ * bundle is updated (a new registration) or it is released by hand. While a call given up on at its
+ * time-out is still running, the registration is stuck: it does not serve until the call returns.
  */
 public final class PluginHealth {
 
@@ -18,6 +19,7 @@ public final class PluginHealth {
         private final AtomicLong consecutive = new AtomicLong();
         private volatile boolean quarantined;
         private volatile String lastError;
+        private final AtomicLong stuck = new AtomicLong();
 
         public long failures() {
             return failures.get();
@@ -33,6 +35,11 @@ public final class PluginHealth {
 
         public String lastError() {
             return lastError;
+        }
+
+        /** Calls given up on at their time-out that have not returned yet. */
+        public long stuck() {
+            return stuck.get();
         }
     }
 
@@ -79,6 +86,27 @@ public final class PluginHealth {
     public boolean quarantined(Registration r) {
         Counters c = counters.get(r.serviceId());
         return c != null && c.quarantined;
+    }
+
+    /**
+     * A call of the plugin was given up on at its time-out and is still running. Until every such
+     * call returns, the registration serves no new attempt: a plugin that hangs would otherwise
+     * cost every next attempt its full time-out and leave one more thread stuck in it.
+     */
+    public void callStuck(Registration r) {
+        counters.computeIfAbsent(r.serviceId(), k -> new Counters()).stuck.incrementAndGet();
+    }
+
+    /** @return true when that was the last stuck call of the registration: it may serve again */
+    public boolean callReturned(Registration r) {
+        Counters c = counters.get(r.serviceId());
+        return c != null && c.stuck.decrementAndGet() == 0;
+    }
+
+    /** True while a call of the registration given up on at its time-out is still running. */
+    public boolean stuck(Registration r) {
+        Counters c = counters.get(r.serviceId());
+        return c != null && c.stuck.get() > 0;
     }
 
     /** Ends a quarantine by hand; false when the registration was not quarantined. */

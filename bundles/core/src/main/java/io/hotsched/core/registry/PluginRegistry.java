@@ -52,10 +52,10 @@ public final class PluginRegistry {
         fire(r.name());
     }
 
-    /** The registration that serves {@code name}: the highest version not quarantined. */
+    /** The registration that serves {@code name}: the highest version neither quarantined nor stuck. */
     public Optional<Registration> serving(String name) {
         for (Registration r : byName.getOrDefault(name, List.of())) {
-            if (!health.quarantined(r)) {
+            if (!health.quarantined(r) && !health.stuck(r)) {
                 return Optional.of(r);
             }
         }

@@ -42,8 +42,9 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -252,6 +253,17 @@ public final class FrameworkImpl {
         return c == null ? System.currentTimeMillis() : c.now();
     }
 
+    /** How an error names a plugin call at {@code point}, as upstream words it. */
+    public static String describeCall(String point, String plugin) {
+        return PluginTimeouts.FILTER.equals(point) ? "running \"" + plugin + "\" filter plugin" : "running " + point + " plugin \"" + plugin + "\"";
+    }
+
+    /** The calling thread's slot in the call watch, or null when calls are not watched. */
+    CallWatch.Slot watchSlot() {
+        CallWatch w = services.watch();
+        return w == null ? null : w.slot();
+    }
+
     private long limit(String point) {
         return services.timeouts() == null ? Long.MAX_VALUE : services.timeouts().millis(point);
     }
@@ -274,15 +286,24 @@ public final class FrameworkImpl {
      * inline the same steps: they run per node, where a lambda and a record per call would show.)
      */
     private <T> Outcome<T> call(CycleState state, PluginInstance instance, String point, String what, java.util.function.Supplier<T> body) {
+        long limit = limit(point);
+        CallWatch.Slot slot = watchSlot();
         long t0 = now();
         T value;
+        if (slot != null) {
+            slot.begin(state, instance, point, t0, limit);
+        }
         try {
             value = body.get();
         } catch (RuntimeException e) {
             return new Outcome<>(null, fault(state, instance, e, what));
+        } finally {
+            if (slot != null) {
+                slot.end();
+            }
         }
         long took = now() - t0;
-        if (took > limit(point)) {
+        if (took > limit) {
             return new Outcome<>(null, overtime(state, instance, point, what, took));
         }
         return new Outcome<>(value, null);
@@ -440,7 +461,7 @@ final PodInfo current = pod;
     // ---- Filter -----------------------------------------------------------------------------------
 
     /** The Filter plugins in order; the first non-success wins. */
-    Status runFilterPlugins(CycleState state, PodInfo pod, NodeInfo node, Set<String> skipped) {
+    Status runFilterPlugins(CycleState state, PodInfo pod, NodeInfo node, Set<String> skipped, CallWatch.Slot watch) {
         long filterLimit = limit(PluginTimeouts.FILTER);
         for (int i = 0; i < filter.size(); i++) {
             Slot<FilterPlugin> s = filter.get(i);
@@ -449,10 +470,17 @@ final PodInfo current = pod;
             }
             Status st;
             long t0 = now();
+            if (watch != null) {
+                watch.begin(state, s.instance(), PluginTimeouts.FILTER, t0, filterLimit);
+            }
             try {
                 st = s.plugin().filter(state, pod, node);
             } catch (RuntimeException e) {
                 return fault(state, s.instance(), e, "running \"" + s.name() + "\" filter plugin");
+            } finally {
+                if (watch != null) {
+                    watch.end();
+                }
             }
             long took = now() - t0;
             if (took > filterLimit) {
@@ -475,17 +503,26 @@ final PodInfo current = pod;
      * node passes only if both pass.
      */
     public Status runFilterPluginsWithNominatedPods(CycleState state, PodInfo pod, NodeInfo node) {
+        CallWatch.Slot watch = watchSlot();
         for (int i = 0; i < filterTransformers.size(); i++) {
             Slot<FilterTransformer> t = filterTransformers.get(i);
             Transformation tr;
             long t0 = now();
+            long filterLimit = limit(PluginTimeouts.FILTER);
+            if (watch != null) {
+                watch.begin(state, t.instance(), PluginTimeouts.FILTER, t0, filterLimit);
+            }
             try {
                 tr = t.plugin().beforeFilter(state, pod, node);
             } catch (RuntimeException e) {
                 return fault(state, t.instance(), e, "running FilterTransformer \"" + t.name() + "\"");
+            } finally {
+                if (watch != null) {
+                    watch.end();
+                }
             }
             long took = now() - t0;
-            if (took > limit(PluginTimeouts.FILTER)) {
+            if (took > filterLimit) {
                 return overtime(state, t.instance(), PluginTimeouts.FILTER, "running FilterTransformer \"" + t.name() + "\"", took);
             }
             if (tr == null || tr == Transformation.UNCHANGED) {
@@ -520,13 +557,13 @@ final PodInfo current = pod;
                 }
             }
             if (withNominated != null) {
-                Status first = runFilterPlugins(stateWithNominated, pod, withNominated, skipped);
+                Status first = runFilterPlugins(stateWithNominated, pod, withNominated, skipped, watch);
                 if (!first.isSuccess()) {
                     return first;
                 }
             }
         }
-        return runFilterPlugins(state, pod, node, skipped);
+        return runFilterPlugins(state, pod, node, skipped, watch);
     }
 
     // ---- PostFilter --------------------------------------------------------------------------------
@@ -642,30 +679,40 @@ Outcome<Status> o = call(state, s.instance(), PluginTimeouts.PRE_SCORE, "running
         final List<NodeInfo> scoredNodes = scored;
         final long scoreLimit = limit(PluginTimeouts.SCORE);
         final PodInfo scoredPod = pod;
-        Status[] failure = new Status[1];
+        // the first failure ends the phase: later pieces are skipped, as upstream cancels
+        AtomicReference<Status> failure = new AtomicReference<>();
         try {
+            Attempt attempt = Attempt.of(state);
             services.parallelizer().until(scoredNodes.size(), i -> {
+                if (failure.get() != null || attempt != null && attempt.givenUp()) {
+                    return;
+                }
                 NodeInfo n = scoredNodes.get(i);
+                CallWatch.Slot watch = watchSlot();
                 for (int p = 0; p < perPlugin.length; p++) {
                     Slot<ScorePlugin> s = active.get(p);
                     long v;
                     long t0 = now();
+                    if (watch != null) {
+                        watch.begin(state, s.instance(), PluginTimeouts.SCORE, t0, scoreLimit);
+                    }
                     try {
                         v = s.plugin().score(state, scoredPod, n);
                     } catch (RuntimeException e) {
-                        synchronized (failure) {
-                            if (failure[0] == null) {
-                                failure[0] = fault(state, s.instance(), e, "running Score plugin \"" + s.name() + "\"");
-                            }
+                        if (failure.get() == null) {
+                            failure.compareAndSet(null, fault(state, s.instance(), e, "running Score plugin \"" + s.name() + "\""));
                         }
                         return;
+                    } finally {
+                        if (watch != null) {
+                            watch.end();
+                        }
                     }
                     long took = now() - t0;
                     if (took > scoreLimit) {
-                        synchronized (failure) {
-                            if (failure[0] == null) {
-                                failure[0] = overtime(state, s.instance(), PluginTimeouts.SCORE, "running Score plugin \"" + s.name() + "\"", took);
-                            }
+                        if (failure.get() == null) {
+                            failure.compareAndSet(null,
+                                    overtime(state, s.instance(), PluginTimeouts.SCORE, "running Score plugin \"" + s.name() + "\"", took));
                         }
                         return;
                     }
@@ -675,8 +722,8 @@ Outcome<Status> o = call(state, s.instance(), PluginTimeouts.PRE_SCORE, "running
         } catch (RuntimeException e) {
             return Status.error(e);
         }
-        if (failure[0] != null) {
-            return failure[0];
+        if (failure.get() != null) {
+            return failure.get();
         }
         for (int p = 0; p < perPlugin.length; p++) {
             Slot<ScorePlugin> s = active.get(p);
@@ -783,22 +830,19 @@ Outcome<PermitResult> o = call(state, s.instance(), PluginTimeouts.PERMIT, "runn
         return Status.SUCCESS;
     }
 
-    /** Blocks the binding cycle until the waiting pod is allowed, rejected or timed out. */
-    public Status waitOnPermit(PodInfo pod) {
+    /**
+     * Completes when the pod waiting in Permit is allowed, rejected or timed out (at once when it
+     * does not wait). The binding cycle starts then: a waiting pod holds no binding thread.
+     */
+    public CompletableFuture<Status> permitOutcome(PodInfo pod) {
         WaitingPodImpl w = (WaitingPodImpl) waitingPods.get(pod.uid());
         if (w == null) {
-            return Status.SUCCESS;
+            return CompletableFuture.completedFuture(Status.SUCCESS);
         }
-        try {
-            return w.outcome().get();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return Status.error("interrupted while waiting on permit");
-        } catch (ExecutionException e) {
-            return Status.error(e.getCause());
-        } finally {
+        return w.outcome().handle((st, e) -> {
             waitingPods.remove(pod.uid());
-        }
+            return e == null ? st : Status.error(e instanceof CompletionException ce && ce.getCause() != null ? ce.getCause() : e);
+        });
     }
 
     // ---- PreBind, Bind, PostBind --------------------------------------------------------------------

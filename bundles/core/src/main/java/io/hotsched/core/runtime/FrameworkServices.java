@@ -19,14 +19,15 @@ import java.util.function.Supplier;
  * @param timeouts how long one plugin call may take per extension point
  * @param clock the clock the time-outs are measured with; null: {@code System.currentTimeMillis()}
  * @param objects the other kinds the cluster connection follows (namespaces, services ...)
+ * @param watch where plugin calls in progress are marked for the watchdog; null: not watched
  */
 public record FrameworkServices(Parallelizer parallelizer, ClusterClient cluster, Supplier<NodeInfoLister> snapshot,
         Function<String, List<PodInfo>> nominatedPods, ScheduledExecutorService timer, PluginTimeouts timeouts, CoarseClock clock,
-        ObjectStore objects) {
+        ObjectStore objects, CallWatch watch) {
 
     /** Services without time-outs (tests of other things). */
     public FrameworkServices(Parallelizer parallelizer, ClusterClient cluster, Supplier<NodeInfoLister> snapshot,
             Function<String, List<PodInfo>> nominatedPods, ScheduledExecutorService timer) {
-        this(parallelizer, cluster, snapshot, nominatedPods, timer, new PluginTimeouts(), null, new ObjectStore());
+        this(parallelizer, cluster, snapshot, nominatedPods, timer, new PluginTimeouts(), null, new ObjectStore(), null);
     }
 }

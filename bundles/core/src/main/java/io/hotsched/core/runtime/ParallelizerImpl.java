@@ -1,9 +1,12 @@
 package io.hotsched.core.runtime;
 
 import io.hotsched.api.framework.Parallelizer;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.IntConsumer;
@@ -15,17 +18,27 @@ import java.util.function.IntConsumer;
 public final class ParallelizerImpl implements Parallelizer, AutoCloseable {
 
     private final int parallelism;
-    private final ExecutorService pool;
+    private final ThreadPoolExecutor pool;
+    private final Set<Thread> workers = ConcurrentHashMap.newKeySet();
 
     public ParallelizerImpl(int parallelism, String threadName) {
         this.parallelism = Math.max(1, parallelism);
         AtomicInteger n = new AtomicInteger();
         ThreadFactory tf = r -> {
-            Thread t = new Thread(r, threadName + "-" + n.incrementAndGet());
+            Thread t = new Thread(() -> {
+                try {
+                    r.run();
+                } finally {
+                    workers.remove(Thread.currentThread());
+                }
+            }, threadName + "-" + n.incrementAndGet());
             t.setDaemon(true);
+            workers.add(t);
             return t;
         };
-        this.pool = this.parallelism > 1 ? Executors.newFixedThreadPool(this.parallelism - 1, tf) : null;
+        this.pool = this.parallelism > 1
+                ? new ThreadPoolExecutor(this.parallelism - 1, this.parallelism - 1, 0, TimeUnit.MILLISECONDS, new LinkedBlockingQueue<>(), tf)
+                : null;
     }
 
     @Override
@@ -71,6 +84,40 @@ public final class ParallelizerImpl implements Parallelizer, AutoCloseable {
         if (e != null) {
             throw e;
         }
+    }
+
+    /**
+     * Adds a worker while one of ours is stuck in a plugin call the scheduler gave up on, so that
+     * the next attempts still have {@code parallelism} threads; the returned action takes it away
+     * again (run it when the stuck call returns).
+     */
+    public Runnable lend() {
+        if (pool == null) {
+            return NOTHING;
+        }
+        synchronized (pool) {
+            pool.setMaximumPoolSize(pool.getMaximumPoolSize() + 1);
+            pool.setCorePoolSize(pool.getCorePoolSize() + 1);
+        }
+        return () -> {
+            synchronized (pool) {
+                // an idle surplus thread ends by itself once the sizes shrink
+                pool.setCorePoolSize(pool.getCorePoolSize() - 1);
+                pool.setMaximumPoolSize(pool.getMaximumPoolSize() - 1);
+            }
+        };
+    }
+
+    private static final Runnable NOTHING = () -> { };
+
+    /** True when {@code t} is one of this pool's workers. */
+    public boolean owns(Thread t) {
+        return workers.contains(t);
+    }
+
+    /** Workers now in the pool (the calling thread not counted). */
+    public int poolSize() {
+        return pool == null ? 0 : pool.getPoolSize();
     }
 
     @Override

@@ -12,12 +12,13 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * One scheduling attempt's search (upstream's schedulePod): PreFilter, Filter over a rotating
  * window of nodes in parallel until enough feasible nodes are found, then PreScore, Score and
- * host selection. Used by the single scheduling thread; keeps the rotating start index.
+ * host selection. Used by one scheduling loop thread; keeps the rotating start index.
  */
 public final class SchedulingAlgorithm {
 
@@ -29,8 +30,14 @@ public final class SchedulingAlgorithm {
     private int nextStartNodeIndex;
 
     public SchedulingAlgorithm(Parallelizer parallelizer, Random random) {
+        this(parallelizer, random, 0);
+    }
+
+    /** Starts the node rotation at {@code nextStartNodeIndex} (a loop taking over from another). */
+    public SchedulingAlgorithm(Parallelizer parallelizer, Random random, int nextStartNodeIndex) {
         this.parallelizer = parallelizer;
         this.random = random;
+        this.nextStartNodeIndex = nextStartNodeIndex;
     }
 
     /** How many feasible nodes are enough, as upstream computes it. */
@@ -142,12 +149,18 @@ public final class SchedulingAlgorithm {
         Status[] failed = new Status[n];
         int start = nextStartNodeIndex % n;
         final PodInfo p = pod;
+        Attempt attempt = Attempt.of(state);
+        // an error ends the search (upstream cancels the other pieces): the attempt fails anyway
+        AtomicBoolean errored = new AtomicBoolean();
         parallelizer.until(n, i -> {
-            if (foundLen.get() >= found.length) {
+            if (foundLen.get() >= found.length || errored.get() || attempt != null && attempt.givenUp()) {
                 return;
             }
             NodeInfo node = nodes.get((start + i) % n);
             Status st = fw.runFilterPluginsWithNominatedPods(state, p, node);
+            if (st.code() == Code.ERROR) {
+                errored.set(true);
+            }
             if (st.isSuccess()) {
                 int len = foundLen.incrementAndGet();
                 if (len > found.length) {

@@ -20,6 +20,8 @@ import io.hotsched.core.queue.SchedulingQueue;
 import io.hotsched.core.registry.PluginHealth;
 import io.hotsched.core.registry.PluginRegistry;
 import io.hotsched.core.registry.Registration;
+import io.hotsched.core.runtime.Attempt;
+import io.hotsched.core.runtime.CallWatch;
 import io.hotsched.core.runtime.CoarseClock;
 import io.hotsched.core.runtime.FrameworkImpl;
 import io.hotsched.core.runtime.PluginTimeouts;
@@ -60,7 +62,8 @@ public final class Scheduler implements ClusterEvents, AutoCloseable {
     private final SchedulingQueue queue;
     private final ProfileManager profiles;
     private final SwitchableParallelizer parallelizer;
-    private final Snapshot snapshot = new Snapshot();
+    private final Random random = new Random();
+    private final CallWatch callWatch = new CallWatch();
     private final ExecutorService binders;
     private final ExecutorService statusWriter;
     private final ScheduledExecutorService housekeeping;
@@ -72,7 +75,8 @@ public final class Scheduler implements ClusterEvents, AutoCloseable {
     private final CountDownLatch synced = new CountDownLatch(1);
     private final ObjectStore objects = new ObjectStore();
     private volatile ClusterBackend backend;
-    private volatile Thread loop;
+    private volatile SchedulingCycle.Loop loop;
+    private volatile int loopsStarted;
     private volatile boolean running;
     private final Object leadership = new Object();
     private volatile boolean leading = true;
@@ -89,12 +93,13 @@ public final class Scheduler implements ClusterEvents, AutoCloseable {
         this.housekeeping = Executors.newSingleThreadScheduledExecutor(daemon("hotsched-housekeeping"));
         this.explanations = new Explanations(options.explanations());
         this.queue = new SchedulingQueue(clock, Duration.ofSeconds(1), Duration.ofSeconds(10), this::preEnqueue);
+        this.loop = new SchedulingCycle.Loop(null, new Snapshot(), new SchedulingAlgorithm(parallelizer, random));
         FrameworkServices services = new FrameworkServices(parallelizer, new BackendClient(() -> backend),
-                () -> snapshot, node -> queue.nominator().forNode(node), housekeeping, timeouts, coarseClock, objects);
+                () -> loop.snapshot(), node -> queue.nominator().forNode(node), housekeeping, timeouts, coarseClock, objects, callWatch);
         this.profiles = new ProfileManager(registry, services);
         this.profiles.addListener(this::profileChanged);
-        this.cycle = new SchedulingCycle(profiles, cache, queue, new SchedulingAlgorithm(parallelizer, new Random()), snapshot,
-                binders, statusWriter, () -> backend, registry, health, explanations, clock, () -> leading);
+        this.cycle = new SchedulingCycle(profiles, cache, queue, binders, statusWriter, () -> backend, registry, health, explanations,
+                clock, () -> leading);
     }
 
     private static ThreadFactory daemon(String name) {
@@ -114,9 +119,54 @@ public final class Scheduler implements ClusterEvents, AutoCloseable {
         running = true;
         housekeeping.scheduleWithFixedDelay(this::housekeep, 1, 1, TimeUnit.SECONDS);
         housekeeping.scheduleWithFixedDelay(queue::flushUnschedulableLeftover, 30, 30, TimeUnit.SECONDS);
-        loop = new Thread(this::runLoop, "hotsched-scheduler");
-        loop.setDaemon(true);
-        loop.start();
+        housekeeping.scheduleWithFixedDelay(this::watchCalls, WATCH_PERIOD_MILLIS, WATCH_PERIOD_MILLIS, TimeUnit.MILLISECONDS);
+        startLoop();
+    }
+
+    /** How often the watchdog looks for plugin calls past their time-out. */
+    static final long WATCH_PERIOD_MILLIS = 20;
+
+    /**
+     * Starts a scheduling loop thread, which from then on is the only one taking pods from the
+     * queue. A loop that was given up on keeps its own snapshot and rotation (its stuck thread may
+     * still read them); the new one starts with a fresh snapshot, filled on its first attempt.
+     */
+    private synchronized void startLoop() {
+        int n = ++loopsStarted;
+        SchedulingCycle.Loop previous = loop;
+        SchedulingCycle.Loop[] next = new SchedulingCycle.Loop[1];
+        Thread t = new Thread(() -> runLoop(next[0]), n == 1 ? "hotsched-scheduler" : "hotsched-scheduler-" + n);
+        t.setDaemon(true);
+        next[0] = new SchedulingCycle.Loop(t, n == 1 ? previous.snapshot() : new Snapshot(),
+                new SchedulingAlgorithm(parallelizer, random, previous.algorithm().nextStartNodeIndex()));
+        loop = next[0];
+        t.start();
+    }
+
+    /**
+     * The watchdog: a plugin call of the loop's attempt still running past its time-out makes the
+     * loop give the attempt up and go on on a new thread; a worker stuck in such a call is
+     * replaced until the call returns.
+     */
+    private void watchCalls() {
+        try {
+            long now = coarseClock.now();
+            for (CallWatch.Overdue o : callWatch.overdue(now)) {
+                Thread abandoned = cycle.giveUp(o, now);
+                Attempt a = Attempt.of(o.state());
+                if (a != null && a.givenUp()) {
+                    // before the new loop starts: its first attempt must not enter the stuck plugin
+                    o.slot().onceFor(o, () -> whileStuck(o));
+                }
+                if (abandoned != null && running) {
+                    startLoop();
+                    LOG.info("Scheduling loop moved to thread {}; {} is left to finish the stuck call", loop.thread().getName(),
+                            abandoned.getName());
+                }
+            }
+        } catch (RuntimeException e) {
+            LOG.warn("Watching plugin calls failed: {}", e.toString());
+        }
     }
 
     /** Applies a new configuration atomically, or changes nothing and throws. */
@@ -144,7 +194,7 @@ public final class Scheduler implements ClusterEvents, AutoCloseable {
     public void close() {
         running = false;
         queue.close();
-        Thread l = loop;
+        Thread l = loop.thread();
         if (l != null) {
             try {
                 l.join(5000);
@@ -166,14 +216,17 @@ public final class Scheduler implements ClusterEvents, AutoCloseable {
         coarseClock.close();
     }
 
-    private void runLoop() {
+    private void runLoop(SchedulingCycle.Loop me) {
         try {
             synced.await();
         } catch (InterruptedException e) {
             return;
         }
-        LOG.info("Scheduling started: {} node(s), {} pod(s) in the cache", cache.nodeCount(), cache.podCount());
-        while (running) {
+        if (loopsStarted == 1) {
+            LOG.info("Scheduling started: {} node(s), {} pod(s) in the cache", cache.nodeCount(), cache.podCount());
+        }
+        // a loop given up on ends here when its stuck call returns: another thread is the loop now
+        while (running && loop == me) {
             QueuedPod qp;
             try {
                 awaitLeading();
@@ -188,7 +241,7 @@ public final class Scheduler implements ClusterEvents, AutoCloseable {
                 queue.addBackoff(qp, "this scheduler is not the leader");
                 continue;
             }
-            cycle.scheduleOne(qp);
+            cycle.scheduleOne(qp, me);
         }
     }
 
@@ -202,6 +255,31 @@ public final class Scheduler implements ClusterEvents, AutoCloseable {
         } catch (RuntimeException e) {
             LOG.warn("Housekeeping failed: {}", e.toString());
         }
+    }
+
+    /**
+     * A call the loop gave up on is still running: its plugin serves no new attempt, and a worker
+     * stuck in it is replaced, until it returns. Returns what to do then.
+     */
+    private Runnable whileStuck(CallWatch.Overdue o) {
+        Runnable giveBack = parallelizer.lendFor(o.slot().thread());
+        Registration r = o.instance().registration();
+        if (r != null) {
+            health.callStuck(r);
+            registry.changed(r.name());
+        }
+        return () -> {
+            if (giveBack != null) {
+                giveBack.run();
+            }
+            // on the thread that was stuck, still inside the framework: rebuild elsewhere
+            if (r != null && health.callReturned(r)) {
+                housekeeping.execute(() -> {
+                    LOG.info("Plugin {}: its calls given up on have returned; it serves again", o.instance());
+                    registry.changed(r.name());
+                });
+            }
+        };
     }
 
     // ---- profiles and plugins --------------------------------------------------------------------

@@ -14,6 +14,8 @@ import io.hotsched.core.queue.QueuedPod;
 import io.hotsched.core.queue.SchedulingQueue;
 import io.hotsched.core.registry.PluginHealth;
 import io.hotsched.core.registry.PluginRegistry;
+import io.hotsched.core.runtime.Attempt;
+import io.hotsched.core.runtime.CallWatch;
 import io.hotsched.core.runtime.Diagnosis;
 import io.hotsched.core.runtime.FitError;
 import io.hotsched.core.runtime.FrameworkImpl;
@@ -33,6 +35,7 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -40,7 +43,7 @@ import org.slf4j.LoggerFactory;
 /**
  * One pod's way through the scheduler: the scheduling cycle on the scheduling thread (upstream's
  * scheduleOne: snapshot, search, PostFilter on failure, assume, Reserve, Permit), then the binding
- * cycle on a binding thread (wait on Permit, PreBind, Bind, PostBind). The framework pinned at the
+ * cycle on a binding thread once Permit allows it (PreBind, Bind, PostBind). The framework pinned at the
  * start serves the pod to the end, so Reserve and Unreserve reach the same plugin instance.
  */
 final class SchedulingCycle {
@@ -51,8 +54,7 @@ final class SchedulingCycle {
     private final ProfileManager profiles;
     private final ClusterCache cache;
     private final SchedulingQueue queue;
-    private final SchedulingAlgorithm algorithm;
-    private final Snapshot snapshot;
+    private final AtomicReference<InProgress> inProgress = new AtomicReference<>();
     private final ExecutorService binders;
     private final ExecutorService statusWriter;
     private final Supplier<ClusterBackend> backend;
@@ -65,14 +67,11 @@ final class SchedulingCycle {
     final AtomicLong unschedulable = new AtomicLong();
     final AtomicLong errors = new AtomicLong();
 
-    SchedulingCycle(ProfileManager profiles, ClusterCache cache, SchedulingQueue queue, SchedulingAlgorithm algorithm,
-            Snapshot snapshot, ExecutorService binders, ExecutorService statusWriter, Supplier<ClusterBackend> backend,
+    SchedulingCycle(ProfileManager profiles, ClusterCache cache, SchedulingQueue queue, ExecutorService binders, ExecutorService statusWriter, Supplier<ClusterBackend> backend,
             PluginRegistry registry, PluginHealth health, Explanations explanations, Clock clock, java.util.function.BooleanSupplier leading) {
         this.profiles = profiles;
         this.cache = cache;
         this.queue = queue;
-        this.algorithm = algorithm;
-        this.snapshot = snapshot;
         this.binders = binders;
         this.statusWriter = statusWriter;
         this.backend = backend;
@@ -83,7 +82,15 @@ final class SchedulingCycle {
         this.leading = leading;
     }
 
-    void scheduleOne(QueuedPod qp) {
+    /** What one scheduling loop thread owns: its snapshot and its node rotation. */
+    record Loop(Thread thread, Snapshot snapshot, SchedulingAlgorithm algorithm) {
+    }
+
+    /** The attempt the loop is working on, for the watchdog. */
+    private record InProgress(Attempt attempt, QueuedPod qp, FrameworkImpl fw, Thread loop) {
+    }
+
+    void scheduleOne(QueuedPod qp, Loop loop) {
         PodInfo pod = qp.pod();
         if (cache.contains(pod.uid())) {
             // bound or assumed meanwhile (a duplicate event): nothing to do
@@ -102,19 +109,30 @@ final class SchedulingCycle {
             return;
         }
         CycleState state = new CycleState();
+        Attempt attempt = new Attempt();
+        state.write(Attempt.KEY, attempt);
+        InProgress mine = new InProgress(attempt, qp, fw, loop.thread());
+        inProgress.set(mine);
         boolean handedOff = false;
         try {
-            cache.updateSnapshot(snapshot);
+            cache.updateSnapshot(loop.snapshot());
             ScheduleResult result;
             try {
-                result = algorithm.schedule(fw, state, pod, snapshot);
+                result = loop.algorithm().schedule(fw, state, pod, loop.snapshot());
             } catch (FitError fe) {
-                handleFitError(fw, state, qp, fe);
+                handleFitError(fw, state, qp, fe, attempt);
                 return;
             } catch (SchedulingException se) {
-                handleError(qp, se.status(), profileName);
+                if (attempt.leaveLoop()) {
+                    handleError(qp, se.status(), profileName);
+                }
                 return;
             }
+            if (!attempt.commit()) {
+                // given up while searching: the watchdog has requeued the pod
+                return;
+            }
+            // from here this thread owns the pod to the end, even if the loop gives up on it
             String host = result.suggestedHost();
             PodInfo assumed = PodInfo.of(withNode(result.pod().pod(), host));
             try {
@@ -138,22 +156,65 @@ final class SchedulingCycle {
                 return;
             }
             explainSuccess(qp, profileName, host, result, st.code() == Code.WAIT);
+            attempt.leaveLoop();
             handedOff = true;
-            binders.execute(() -> bindingCycle(fw, state, qp, assumed, host));
+            fw.permitOutcome(assumed).thenAcceptAsync(permit -> bindingCycle(fw, state, qp, assumed, host, permit), binders);
         } catch (RuntimeException e) {
             LOG.error("Scheduling pod {} failed unexpectedly", pod.key(), e);
-            handleError(qp, Status.error(e), profileName);
+            if (attempt.phase() != Attempt.ABANDONED_SEARCH) {
+                handleError(qp, Status.error(e), profileName);
+            }
         } finally {
+            inProgress.compareAndSet(mine, null);
             if (!handedOff) {
-                settle(fw, state);
+                attempt.leaveLoop();
+                if (!attempt.givenUp()) {
+                    // a given-up attempt's fault was counted when it was given up
+                    settle(fw, state);
+                }
                 fw.unpin();
             }
         }
     }
 
-    private void bindingCycle(FrameworkImpl fw, CycleState state, QueuedPod qp, PodInfo assumed, String host) {
+    /**
+     * The watchdog saw a plugin call still running past its time-out. If the call serves the
+     * attempt the loop is waiting for, the attempt is given up: the fault counts against the
+     * plugin now (so a plugin that never returns is still quarantined), a pod still searching is
+     * requeued with the error, and the caller must start a new loop thread. The stuck thread
+     * finishes on its own when the call returns; it is no longer the loop.
+     *
+     * @return the thread that was the loop, or null when nothing was given up
+     */
+    Thread giveUp(CallWatch.Overdue o, long now) {
+        InProgress cur = inProgress.get();
+        if (cur == null || Attempt.of(o.state()) != cur.attempt()) {
+            return null;
+        }
+        int how = cur.attempt().giveUp();
+        if (how < 0) {
+            return null;
+        }
+        inProgress.compareAndSet(cur, null);
+        PluginInstance plugin = o.instance();
+        String message = FrameworkImpl.describeCall(o.point(), plugin.name()) + ": still running after " + (now - o.startedAt())
+                + "ms, over the " + o.limit() + "ms time-out for " + o.point();
+        LOG.warn("Plugin {}: {} (pod {}); the scheduler stopped waiting for it and goes on, the call finishes on its own thread",
+                plugin, message, cur.qp().pod().key());
+        if (plugin.registration() != null && health.failed(plugin.registration(), message)) {
+            LOG.error("Plugin {} quarantined after {} failed attempts in a row; last: {}. Profiles using it pause until "
+                    + "its bundle is updated or 'sched:release {}' is run.", plugin, health.threshold(), message, plugin.name());
+            registry.changed(plugin.name());
+        }
+        if (how == Attempt.ABANDONED_SEARCH) {
+            handleError(cur.qp(), Status.error(message).withPlugin(plugin.name()), cur.fw().profileName());
+        }
+        return cur.loop();
+    }
+
+    private void bindingCycle(FrameworkImpl fw, CycleState state, QueuedPod qp, PodInfo assumed, String host, Status permit) {
         try {
-            Status st = fw.waitOnPermit(assumed);
+            Status st = permit;
             if (st.isSuccess()) {
                 st = fw.runPreBind(state, assumed, host);
             }
@@ -199,11 +260,14 @@ final class SchedulingCycle {
         return st;
     }
 
-    private void handleFitError(FrameworkImpl fw, CycleState state, QueuedPod qp, FitError fe) {
+    private void handleFitError(FrameworkImpl fw, CycleState state, QueuedPod qp, FitError fe, Attempt attempt) {
         PodInfo pod = qp.pod();
         Diagnosis d = fe.diagnosis();
         String nominated = null;
         PostFilterResult pf = fw.runPostFilter(state, fe.pod(), d.toNodeToStatus());
+        if (!attempt.leaveLoop()) {
+            return;
+        }
         if (pf.nominatedNodeName() != null && (pf.status().isSuccess() || pf.nominatedNodeName().isEmpty())) {
             nominated = pf.nominatedNodeName();
             // an empty name forgets the nomination

@@ -35,6 +35,15 @@ final class SwitchableParallelizer implements Parallelizer {
         return current.parallelism();
     }
 
+    /**
+     * A worker more while {@code stuck}, one of the current pool's workers, is in a call the
+     * scheduler gave up on; null when {@code stuck} is not one. Run the result when the call returns.
+     */
+    Runnable lendFor(Thread stuck) {
+        ParallelizerImpl p = current;
+        return p.owns(stuck) ? p.lend() : null;
+    }
+
     void close() {
         current.close();
     }

@@ -16,8 +16,8 @@ import org.osgi.service.component.annotations.Component;
 
 /**
  * Misbehaves on purpose, as its {@code mode} arg says: {@code throw} (Filter throws),
- * {@code sleep} (Filter takes 1.2 s on node {@code sleepNode}), {@code score500} (Score returns
- * 500), {@code ok}.
+ * {@code sleep} (Filter takes {@code sleepMillis} on node {@code sleepNode}, as a plugin that
+ * hangs), {@code score500} (Score returns 500), {@code ok}.
  */
 @Component(property = PluginFactory.NAME_PROPERTY + "=" + ItestFaulty.NAME)
 public final class ItestFaulty implements PluginFactory {
@@ -28,6 +28,7 @@ public final class ItestFaulty implements PluginFactory {
     public static final class Args {
         public String mode = "ok";
         public String sleepNode = "";
+        public long sleepMillis = 1200;
     }
 
     @Override
@@ -36,10 +37,10 @@ public final class ItestFaulty implements PluginFactory {
         if (!Set.of("ok", "throw", "sleep", "score500").contains(a.mode)) {
             throw new InvalidArgsException("mode", a.mode, "ok, throw, sleep or score500");
         }
-        return new Faulty(a.mode, a.sleepNode);
+        return new Faulty(a.mode, a.sleepNode, a.sleepMillis);
     }
 
-    private record Faulty(String mode, String sleepNode) implements FilterPlugin, ScorePlugin {
+    private record Faulty(String mode, String sleepNode, long sleepMillis) implements FilterPlugin, ScorePlugin {
         @Override
         public String name() {
             return NAME;
@@ -52,7 +53,7 @@ public final class ItestFaulty implements PluginFactory {
             }
             if (mode.equals("sleep") && node.name().equals(sleepNode)) {
                 try {
-                    Thread.sleep(1200);
+                    Thread.sleep(sleepMillis);
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                 }

@@ -1,0 +1,86 @@
+package io.hotsched.core.runtime;
+
+import io.hotsched.api.framework.CycleState;
+import io.hotsched.api.framework.StateData;
+import io.hotsched.api.framework.StateKey;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * Who owns one scheduling attempt: the scheduling loop, its binding thread, or nobody because the
+ * loop gave up on it. The loop gives up on an attempt when one of its plugin calls runs past the
+ * time-out: the loop moves on to the next pod on a new thread, and the thread stuck in the call
+ * finishes the attempt when the call returns. Kept in the attempt's cycle state so that the
+ * watchdog can find it from a stuck call; shared, not copied, by {@link CycleState#copy()}.
+ *
+ * <p>Before the pod is assumed ({@link #SEARCH}) the attempt touched nothing shared, so the
+ * watchdog requeues the pod itself and the stuck thread drops its result. After ({@link #COMMIT}),
+ * the stuck thread owns the assumed pod: it finishes the attempt as usual, off the loop.
+ */
+public final class Attempt implements StateData {
+
+    public static final StateKey<Attempt> KEY = StateKey.of("hotsched.core/Attempt", Attempt.class);
+
+    /** PreFilter to PostFilter: nothing shared changed yet. */
+    public static final int SEARCH = 0;
+    /** Assumed, in Reserve or Permit. */
+    public static final int COMMIT = 1;
+    /** Handed to a binding thread, or finished. */
+    public static final int OFF_LOOP = 2;
+    /** Given up in SEARCH: the watchdog requeued the pod; the result is dropped. */
+    public static final int ABANDONED_SEARCH = 3;
+    /** Given up in COMMIT: the loop moved on; the stuck thread finishes the attempt. */
+    public static final int ABANDONED_COMMIT = 4;
+
+    private final AtomicInteger phase = new AtomicInteger(SEARCH);
+    private volatile boolean givenUp;
+
+    /** The attempt of {@code state}, or null (a dry run's or a test's state). */
+    public static Attempt of(CycleState state) {
+        return state.read(KEY).orElse(null);
+    }
+
+    public int phase() {
+        return phase.get();
+    }
+
+    /** True once the loop gave up on this attempt: parallel work for it may stop. */
+    public boolean givenUp() {
+        return givenUp;
+    }
+
+    /** The search found a node and the pod is about to be assumed; false if the loop gave up first. */
+    public boolean commit() {
+        return phase.compareAndSet(SEARCH, COMMIT);
+    }
+
+    /** The loop is done with the attempt (handed to binding, or failed); false if it gave up first. */
+    public boolean leaveLoop() {
+        int p = phase.get();
+        return (p == SEARCH || p == COMMIT) && phase.compareAndSet(p, OFF_LOOP);
+    }
+
+    /**
+     * Gives up on the attempt from the watchdog.
+     *
+     * @return the phase it was given up in ({@link #ABANDONED_SEARCH} or {@link #ABANDONED_COMMIT}),
+     *         or -1 when it had already left the loop or been given up
+     */
+    public int giveUp() {
+        while (true) {
+            int p = phase.get();
+            int to = p == SEARCH ? ABANDONED_SEARCH : p == COMMIT ? ABANDONED_COMMIT : -1;
+            if (to < 0) {
+                return -1;
+            }
+            if (phase.compareAndSet(p, to)) {
+                givenUp = true;
+                return to;
+            }
+        }
+    }
+
+    @Override
+    public StateData copy() {
+        return this;
+    }
+}
