@@ -44,7 +44,8 @@ public final class CallWatch {
             }
             Overdue o = new Overdue(s, deadline, s.state, s.instance, s.point, s.startedAt);
             // the fields belong to this call only if the deadline did not change while they were read
-            if ((long) Slot.DEADLINE.getAcquire(s) != deadline) {
+            // (and were not cleared by its end, which may become visible before the deadline's reset)
+            if (o.state() == null || o.instance() == null || (long) Slot.DEADLINE.getAcquire(s) != deadline) {
                 continue;
             }
             if (out == null) {
@@ -100,6 +101,9 @@ public final class CallWatch {
         /** The call returned; runs what the watchdog asked to run if it was given up on. */
         void end() {
             DEADLINE.setRelease(this, 0L);
+            // a long-lived thread's slot must not keep the last plugin (and its bundle's class loader) reachable
+            state = null;
+            instance = null;
             if (onLateReturn.getPlain() != null) {
                 Runnable r = onLateReturn.getAndSet(null);
                 if (r != null) {
