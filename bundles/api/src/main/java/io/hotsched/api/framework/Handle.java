@@ -73,4 +73,14 @@ public interface Handle {
      * @since 1.3
      */
     Clock clock();
+
+    /**
+     * The configuration's extenders, in the order upstream calls them (those that are not
+     * ignorable first); empty when none are configured.
+     *
+     * @since 1.4
+     */
+    default List<Extender> extenders() {
+        return List.of();
+    }
 }

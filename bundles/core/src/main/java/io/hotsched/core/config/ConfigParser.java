@@ -143,7 +143,7 @@ public final class ConfigParser {
             r.bool(f.get("enableContentionProfiling"), "enableContentionProfiling");
             r.bool(f.get("delayCacheUntilActive"), "delayCacheUntilActive");
             List<ProfileConfig> profiles = profiles(f.get("profiles"));
-            List<Map<String, Object>> extenders = extenders(f.get("extenders"));
+            List<ExtenderConfig> extenders = new ExtendersParser(r).parse(f.get("extenders"));
             return new SchedulerConfig(file, (int) Math.max(1, Math.min(parallelism, Integer.MAX_VALUE)), (int) pct, initial, max, profiles, extenders);
         }
 
@@ -319,22 +319,6 @@ public final class ConfigParser {
                 @SuppressWarnings("unchecked")
                 Map<String, Object> argMap = args == null ? Map.of() : (Map<String, Object>) args;
                 out.put(name, new PluginConfig(name, argMap, lines, YamlReader.line(items.get(i)), p));
-            }
-            return out;
-        }
-
-        private List<Map<String, Object>> extenders(Node node) {
-            List<Map<String, Object>> out = new ArrayList<>();
-            List<Node> items = r.list(node, "extenders");
-            for (int i = 0; i < items.size(); i++) {
-                Object v = r.plain(items.get(i), "", new LinkedHashMap<>());
-                if (!(v instanceof Map)) {
-                    r.problem(items.get(i), "extenders[" + i + "]", "must be a mapping");
-                    continue;
-                }
-                @SuppressWarnings("unchecked")
-                Map<String, Object> m = (Map<String, Object>) v;
-                out.add(m);
             }
             return out;
         }

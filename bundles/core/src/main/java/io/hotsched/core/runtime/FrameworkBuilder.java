@@ -1,5 +1,6 @@
 package io.hotsched.core.runtime;
 
+import io.hotsched.core.extender.Extenders;
 import io.hotsched.api.framework.BindPlugin;
 import io.hotsched.api.framework.ClusterEventWithHint;
 import io.hotsched.api.framework.EnqueueExtensions;
@@ -65,6 +66,7 @@ public final class FrameworkBuilder {
     static final class Parts {
         String profileName;
         int percentageOfNodesToScore;
+        Extenders extenders = Extenders.NONE;
         final List<PluginInstance> instances = new ArrayList<>();
         final List<Slot<PreEnqueuePlugin>> preEnqueue = new ArrayList<>();
         final List<Slot<QueueSortPlugin>> queueSort = new ArrayList<>();
@@ -129,6 +131,15 @@ public final class FrameworkBuilder {
      */
     public static Result build(ProfileConfig profile, String source, int globalPercentage,
             Function<String, Optional<Registration>> serving, FrameworkServices services) {
+        return build(profile, source, globalPercentage, serving, services, Extenders.NONE);
+    }
+
+    /**
+     * @param extenders the configuration's extenders; resources they manage with
+     *        {@code ignoredByScheduler} replace NodeResourcesFit's {@code ignoredResources}, as upstream
+     */
+    public static Result build(ProfileConfig profile, String source, int globalPercentage,
+            Function<String, Optional<Registration>> serving, FrameworkServices services, Extenders extenders) {
         Set<String> names = pluginNames(profile);
         Set<String> missing = new LinkedHashSet<>();
         Map<String, Registration> regs = new LinkedHashMap<>();
@@ -147,6 +158,7 @@ public final class FrameworkBuilder {
         HandleImpl handle = new HandleImpl(profile.schedulerName(), services, waiting);
         Parts parts = new Parts();
         parts.profileName = profile.schedulerName();
+        parts.extenders = extenders;
         parts.percentageOfNodesToScore = profile.percentageOfNodesToScore() != null ? profile.percentageOfNodesToScore() : globalPercentage;
         List<ConfigProblem> problems = new ArrayList<>();
         Map<String, PluginInstance> byName = new LinkedHashMap<>();
@@ -154,7 +166,7 @@ public final class FrameworkBuilder {
             String name = e.getKey();
             PluginConfig pc = profile.pluginConfig().get(name);
             try {
-                Plugin p = e.getValue().factory().create(new PluginArgsImpl(pc == null ? Map.of() : pc.args()), handle);
+                Plugin p = e.getValue().factory().create(new PluginArgsImpl(args(name, pc, extenders)), handle);
                 if (p == null) {
                     problems.add(new ConfigProblem(source, 0, profile.path() + ".plugins", "plugin " + e.getValue().describe() + " created no instance"));
                     continue;
@@ -184,6 +196,20 @@ public final class FrameworkBuilder {
         FrameworkImpl f = new FrameworkImpl(parts, waiting, services);
         handle.bind(f);
         return new Built(f);
+    }
+
+    private static final String NODE_RESOURCES_FIT = "NodeResourcesFit";
+
+    private static Map<String, Object> args(String plugin, PluginConfig pc, Extenders extenders) {
+        Map<String, Object> args = pc == null ? Map.of() : pc.args();
+        Set<String> ignored = extenders.ignoredByScheduler();
+        if (!NODE_RESOURCES_FIT.equals(plugin) || ignored.isEmpty()) {
+            return args;
+        }
+        // upstream: extender ignored resources take precedence over the profile's
+        Map<String, Object> replaced = new LinkedHashMap<>(args);
+        replaced.put("ignoredResources", List.copyOf(ignored));
+        return replaced;
     }
 
     private static void assemble(ProfileConfig profile, String source, Map<String, PluginInstance> byName, Parts parts,

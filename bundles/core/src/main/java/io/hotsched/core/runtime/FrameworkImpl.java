@@ -1,5 +1,6 @@
 package io.hotsched.core.runtime;
 
+import io.hotsched.core.extender.Extenders;
 import io.hotsched.api.framework.ClusterEventWithHint;
 import io.hotsched.api.framework.Code;
 import io.hotsched.api.framework.CycleState;
@@ -85,6 +86,7 @@ public final class FrameworkImpl {
     final List<Slot<PostFilterTransformer>> postFilterTransformers;
     final Map<String, List<ClusterEventWithHint>> enqueueEvents;
     private final WaitingPodsImpl waitingPods;
+    private final Extenders extenders;
     private final FrameworkServices services;
 
     private final AtomicInteger pins = new AtomicInteger(1);
@@ -94,6 +96,7 @@ public final class FrameworkImpl {
 
     FrameworkImpl(FrameworkBuilder.Parts p, WaitingPodsImpl waitingPods, FrameworkServices services) {
         this.profileName = p.profileName;
+        this.extenders = p.extenders;
         this.percentageOfNodesToScore = p.percentageOfNodesToScore;
         this.instances = List.copyOf(p.instances);
         this.preEnqueue = List.copyOf(p.preEnqueue);
@@ -117,6 +120,11 @@ public final class FrameworkImpl {
         this.enqueueEvents = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(p.enqueueEvents));
         this.waitingPods = waitingPods;
         this.services = services;
+    }
+
+    /** The configuration's extenders, as this framework was built with them. */
+    public Extenders extenders() {
+        return extenders;
     }
 
     public String profileName() {

@@ -96,6 +96,11 @@ final class HandleImpl implements Handle {
         return services.nominatedPods().apply(nodeName);
     }
 
+    @Override
+    public List<io.hotsched.api.framework.Extender> extenders() {
+        return framework().extenders().asApi();
+    }
+
     private FrameworkImpl framework() {
         FrameworkImpl f = framework;
         if (f == null) {

@@ -1,8 +1,11 @@
 package io.hotsched.core.runtime;
 
+import io.hotsched.core.extender.Extenders;
 import io.hotsched.api.framework.Code;
 import io.hotsched.api.framework.CycleState;
+import io.hotsched.api.framework.ExtenderException;
 import io.hotsched.api.framework.NodeInfo;
+import io.hotsched.api.framework.NodeScores;
 import io.hotsched.api.framework.Parallelizer;
 import io.hotsched.api.framework.PodInfo;
 import io.hotsched.api.framework.Status;
@@ -97,6 +100,7 @@ public final class SchedulingAlgorithm {
         Map<String, Status> statuses = new HashMap<>();
         List<NodeInfo> feasible = null;
         String nominated = nominatedNode(pod);
+        Extenders extenders = fw.extenders();
         if (nominated != null) {
             NodeInfo n = snapshot.get(nominated);
             if (n != null) {
@@ -105,14 +109,20 @@ public final class SchedulingAlgorithm {
                     throw new SchedulingException(st);
                 }
                 if (st.isSuccess()) {
-                    feasible = List.of(n);
+                    feasible = passExtenders(extenders, pod, List.of(n), statuses);
+                    if (feasible.isEmpty()) {
+                        // the nominated node no longer fits: search all nodes, as upstream
+                        feasible = null;
+                    }
                 }
             }
         }
         int evaluated = 1;
         if (feasible == null) {
-            int toFind = fw.hasScorePlugins() ? numFeasibleNodesToFind(fw.percentageOfNodesToScore(), snapshot.size()) : 1;
+            boolean scoring = fw.hasScorePlugins() || extenders.hasPrioritizers();
+            int toFind = scoring || extenders.hasFilters() ? numFeasibleNodesToFind(fw.percentageOfNodesToScore(), snapshot.size()) : 1;
             feasible = findFeasible(fw, state, pod, candidates, toFind, statuses);
+            feasible = passExtenders(extenders, pod, feasible, statuses);
             evaluated = feasible.size() + statuses.size();
         }
         if (feasible.isEmpty()) {
@@ -132,10 +142,39 @@ public final class SchedulingAlgorithm {
             if (!st.isSuccess()) {
                 throw new SchedulingException(st);
             }
+        } else if (extenders.hasPrioritizers()) {
+            // upstream: without Score plugins the plugin part of every node is 0, then extenders add
+            scores.fill(feasible, List.of(), new NodeScores[0], new int[0]);
         } else {
             scores.flat(feasible);
         }
+        if (extenders.hasPrioritizers()) {
+            addExtenderScores(extenders, pod, feasible, scores);
+        }
         return new ScheduleResult(selectHost(scores), pod, evaluated, feasible.size(), scores);
+    }
+
+    private static List<NodeInfo> passExtenders(Extenders extenders, PodInfo pod, List<NodeInfo> feasible, Map<String, Status> statuses)
+            throws SchedulingException {
+        if (extenders.isEmpty() || feasible.isEmpty()) {
+            return feasible;
+        }
+        try {
+            return extenders.filter(pod, feasible, statuses);
+        } catch (ExtenderException e) {
+            throw new SchedulingException(Status.error(e.getMessage()));
+        }
+    }
+
+    private static void addExtenderScores(Extenders extenders, PodInfo pod, List<NodeInfo> feasible, ScoreTable scores) {
+        List<String> order = scores.nodes();
+        for (Extenders.Scores s : extenders.prioritize(pod, feasible)) {
+            long[] raw = new long[order.size()];
+            for (int i = 0; i < raw.length; i++) {
+                raw[i] = s.raw().getOrDefault(order.get(i), 0L);
+            }
+            scores.addExtender(s.extender(), raw, s.factor());
+        }
     }
 
     private List<NodeInfo> findFeasible(FrameworkImpl fw, CycleState state, PodInfo pod, List<NodeInfo> nodes, int toFind,

@@ -47,6 +47,24 @@ public final class ScoreTable {
         return totals[node];
     }
 
+    /**
+     * Adds an extender's prioritize answer as one more column: {@code raw} per node (0..10, 0
+     * where it did not answer), counted {@code factor} (weight × 10) times in the totals.
+     */
+    public void addExtender(String name, long[] raw, long factor) {
+        int p = plugins.size();
+        List<String> names = new java.util.ArrayList<>(plugins);
+        names.add("extender " + name);
+        plugins = List.copyOf(names);
+        byPlugin = java.util.Arrays.copyOf(byPlugin, p + 1);
+        byPlugin[p] = raw.clone();
+        weights = java.util.Arrays.copyOf(weights, p + 1);
+        weights[p] = (int) Math.min(Integer.MAX_VALUE, factor);
+        for (int i = 0; i < raw.length; i++) {
+            totals[i] += raw[i] * factor;
+        }
+    }
+
     /** Adds to a node's total (extender scores). */
     public void add(int node, long amount) {
         totals[node] += amount;

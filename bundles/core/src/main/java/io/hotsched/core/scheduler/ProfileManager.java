@@ -1,5 +1,6 @@
 package io.hotsched.core.scheduler;
 
+import io.hotsched.core.extender.Extenders;
 import io.hotsched.core.config.ConfigException;
 import io.hotsched.core.config.ConfigProblem;
 import io.hotsched.core.config.ProfileConfig;
@@ -67,6 +68,8 @@ public final class ProfileManager {
     }
 
     private volatile boolean shuttingDown;
+    /** The extenders of the configuration in force; kept across reloads that do not change them. */
+    private Extenders extenders = Extenders.NONE;
 
     /**
      * Validates and applies a configuration: every profile is built first; if any is invalid,
@@ -74,10 +77,16 @@ public final class ProfileManager {
      * and paused.
      */
     public synchronized void apply(SchedulerConfig newConfig) throws ConfigException {
+        Extenders ext;
+        try {
+            ext = Extenders.of(newConfig.extenders(), extenders);
+        } catch (IllegalArgumentException e) {
+            throw new ConfigException(List.of(new ConfigProblem(newConfig.source(), 0, "", e.getMessage())));
+        }
         Map<String, ProfileState> built = new LinkedHashMap<>();
         List<ConfigProblem> problems = new ArrayList<>();
         for (ProfileConfig p : newConfig.profiles()) {
-            ProfileState s = build(p, newConfig);
+            ProfileState s = build(p, newConfig, ext);
             problems.addAll(s.problems());
             built.put(p.schedulerName(), s);
         }
@@ -103,6 +112,7 @@ public final class ProfileManager {
         }
         Map<String, ProfileState> old = profiles;
         this.config = newConfig;
+        this.extenders = ext;
         this.profiles = Map.copyOf(built);
         for (ProfileState s : old.values()) {
             retire(s);
@@ -129,7 +139,7 @@ public final class ProfileManager {
             if (!FrameworkBuilder.pluginNames(s.config()).contains(name)) {
                 continue;
             }
-            ProfileState rebuilt = build(s.config(), c);
+            ProfileState rebuilt = build(s.config(), c, extenders);
             if (!rebuilt.problems().isEmpty()) {
                 LOG.error("Profile {} {}", s.name(), rebuilt.describe());
             } else if (!rebuilt.ready() && s.ready() && !shuttingDown) {
@@ -153,8 +163,8 @@ public final class ProfileManager {
         }
     }
 
-    private ProfileState build(ProfileConfig p, SchedulerConfig c) {
-        FrameworkBuilder.Result r = FrameworkBuilder.build(p, c.source(), c.percentageOfNodesToScore(), registry::serving, services);
+    private ProfileState build(ProfileConfig p, SchedulerConfig c, Extenders ext) {
+        FrameworkBuilder.Result r = FrameworkBuilder.build(p, c.source(), c.percentageOfNodesToScore(), registry::serving, services, ext);
         if (r instanceof FrameworkBuilder.Built b) {
             return new ProfileState(p, b.framework(), Set.of(), List.of());
         }

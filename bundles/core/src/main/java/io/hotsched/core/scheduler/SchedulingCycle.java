@@ -253,6 +253,11 @@ final class SchedulingCycle {
     }
 
     private Status bind(FrameworkImpl fw, CycleState state, PodInfo pod, String host) {
+        // a binder extender binds instead of the Bind plugins, as upstream
+        Status byExtender = fw.extenders().bind(pod, host);
+        if (byExtender != null) {
+            return byExtender;
+        }
         Status st = fw.runBind(state, pod, host);
         if (st.isSkip()) {
             return Status.error("no Bind plugin bound pod " + pod.key());

@@ -173,4 +173,72 @@ class ConfigParserTest {
                 () -> ConfigParser.parse(HEAD + "parallelism: 0\npercentageOfNodesToScore: 200\n", "s.yaml"));
         assertEquals(2, e.problems().size(), e.getMessage());
     }
+
+    @Test
+    void extendersAreReadWithUpstreamsDefaults() throws Exception {
+        String yaml = HEAD + """
+                extenders:
+                - urlPrefix: "http://127.0.0.1:8888/scheduler"
+                  filterVerb: filter
+                  prioritizeVerb: prioritize
+                  weight: 3
+                  nodeCacheCapable: true
+                  ignorable: true
+                  managedResources:
+                  - name: example.com/gpu
+                    ignoredByScheduler: true
+                - urlPrefix: "https://binder.example:443/"
+                  bindVerb: bind
+                  httpTimeout: 1m30s
+                  enableHTTPS: true
+                  tlsConfig:
+                    insecure: false
+                    serverName: binder.example
+                    caData: LS0tLS1CRUdJTg==
+                """;
+        List<ExtenderConfig> ext = ConfigParser.parse(yaml, "s.yaml").extenders();
+        assertEquals(2, ext.size());
+        ExtenderConfig a = ext.get(0);
+        assertEquals("http://127.0.0.1:8888/scheduler", a.urlPrefix());
+        assertEquals("filter", a.filterVerb());
+        assertEquals("", a.bindVerb());
+        assertEquals(3, a.weight());
+        assertEquals(java.time.Duration.ofSeconds(5), a.httpTimeout(), "upstream's DefaultExtenderTimeout");
+        assertTrue(a.nodeCacheCapable() && a.ignorable());
+        assertEquals(List.of(new ExtenderConfig.ManagedResource("example.com/gpu", true)), a.managedResources());
+        ExtenderConfig b = ext.get(1);
+        assertEquals(java.time.Duration.ofSeconds(90), b.httpTimeout());
+        assertTrue(b.enableHTTPS());
+        assertEquals("binder.example", b.tls().serverName());
+        assertEquals("-----BEGIN", new String(b.tls().caData(), java.nio.charset.StandardCharsets.US_ASCII));
+    }
+
+    @Test
+    void extendersAreValidatedAsUpstreamDoes() {
+        String yaml = HEAD + """
+                extenders:
+                - urlPrefix: "http://a/"
+                  prioritizeVerb: prioritize
+                  bindVerb: bind
+                  managedResources:
+                  - name: cpu
+                  - name: example.com/gpu
+                - urlPrefix: "http://b/"
+                  bindVerb: bind
+                  managedResources:
+                  - name: example.com/gpu
+                - filterVerb: filter
+                  httpTimeout: soon
+                """;
+        ConfigException e = assertThrows(ConfigException.class, () -> ConfigParser.parse(yaml, "s.yaml"));
+        List<String> problems = e.problems().stream().map(ConfigProblem::toString).toList();
+        assertEquals(List.of(
+                "s.yaml:4: extenders[0].weight: Invalid value: 0: must have a positive weight applied to it",
+                "s.yaml:8: extenders[0].managedResources[0].name: Invalid value: \"cpu\": is an invalid extended resource name",
+                "s.yaml:13: extenders[1].managedResources[0].name: Invalid value: \"example.com/gpu\": duplicate extender managed resource name",
+                "s.yaml:14: extenders[2].urlPrefix: Required value: the extender's base URL, such as http://127.0.0.1:8888/scheduler",
+                "s.yaml:15: extenders[2].httpTimeout: Invalid value: \"soon\": must be a duration such as 15s, 1m30s or 500ms",
+                "s.yaml:4: extenders: Invalid value: \"found 2 extenders implementing bind\": only one extender can implement bind"),
+                problems);
+    }
 }

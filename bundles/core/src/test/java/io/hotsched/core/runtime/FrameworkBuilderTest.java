@@ -162,4 +162,40 @@ class FrameworkBuilderTest {
         FrameworkBuilder.Result r = FrameworkBuilder.build(c.profiles().get(0), "s.yaml", 0, registry::serving, null);
         assertEquals(new FrameworkBuilder.Missing(Set.of("Absent")), r);
     }
+
+    @Test
+    void resourcesAnExtenderManagesWithIgnoredBySchedulerReplaceNodeResourcesFitsIgnoredResources() throws Exception {
+        java.util.concurrent.atomic.AtomicReference<Map<String, Object>> seen = new java.util.concurrent.atomic.AtomicReference<>();
+        registry.add(TestPlugins.registration("NodeResourcesFit", new io.hotsched.api.framework.PluginFactory() {
+            @Override
+            @SuppressWarnings("unchecked")
+            public io.hotsched.api.framework.Plugin create(io.hotsched.api.framework.PluginArgs args, io.hotsched.api.framework.Handle h)
+                    throws io.hotsched.api.framework.InvalidArgsException {
+                seen.set(args.as(Map.class));
+                return new PF("NodeResourcesFit");
+            }
+        }, "1.0.0"));
+        String yaml = "apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\nprofiles:\n- plugins:\n" + """
+                    multiPoint:
+                      enabled: [{name: PrioritySort}, {name: NodeResourcesFit}, {name: DefaultBinder}]
+                      disabled: [{name: "*"}]
+                  pluginConfig:
+                  - name: NodeResourcesFit
+                    args: {ignoredResources: [example.com/mine], scoringStrategy: {type: MostAllocated}}
+                extenders:
+                - urlPrefix: http://127.0.0.1:1/
+                  filterVerb: filter
+                  managedResources:
+                  - {name: example.com/gpu, ignoredByScheduler: true}
+                  - {name: example.com/fpga}
+                """;
+        SchedulerConfig c = ConfigParser.parse(yaml, "s.yaml");
+        FrameworkServices services = new FrameworkServices(new ParallelizerImpl(1, "t"), null, Snapshot::new, n -> List.of(),
+                Executors.newSingleThreadScheduledExecutor());
+        FrameworkBuilder.Result r = FrameworkBuilder.build(c.profiles().get(0), "s.yaml", 0, registry::serving, services,
+                io.hotsched.core.extender.Extenders.of(c.extenders(), null));
+        assertTrue(r instanceof FrameworkBuilder.Built, r.toString());
+        assertEquals(List.of("example.com/gpu"), seen.get().get("ignoredResources"), "replaced, as upstream: " + seen.get());
+        assertEquals(Map.of("type", "MostAllocated"), seen.get().get("scoringStrategy"), "the other args are kept");
+    }
 }

@@ -8,16 +8,20 @@ import io.fabric8.kubernetes.api.model.PodStatus;
 import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
 import io.hotsched.api.framework.Code;
 import io.hotsched.api.framework.CycleState;
+import io.hotsched.api.framework.Extender;
+import io.hotsched.api.framework.ExtenderException;
 import io.hotsched.api.framework.Handle;
 import io.hotsched.api.framework.NodeInfo;
 import io.hotsched.api.framework.NodeToStatus;
 import io.hotsched.api.framework.PodInfo;
 import io.hotsched.api.framework.PostFilterResult;
 import io.hotsched.api.framework.Status;
+import io.hotsched.api.framework.Victims;
 import io.hotsched.api.framework.WaitingPod;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
@@ -101,12 +105,71 @@ public final class Evaluator {
             // "" clears a nomination left from an earlier attempt
             return new PostFilterResult(Status.unschedulable(message), "");
         }
+        try {
+            candidates = callExtenders(pod, candidates);
+        } catch (ExtenderException ex) {
+            return PostFilterResult.of(Status.error(ex.getMessage()));
+        }
         Candidate best = CandidatePicker.pick(candidates, now);
+        if (best == null) {
+            return PostFilterResult.of(Status.unschedulable("no candidate node for preemption"));
+        }
         Status prepared = prepare(best, pod);
         if (!prepared.isSuccess()) {
             return PostFilterResult.of(prepared);
         }
         return PostFilterResult.nominated(best.nodeName());
+    }
+
+    /**
+     * upstream's callExtenders: each interested extender with a preempt verb narrows the
+     * candidates in turn (an ignorable one's error is skipped, and so is a node it left without
+     * victims); the candidates become what the last one answered.
+     */
+    List<Candidate> callExtenders(PodInfo pod, List<Candidate> candidates) {
+        List<Extender> extenders = handle.extenders();
+        if (extenders.isEmpty() || candidates.isEmpty()) {
+            return candidates;
+        }
+        Map<String, Victims> victims = new LinkedHashMap<>();
+        for (Candidate c : candidates) {
+            victims.put(c.nodeName(), new Victims(c.victims(), c.numPDBViolations()));
+        }
+        boolean asked = false;
+        for (Extender e : extenders) {
+            if (!e.supportsPreemption() || !e.isInterested(pod)) {
+                continue;
+            }
+            Map<String, Victims> answer;
+            try {
+                answer = new LinkedHashMap<>(e.processPreemption(pod, victims, handle.snapshot()));
+            } catch (ExtenderException ex) {
+                if (e.isIgnorable()) {
+                    continue;
+                }
+                throw ex;
+            }
+            for (var it = answer.entrySet().iterator(); it.hasNext();) {
+                var entry = it.next();
+                if (entry.getValue() == null || entry.getValue().pods().isEmpty()) {
+                    if (!e.isIgnorable()) {
+                        throw new ExtenderException("expected at least one victim pod on node \"" + entry.getKey() + "\"");
+                    }
+                    it.remove();
+                }
+            }
+            victims = answer;
+            asked = true;
+            if (victims.isEmpty()) {
+                break;
+            }
+        }
+        if (!asked) {
+            return candidates;
+        }
+        List<Candidate> out = new ArrayList<>();
+        victims.forEach((node, v) -> out.add(new Candidate(node, v.pods(), (int) v.numPDBViolations())));
+        return out;
     }
 
     /** upstream's numCandidates: a share of the potential nodes, at least the absolute minimum, at most all. */

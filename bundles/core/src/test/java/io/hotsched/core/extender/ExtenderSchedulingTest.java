@@ -1,0 +1,108 @@
+package io.hotsched.core.extender;
+
+import static io.hotsched.core.support.SchedulerFixture.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.hotsched.core.config.ConfigParser;
+import io.hotsched.core.scheduler.Explanation;
+import io.hotsched.core.support.SchedulerFixture;
+import io.hotsched.testing.Nodes;
+import io.hotsched.testing.Pods;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/** Extenders in the scheduling cycle: they filter, score and bind as in kube-scheduler. */
+class ExtenderSchedulingTest {
+
+    private final SchedulerFixture f = new SchedulerFixture().withBasePlugins();
+    private ExtenderServer server;
+
+    @BeforeEach
+    void start() throws Exception {
+        server = new ExtenderServer();
+        for (int i = 1; i <= 3; i++) {
+            f.cluster.addNode(Nodes.node("n" + i).cpu("4").build());
+        }
+    }
+
+    @AfterEach
+    void close() {
+        f.close();
+        server.close();
+    }
+
+    private String withExtender(String fields) {
+        return SchedulerFixture.BASE + "extenders:\n- urlPrefix: \"" + server.url() + "\"\n" + fields.indent(2);
+    }
+
+    private Explanation explained(String pod) {
+        return f.scheduler.explain("default/" + pod);
+    }
+
+    @Test
+    void theFilterVerbDecidesWhereThePodGoes() throws Exception {
+        server.answer("filter", "{\"NodeNames\":[\"n3\"],\"FailedNodes\":{\"n1\":\"no licence here\",\"n2\":\"no licence here\"}}");
+        f.start(withExtender("filterVerb: filter\nnodeCacheCapable: true"));
+        f.cluster.addPod(Pods.pod("p").cpu("100m").build());
+        await("bound", () -> f.cluster.bindings().size() == 1);
+        assertEquals("n3", f.cluster.bindings().get(0).nodeName());
+        JsonNode sent = JsonMapper.builder().build().readTree(server.last());
+        assertEquals("[\"n1\",\"n2\",\"n3\"]", sent.get("NodeNames").toString(), "after the Filter plugins, every node that fits");
+    }
+
+    @Test
+    void extenderRejectionsAreInTheFitErrorAndExplain() throws Exception {
+        server.answer("filter", "{\"NodeNames\":[],\"FailedNodes\":{\"n1\":\"no licence here\",\"n2\":\"no licence here\"},"
+                + "\"FailedAndUnresolvableNodes\":{\"n3\":\"wrong rack\"}}");
+        f.start(withExtender("filterVerb: filter\nnodeCacheCapable: true"));
+        f.cluster.addPod(Pods.pod("p").cpu("100m").build());
+        await("unschedulable", () -> explained("p") != null && "unschedulable".equals(explained("p").outcome()));
+        assertEquals("0/3 nodes are available: 1 wrong rack, 2 no licence here.", explained("p").message(), "upstream sorts the reasons as strings");
+        assertEquals("wrong rack", explained("p").rejections().get("n3"));
+        assertTrue(f.cluster.bindings().isEmpty());
+    }
+
+    @Test
+    void prioritizeScoresAreAddedWeightedToThePluginTotals() throws Exception {
+        server.answer("prioritize", "[{\"Host\":\"n1\",\"Score\":0},{\"Host\":\"n2\",\"Score\":10},{\"Host\":\"n3\",\"Score\":1}]");
+        f.start(withExtender("prioritizeVerb: prioritize\nweight: 5\nnodeCacheCapable: true"));
+        f.cluster.addPod(Pods.pod("p").cpu("100m").build());
+        await("bound", () -> f.cluster.bindings().size() == 1);
+        assertEquals("n2", f.cluster.bindings().get(0).nodeName());
+        Explanation.NodeScoreLine top = explained("p").topScores().get(0);
+        assertEquals("n2", top.node());
+        assertEquals("10×50", top.byPlugin().get("extender " + server.url()), top.toString());
+    }
+
+    @Test
+    void theBinderExtenderBindsInsteadOfTheBindPlugins() throws Exception {
+        server.answer("bind", body -> {
+            JsonNode b = JsonMapper.builder().build().readTree(body);
+            f.cluster.bind(f.cluster.pod(b.get("PodNamespace").asString(), b.get("PodName").asString()), b.get("Node").asString());
+            return ExtenderServer.Answer.json("{\"Error\":\"\"}");
+        });
+        f.start(withExtender("bindVerb: bind"));
+        f.cluster.addPod(Pods.pod("p").cpu("100m").build());
+        await("bound", () -> f.cluster.bindings().size() == 1);
+        await("recorded bound", () -> explained("p") != null && explained("p").outcome().startsWith("bound to"));
+        assertEquals(1, server.requests.size());
+        assertEquals(1, f.cluster.bindings().size(), "DefaultBinder did not bind again");
+    }
+
+    @Test
+    void aFilterErrorFailsTheAttemptUnlessTheExtenderIsIgnorable() throws Exception {
+        server.answer("filter", new ExtenderServer.Answer(500, "", 0));
+        f.start(withExtender("filterVerb: filter"));
+        f.cluster.addPod(Pods.pod("p").cpu("100m").build());
+        await("error", () -> explained("p") != null && "error".equals(explained("p").outcome()));
+        assertEquals("failed filter with extender at URL " + server.url() + "filter, code 500", explained("p").message());
+
+        // the extenders list is live configuration: a reload makes the extender ignorable
+        f.scheduler.reload(ConfigParser.parse(withExtender("filterVerb: filter\nignorable: true"), "s.yaml"));
+        await("bound despite the failing extender", () -> f.cluster.bindings().size() == 1);
+    }
+}
