@@ -98,6 +98,11 @@ public final class Extenders {
         return ordered.stream().anyMatch(HttpExtender::isFilter);
     }
 
+    /** True when an extender with a filter verb is interested in {@code pod}. */
+    public boolean filtersFor(PodInfo pod) {
+        return ordered.stream().anyMatch(e -> e.isFilter() && e.isInterested(pod));
+    }
+
     public boolean hasPrioritizers() {
         return ordered.stream().anyMatch(HttpExtender::isPrioritizer);
     }

@@ -124,6 +124,7 @@ public final class SchedulerComponent implements ClusterEvents, SchedulerAdmin {
         t.set(PluginTimeouts.PERMIT, settings.timeoutPermitMillis());
         t.set(PluginTimeouts.PRE_BIND, settings.timeoutPreBindMillis());
         t.set(PluginTimeouts.BIND, settings.timeoutBindMillis());
+        t.set(PluginTimeouts.EXTENDER_WAIT, settings.extenderWaitMillis());
     }
 
     @Deactivate

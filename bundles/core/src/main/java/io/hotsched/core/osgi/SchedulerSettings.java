@@ -54,4 +54,8 @@ public @interface SchedulerSettings {
 
     @AttributeDefinition(description = "Milliseconds one Bind call may take")
     long timeoutBindMillis() default 60_000;
+
+    @AttributeDefinition(description = "Milliseconds the scheduling loop waits for an attempt's extenders before it goes on with "
+            + "other pods, leaving that attempt to finish when they answer")
+    long extenderWaitMillis() default 100;
 }

@@ -12,17 +12,19 @@ import java.util.concurrent.atomic.AtomicInteger;
  * finishes the attempt when the call returns. Kept in the attempt's cycle state so that the
  * watchdog can find it from a stuck call; shared, not copied, by {@link CycleState#copy()}.
  *
- * <p>Before the pod is assumed ({@link #SEARCH}) the attempt touched nothing shared, so the
- * watchdog requeues the pod itself and the stuck thread drops its result. After ({@link #COMMIT}),
- * the stuck thread owns the assumed pod: it finishes the attempt as usual, off the loop.
+ * <p>While searching ({@link #SEARCH}: PreFilter to Score) the attempt touched nothing shared, so
+ * the watchdog requeues the pod itself and the stuck thread drops its result. After
+ * ({@link #COMMIT}: PostFilter, assume, Reserve, Permit), the stuck thread owns the pod: it
+ * finishes the attempt as usual, off the loop. An attempt waiting for slow extenders is
+ * {@link #DETACHED}: it owns its pod and commits when they answer.
  */
 public final class Attempt implements StateData {
 
     public static final StateKey<Attempt> KEY = StateKey.of("hotsched.core/Attempt", Attempt.class);
 
-    /** PreFilter to PostFilter: nothing shared changed yet. */
+    /** PreFilter to Score, extenders included: nothing shared changed yet. */
     public static final int SEARCH = 0;
-    /** Assumed, in Reserve or Permit. */
+    /** The search is over: PostFilter, or assumed and in Reserve or Permit. */
     public static final int COMMIT = 1;
     /** Handed to a binding thread, or finished. */
     public static final int OFF_LOOP = 2;
@@ -30,9 +32,15 @@ public final class Attempt implements StateData {
     public static final int ABANDONED_SEARCH = 3;
     /** Given up in COMMIT: the loop moved on; the stuck thread finishes the attempt. */
     public static final int ABANDONED_COMMIT = 4;
+    /**
+     * Waiting for extenders longer than the loop waits: the loop moved on, and this thread goes on
+     * with the attempt when the answers come, re-checking the chosen node before it commits.
+     */
+    public static final int DETACHED = 5;
 
     private final AtomicInteger phase = new AtomicInteger(SEARCH);
     private volatile boolean givenUp;
+    private final java.util.concurrent.atomic.AtomicBoolean holdsCommit = new java.util.concurrent.atomic.AtomicBoolean();
 
     /** The attempt of {@code state}, or null (a dry run's or a test's state). */
     public static Attempt of(CycleState state) {
@@ -48,15 +56,39 @@ public final class Attempt implements StateData {
         return givenUp;
     }
 
-    /** The search found a node and the pod is about to be assumed; false if the loop gave up first. */
+    /** The search is over (a node found, or none): this thread owns the pod now; false if the loop gave up or detached first. */
     public boolean commit() {
         return phase.compareAndSet(SEARCH, COMMIT);
+    }
+
+    /** A detached attempt got the answers and the commit permit: it commits as the loop would. */
+    public boolean commitDetached() {
+        return phase.compareAndSet(DETACHED, COMMIT);
     }
 
     /** The loop is done with the attempt (handed to binding, or failed); false if it gave up first. */
     public boolean leaveLoop() {
         int p = phase.get();
-        return (p == SEARCH || p == COMMIT) && phase.compareAndSet(p, OFF_LOOP);
+        return (p == SEARCH || p == COMMIT || p == DETACHED) && phase.compareAndSet(p, OFF_LOOP);
+    }
+
+    /** From the watchdog: the loop stops waiting for this attempt's extenders; false unless it was searching. */
+    public boolean detach() {
+        return phase.compareAndSet(SEARCH, DETACHED);
+    }
+
+    /** This attempt now holds the right to change the cache (the loop's commit permit). */
+    public void holdCommit() {
+        holdsCommit.set(true);
+    }
+
+    public boolean holdsCommit() {
+        return holdsCommit.get();
+    }
+
+    /** True once: the permit this attempt held is to be given back (by whoever calls this first). */
+    public boolean releaseCommit() {
+        return holdsCommit.compareAndSet(true, false);
     }
 
     /**

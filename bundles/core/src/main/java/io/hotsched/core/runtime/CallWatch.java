@@ -42,10 +42,10 @@ public final class CallWatch {
             if (deadline == 0 || now <= deadline) {
                 continue;
             }
-            Overdue o = new Overdue(s, deadline, s.state, s.instance, s.point, s.startedAt);
+            Overdue o = new Overdue(s, deadline, s.state, s.instance, s.extender, s.point, s.startedAt);
             // the fields belong to this call only if the deadline did not change while they were read
             // (and were not cleared by its end, which may become visible before the deadline's reset)
-            if (o.state() == null || o.instance() == null || (long) Slot.DEADLINE.getAcquire(s) != deadline) {
+            if (o.state() == null || o.instance() == null && o.extender() == null || (long) Slot.DEADLINE.getAcquire(s) != deadline) {
                 continue;
             }
             if (out == null) {
@@ -72,6 +72,7 @@ public final class CallWatch {
         private final Thread thread;
         private CycleState state;
         private PluginInstance instance;
+        private String extender;
         private String point;
         private long startedAt;
         @SuppressWarnings("unused") // through DEADLINE
@@ -89,13 +90,26 @@ public final class CallWatch {
 
         /** A call of {@code instance} at {@code point} begins at {@code now}; {@code limit} millis allowed. */
         void begin(CycleState state, PluginInstance instance, String point, long now, long limit) {
+            mark(state, instance, null, point, now, limit);
+        }
+
+        private void mark(CycleState state, PluginInstance instance, String extender, String point, long now, long limit) {
             this.state = state;
             this.instance = instance;
+            this.extender = extender;
             this.point = point;
             this.startedAt = now;
             long d = limit >= Long.MAX_VALUE - now ? Long.MAX_VALUE : now + limit;
             // release: the watchdog that sees this deadline sees the fields above
             DEADLINE.setRelease(this, d);
+        }
+
+        /**
+         * The attempt of {@code state} waits for the extenders named {@code extenders}; after
+         * {@code wait} millis the loop stops waiting (the attempt goes on off the loop).
+         */
+        void beginExtenders(CycleState state, String extenders, long now, long wait) {
+            mark(state, null, extenders, PluginTimeouts.EXTENDER_WAIT, now, wait);
         }
 
         /** The call returned; runs what the watchdog asked to run if it was given up on. */
@@ -104,6 +118,7 @@ public final class CallWatch {
             // a long-lived thread's slot must not keep the last plugin (and its bundle's class loader) reachable
             state = null;
             instance = null;
+            extender = null;
             if (onLateReturn.getPlain() != null) {
                 Runnable r = onLateReturn.getAndSet(null);
                 if (r != null) {
@@ -142,10 +157,13 @@ public final class CallWatch {
      * A call past its deadline.
      *
      * @param state the cycle state of the attempt it serves
+     * @param instance the plugin called, or null for a wait on extenders
+     * @param extender the extenders waited for, or null for a plugin call
      * @param point the extension point (a {@link PluginTimeouts} name)
      * @param startedAt coarse-clock millis when it began
      */
-    public record Overdue(Slot slot, long deadline, CycleState state, PluginInstance instance, String point, long startedAt) {
+    public record Overdue(Slot slot, long deadline, CycleState state, PluginInstance instance, String extender, String point,
+            long startedAt) {
 
         public long limit() {
             return deadline - startedAt;

@@ -261,9 +261,36 @@ public final class FrameworkImpl {
         return c == null ? System.currentTimeMillis() : c.now();
     }
 
+    /** An empty cycle state for the same attempt: its {@link Attempt} and the faults recorded so far carry over. */
+    public static CycleState freshState(CycleState old) {
+        CycleState fresh = new CycleState();
+        old.read(Attempt.KEY).ifPresent(a -> fresh.write(Attempt.KEY, a));
+        old.read(AttemptFaults.KEY).ifPresent(f -> fresh.write(AttemptFaults.KEY, f));
+        return fresh;
+    }
+
     /** How an error names a plugin call at {@code point}, as upstream words it. */
     public static String describeCall(String point, String plugin) {
         return PluginTimeouts.FILTER.equals(point) ? "running \"" + plugin + "\" filter plugin" : "running " + point + " plugin \"" + plugin + "\"";
+    }
+
+    /**
+     * Marks, on the calling thread, that {@code state}'s attempt now waits for the extenders
+     * {@code names}: past the extender wait the watchdog lets the loop move on. Null when calls
+     * are not watched; give the result to {@link #endExtenderWait}.
+     */
+    CallWatch.Slot beginExtenderWait(CycleState state, String names) {
+        CallWatch.Slot slot = watchSlot();
+        if (slot != null) {
+            slot.beginExtenders(state, names, now(), limit(PluginTimeouts.EXTENDER_WAIT));
+        }
+        return slot;
+    }
+
+    static void endExtenderWait(CallWatch.Slot slot) {
+        if (slot != null) {
+            slot.end();
+        }
     }
 
     /** The calling thread's slot in the call watch, or null when calls are not watched. */

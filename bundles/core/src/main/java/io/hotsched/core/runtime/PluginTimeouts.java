@@ -19,6 +19,12 @@ public final class PluginTimeouts {
     public static final String PERMIT = "Permit";
     public static final String PRE_BIND = "PreBind";
     public static final String BIND = "Bind";
+    /**
+     * Not a time-out: how long the scheduling loop waits for an attempt's extenders before it
+     * moves on and leaves the attempt to finish when they answer (extenders have their own
+     * {@code httpTimeout}).
+     */
+    public static final String EXTENDER_WAIT = "ExtenderWait";
 
     private final Map<String, Long> millis = new ConcurrentHashMap<>();
 
@@ -33,6 +39,7 @@ public final class PluginTimeouts {
         set(PERMIT, 10_000);
         set(PRE_BIND, 60_000);
         set(BIND, 60_000);
+        set(EXTENDER_WAIT, 100);
     }
 
     public void set(String point, long timeoutMillis) {

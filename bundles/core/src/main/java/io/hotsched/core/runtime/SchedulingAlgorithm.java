@@ -109,7 +109,7 @@ public final class SchedulingAlgorithm {
                     throw new SchedulingException(st);
                 }
                 if (st.isSuccess()) {
-                    feasible = passExtenders(extenders, pod, List.of(n), statuses);
+                    feasible = passExtenders(fw, state, extenders, pod, List.of(n), statuses);
                     if (feasible.isEmpty()) {
                         // the nominated node no longer fits: search all nodes, as upstream
                         feasible = null;
@@ -122,7 +122,7 @@ public final class SchedulingAlgorithm {
             boolean scoring = fw.hasScorePlugins() || extenders.hasPrioritizers();
             int toFind = scoring || extenders.hasFilters() ? numFeasibleNodesToFind(fw.percentageOfNodesToScore(), snapshot.size()) : 1;
             feasible = findFeasible(fw, state, pod, candidates, toFind, statuses);
-            feasible = passExtenders(extenders, pod, feasible, statuses);
+            feasible = passExtenders(fw, state, extenders, pod, feasible, statuses);
             evaluated = feasible.size() + statuses.size();
         }
         if (feasible.isEmpty()) {
@@ -149,26 +149,37 @@ public final class SchedulingAlgorithm {
             scores.flat(feasible);
         }
         if (extenders.hasPrioritizers()) {
-            addExtenderScores(extenders, pod, feasible, scores);
+            addExtenderScores(fw, state, extenders, pod, feasible, scores);
         }
         return new ScheduleResult(selectHost(scores), pod, evaluated, feasible.size(), scores);
     }
 
-    private static List<NodeInfo> passExtenders(Extenders extenders, PodInfo pod, List<NodeInfo> feasible, Map<String, Status> statuses)
-            throws SchedulingException {
-        if (extenders.isEmpty() || feasible.isEmpty()) {
+    private static List<NodeInfo> passExtenders(FrameworkImpl fw, CycleState state, Extenders extenders, PodInfo pod, List<NodeInfo> feasible,
+            Map<String, Status> statuses) throws SchedulingException {
+        if (extenders.isEmpty() || feasible.isEmpty() || !extenders.filtersFor(pod)) {
             return feasible;
         }
+        CallWatch.Slot wait = fw.beginExtenderWait(state, "filter");
         try {
             return extenders.filter(pod, feasible, statuses);
         } catch (ExtenderException e) {
             throw new SchedulingException(Status.error(e.getMessage()));
+        } finally {
+            FrameworkImpl.endExtenderWait(wait);
         }
     }
 
-    private static void addExtenderScores(Extenders extenders, PodInfo pod, List<NodeInfo> feasible, ScoreTable scores) {
+    private static void addExtenderScores(FrameworkImpl fw, CycleState state, Extenders extenders, PodInfo pod, List<NodeInfo> feasible,
+            ScoreTable scores) {
         List<String> order = scores.nodes();
-        for (Extenders.Scores s : extenders.prioritize(pod, feasible)) {
+        CallWatch.Slot wait = fw.beginExtenderWait(state, "prioritize");
+        List<Extenders.Scores> answers;
+        try {
+            answers = extenders.prioritize(pod, feasible);
+        } finally {
+            FrameworkImpl.endExtenderWait(wait);
+        }
+        for (Extenders.Scores s : answers) {
             long[] raw = new long[order.size()];
             for (int i = 0; i < raw.length; i++) {
                 raw[i] = s.raw().getOrDefault(order.get(i), 0L);

@@ -152,6 +152,13 @@ public final class Scheduler implements ClusterEvents, AutoCloseable {
         try {
             long now = coarseClock.now();
             for (CallWatch.Overdue o : callWatch.overdue(now)) {
+                if (o.extender() != null) {
+                    // extenders answer slowly: the loop goes on, the attempt finishes when they answer
+                    if (cycle.detach(o) != null && running) {
+                        startLoop();
+                    }
+                    continue;
+                }
                 Thread abandoned = cycle.giveUp(o, now);
                 Attempt a = Attempt.of(o.state());
                 if (a != null && a.givenUp()) {

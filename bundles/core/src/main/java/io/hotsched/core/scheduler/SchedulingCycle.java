@@ -6,6 +6,7 @@ import io.hotsched.api.cluster.ClusterBackend;
 import io.hotsched.api.framework.ClusterException;
 import io.hotsched.api.framework.Code;
 import io.hotsched.api.framework.CycleState;
+import io.hotsched.api.framework.NodeInfo;
 import io.hotsched.api.framework.PodInfo;
 import io.hotsched.api.framework.PostFilterResult;
 import io.hotsched.api.framework.Status;
@@ -20,6 +21,7 @@ import io.hotsched.core.runtime.Diagnosis;
 import io.hotsched.core.runtime.FitError;
 import io.hotsched.core.runtime.FrameworkImpl;
 import io.hotsched.core.runtime.PluginInstance;
+import io.hotsched.core.runtime.PreFilterOutcome;
 import io.hotsched.core.runtime.ScheduleResult;
 import io.hotsched.core.runtime.SchedulingAlgorithm;
 import io.hotsched.core.runtime.SchedulingException;
@@ -34,6 +36,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
@@ -55,6 +58,8 @@ final class SchedulingCycle {
     private final ClusterCache cache;
     private final SchedulingQueue queue;
     private final AtomicReference<InProgress> inProgress = new AtomicReference<>();
+    /** The right to change the cache: held by the loop's attempt, or by a detached attempt committing. */
+    private final Semaphore commitGate = new Semaphore(1);
     private final ExecutorService binders;
     private final ExecutorService statusWriter;
     private final Supplier<ClusterBackend> backend;
@@ -108,31 +113,57 @@ final class SchedulingCycle {
             queue.addUnschedulable(qp, Set.of(PAUSED_PREFIX + profileName), "profile " + profileName + " " + ps.describe());
             return;
         }
-        CycleState state = new CycleState();
+        CycleState first = new CycleState();
         Attempt attempt = new Attempt();
-        state.write(Attempt.KEY, attempt);
+        first.write(Attempt.KEY, attempt);
+        // one attempt at a time changes the cache; a detached one waits here to commit
+        commitGate.acquireUninterruptibly();
+        attempt.holdCommit();
         InProgress mine = new InProgress(attempt, qp, fw, loop.thread());
         inProgress.set(mine);
+        CycleState state = first;
         boolean handedOff = false;
         try {
             cache.updateSnapshot(loop.snapshot());
-            ScheduleResult result;
+            ScheduleResult result = null;
+            FitError fit = null;
+            SchedulingException failure = null;
             try {
                 result = loop.algorithm().schedule(fw, state, pod, loop.snapshot());
             } catch (FitError fe) {
-                handleFitError(fw, state, qp, fe, attempt);
-                return;
+                fit = fe;
             } catch (SchedulingException se) {
-                if (attempt.leaveLoop()) {
-                    handleError(qp, se.status(), profileName);
-                }
-                return;
-            }
-            if (!attempt.commit()) {
-                // given up while searching: the watchdog has requeued the pod
-                return;
+                failure = se;
             }
             // from here this thread owns the pod to the end, even if the loop gives up on it
+            boolean detached = false;
+            if (!attempt.commit()) {
+                if (attempt.phase() != Attempt.DETACHED) {
+                    // given up while searching: the watchdog has requeued the pod
+                    return;
+                }
+                // the loop went on while the extenders answered: wait for the commit permit, see the cache as it is now
+                detached = true;
+                commitGate.acquireUninterruptibly();
+                attempt.holdCommit();
+                attempt.commitDetached();
+                cache.updateSnapshot(loop.snapshot());
+            }
+            if (fit != null) {
+                handleFitError(fw, state, qp, fit);
+                return;
+            }
+            if (failure != null) {
+                handleError(qp, failure.status(), profileName);
+                return;
+            }
+            if (detached) {
+                CycleState rechecked = recheck(fw, state, result, loop, qp, profileName);
+                if (rechecked == null) {
+                    return;
+                }
+                state = rechecked;
+            }
             String host = result.suggestedHost();
             PodInfo assumed = PodInfo.of(withNode(result.pod().pod(), host));
             try {
@@ -158,7 +189,8 @@ final class SchedulingCycle {
             explainSuccess(qp, profileName, host, result, st.code() == Code.WAIT);
             attempt.leaveLoop();
             handedOff = true;
-            fw.permitOutcome(assumed).thenAcceptAsync(permit -> bindingCycle(fw, state, qp, assumed, host, permit), binders);
+            CycleState bindingState = state;
+            fw.permitOutcome(assumed).thenAcceptAsync(permit -> bindingCycle(fw, bindingState, qp, assumed, host, permit), binders);
         } catch (RuntimeException e) {
             LOG.error("Scheduling pod {} failed unexpectedly", pod.key(), e);
             if (attempt.phase() != Attempt.ABANDONED_SEARCH) {
@@ -166,6 +198,9 @@ final class SchedulingCycle {
             }
         } finally {
             inProgress.compareAndSet(mine, null);
+            if (attempt.releaseCommit()) {
+                commitGate.release();
+            }
             if (!handedOff) {
                 attempt.leaveLoop();
                 if (!attempt.givenUp()) {
@@ -175,6 +210,52 @@ final class SchedulingCycle {
                 fw.unpin();
             }
         }
+    }
+
+    /**
+     * A detached attempt chose its node on a snapshot that other attempts have changed since:
+     * PreFilter runs again on the cache as it is now, and Filter on the chosen node. Returns the
+     * cycle state to go on with, or null when the node no longer fits (the pod is retried).
+     */
+    private CycleState recheck(FrameworkImpl fw, CycleState searched, ScheduleResult result, Loop loop, QueuedPod qp, String profile) {
+        CycleState fresh = FrameworkImpl.freshState(searched);
+        String host = result.suggestedHost();
+        PreFilterOutcome pre = fw.runPreFilter(fresh, qp.pod(), loop.snapshot());
+        Status st = pre.status();
+        NodeInfo node = loop.snapshot().get(host);
+        if (st.isSuccess() && node == null) {
+            st = Status.unschedulable("node " + host + " is gone");
+        }
+        if (st.isSuccess()) {
+            st = fw.runFilterPluginsWithNominatedPods(fresh, pre.pod(), node);
+        }
+        if (st.isSuccess()) {
+            return fresh;
+        }
+        handleError(qp, Status.error("node " + host + ", chosen while the extenders answered, no longer fits: " + st.message()), profile);
+        return null;
+    }
+
+    /**
+     * The watchdog saw the loop wait longer than the extender wait for an attempt's extenders:
+     * the attempt is detached (its thread goes on when they answer, and commits after the loop's
+     * attempt of the moment), the commit permit passes to the loop, and the caller must start a
+     * new loop thread.
+     *
+     * @return the thread that was the loop, or null when nothing was detached
+     */
+    Thread detach(CallWatch.Overdue o) {
+        InProgress cur = inProgress.get();
+        if (cur == null || Attempt.of(o.state()) != cur.attempt() || !cur.attempt().detach()) {
+            return null;
+        }
+        inProgress.compareAndSet(cur, null);
+        if (cur.attempt().releaseCommit()) {
+            commitGate.release();
+        }
+        LOG.debug("Pod {} waits for extender {} longer than the loop waits; it goes on when the extender answers",
+                cur.qp().pod().key(), o.extender());
+        return cur.loop();
     }
 
     /**
@@ -196,6 +277,10 @@ final class SchedulingCycle {
             return null;
         }
         inProgress.compareAndSet(cur, null);
+        if (cur.attempt().releaseCommit()) {
+            // the stuck thread finishes without it: what is left to it (Unreserve, forget) is safe alongside the loop
+            commitGate.release();
+        }
         PluginInstance plugin = o.instance();
         String message = FrameworkImpl.describeCall(o.point(), plugin.name()) + ": still running after " + (now - o.startedAt())
                 + "ms, over the " + o.limit() + "ms time-out for " + o.point();
@@ -265,14 +350,11 @@ final class SchedulingCycle {
         return st;
     }
 
-    private void handleFitError(FrameworkImpl fw, CycleState state, QueuedPod qp, FitError fe, Attempt attempt) {
+    private void handleFitError(FrameworkImpl fw, CycleState state, QueuedPod qp, FitError fe) {
         PodInfo pod = qp.pod();
         Diagnosis d = fe.diagnosis();
         String nominated = null;
         PostFilterResult pf = fw.runPostFilter(state, fe.pod(), d.toNodeToStatus());
-        if (!attempt.leaveLoop()) {
-            return;
-        }
         if (pf.nominatedNodeName() != null && (pf.status().isSuccess() || pf.nominatedNodeName().isEmpty())) {
             nominated = pf.nominatedNodeName();
             // an empty name forgets the nomination

@@ -51,7 +51,10 @@ class ExtenderSchedulingTest {
         await("bound", () -> f.cluster.bindings().size() == 1);
         assertEquals("n3", f.cluster.bindings().get(0).nodeName());
         JsonNode sent = JsonMapper.builder().build().readTree(server.last());
-        assertEquals("[\"n1\",\"n2\",\"n3\"]", sent.get("NodeNames").toString(), "after the Filter plugins, every node that fits");
+        java.util.List<String> names = new java.util.ArrayList<>();
+        sent.get("NodeNames").forEach(n -> names.add(n.asString()));
+        java.util.Collections.sort(names);
+        assertEquals(java.util.List.of("n1", "n2", "n3"), names, "after the Filter plugins, every node that fits (in the order found)");
     }
 
     @Test
@@ -104,5 +107,36 @@ class ExtenderSchedulingTest {
         // the extenders list is live configuration: a reload makes the extender ignorable
         f.scheduler.reload(ConfigParser.parse(withExtender("filterVerb: filter\nignorable: true"), "s.yaml"));
         await("bound despite the failing extender", () -> f.cluster.bindings().size() == 1);
+    }
+
+    private static final String GPU_ONLY = "managedResources:\n- name: example.com/gpu\n";
+
+    @Test
+    void podsTheSlowExtenderDoesNotHandleAreNotHeldUpByIt() throws Exception {
+        server.answer("filter", new ExtenderServer.Answer(200, "{\"NodeNames\":[\"n2\"]}", 1500));
+        f.scheduler.timeouts().set(io.hotsched.core.runtime.PluginTimeouts.EXTENDER_WAIT, 50);
+        f.start(withExtender("filterVerb: filter\nnodeCacheCapable: true\n" + GPU_ONLY));
+        f.cluster.addPod(Pods.pod("gpu").cpu("100m").request("example.com/gpu", "1").build());
+        await("the extender asked", () -> server.requests.size() == 1);
+        for (int i = 0; i < 20; i++) {
+            f.cluster.addPod(Pods.pod("plain-" + i).cpu("100m").build());
+        }
+        await("the other pods bound while the extender thinks", () -> f.cluster.bindings().size() == 20);
+        assertTrue(f.cluster.bindings().stream().noneMatch(b -> b.podKey().equals("default/gpu")), "the extender has not answered yet");
+        await("the slow pod bound where the extender said", () -> f.cluster.bindings().size() == 21);
+        assertEquals("n2", f.cluster.bindings().stream().filter(b -> b.podKey().equals("default/gpu")).findFirst().orElseThrow().nodeName());
+    }
+
+    @Test
+    void aNodeThatFilledUpWhileTheExtenderThoughtIsCheckedAgain() throws Exception {
+        server.answer("filter", new ExtenderServer.Answer(200, "{\"NodeNames\":[\"n1\"]}", 1000));
+        f.scheduler.timeouts().set(io.hotsched.core.runtime.PluginTimeouts.EXTENDER_WAIT, 50);
+        f.start(withExtender("filterVerb: filter\nnodeCacheCapable: true\n" + GPU_ONLY));
+        f.cluster.addPod(Pods.pod("gpu").cpu("1").request("example.com/gpu", "1").build());
+        await("the extender asked", () -> server.requests.size() == 1);
+        f.cluster.addPod(Pods.pod("filler").node("n1").cpu("4").build());
+        await("the chosen node checked again", () -> explained("gpu") != null && "error".equals(explained("gpu").outcome()));
+        assertEquals("node n1, chosen while the extenders answered, no longer fits: Insufficient cpu", explained("gpu").message());
+        assertTrue(f.cluster.bindings().isEmpty(), "not bound onto the full node");
     }
 }
