@@ -147,6 +147,9 @@ final class SchedulingCycle {
                 commitGate.acquireUninterruptibly();
                 attempt.holdCommit();
                 attempt.commitDetached();
+                // holding the permit, it is the attempt the loop waits for: the watchdog watches it again
+                mine = new InProgress(attempt, qp, fw, Thread.currentThread());
+                inProgress.set(mine);
                 cache.updateSnapshot(loop.snapshot());
             }
             if (fit != null) {
