@@ -190,7 +190,7 @@ class FaultIsolationTest {
                     .matches("running \"Hanging\" filter plugin: still running after \\d+ms, over the 100ms time-out for Filter"),
                     f.scheduler.explain("default/stuck-1").message());
             // its plugin serves no new attempt while the call runs; its profile pauses
-            assertTrue(f.health.stuck(r));
+            await("the plugin stuck", () -> f.health.stuck(r));
             await("the profile waits for the plugin", () -> f.scheduler.profiles().profile("default-scheduler").describe()
                     .equals("paused: waiting for plugin(s) Hanging"));
             // the loop went on: the other profile schedules while the call hangs
