@@ -75,8 +75,8 @@ public class UpgradeUnderLoadIT extends KubeClusterSupport {
 
             long early = swaps.decidedByOlder(recorder, load, b -> Version.parseVersion(b.annotation(ItestVersion.ANNOTATION)));
             System.out.printf("scenario 1 (upgrade under load): %d nodes, %d pods created (%d while swapping), %d bound, %d bound twice, "
-                    + "%d lost, %d swaps, longest pause between bindings %d ms%n", NODES, PODS, createdDuringSwaps, recorder.bound(),
-                    recorder.boundTwice(), PODS - recorder.bound(), swaps.size(), recorder.longestGapMillis());
+                    + "%d lost, %d swaps, longest pause between bindings %d ms (%s)%n", NODES, PODS, createdDuringSwaps, recorder.bound(),
+                    recorder.boundTwice(), PODS - recorder.bound(), swaps.size(), recorder.longestGapMillis(), recorder.longestGapWhere());
             assertEquals("bound twice", 0, recorder.boundTwice());
             assertEquals("pods decided by a version older than one already in effect when they were created", 0, early);
             assertTrue("the swaps happened under load: " + createdDuringSwaps + " pods created meanwhile", createdDuringSwaps >= 1000);
