@@ -1,0 +1,164 @@
+package io.hotsched.bench.perf;
+
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.hotsched.embedded.EmbeddedApiServer;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Pattern;
+import tools.jackson.databind.SerializationFeature;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * scheduler_perf's workloads against hotsched: for each chosen workload, a fresh embedded API
+ * server in this JVM and the distribution's scheduler in its own, connected over HTTP as a user
+ * runs it; reports SchedulingThroughput as upstream does, as DataItems JSON and a Markdown row.
+ *
+ * <pre>
+ * mvn -B install -DskipTests
+ * java -cp bench/target/benchmarks.jar io.hotsched.bench.perf.PerfMain --quick
+ * java -cp bench/target/benchmarks.jar io.hotsched.bench.perf.PerfMain --workload 'SchedulingBasic/5000Nodes_10000Pods'
+ * </pre>
+ *
+ * Options: {@code --list}; {@code --quick} (the 500-node workloads); {@code --workload REGEX}
+ * (matched against {@code Case/Workload}); {@code --dist DIR} (default
+ * {@code distribution/target/hotsched-0.1.0-SNAPSHOT}); {@code --out DIR} (default
+ * {@code bench/target/perf}); {@code --docs FILE} (append the Markdown rows, e.g.
+ * {@code docs/benchmarks.md}); {@code --scheduler-opts "..."} (the scheduler JVM's options).
+ */
+public final class PerfMain {
+
+    private PerfMain() {
+    }
+
+    record Row(String name, PerfCases.Workload workload, Runner.Measured measured, long liveHeapMiB, long peakRssMiB) {
+    }
+
+    public static void main(String[] args) throws Exception {
+        Map<String, String> o = new LinkedHashMap<>();
+        for (int i = 0; i < args.length; i++) {
+            String a = args[i];
+            if (a.equals("--quick") || a.equals("--list")) {
+                o.put(a.substring(2), "true");
+            } else if (a.startsWith("--") && i + 1 < args.length) {
+                o.put(a.substring(2), args[++i]);
+            } else {
+                System.err.println("unknown argument " + a + "; see the class javadoc");
+                System.exit(2);
+            }
+        }
+        List<PerfCases.Case> cases = PerfCases.load();
+        Pattern filter = Pattern.compile(o.getOrDefault("workload", o.containsKey("quick") ? ".*/500Nodes.*" : ".*"));
+        List<Object[]> chosen = new ArrayList<>();
+        for (PerfCases.Case c : cases) {
+            for (PerfCases.Workload w : c.workloads()) {
+                if (filter.matcher(c.name() + "/" + w.name()).matches()) {
+                    chosen.add(new Object[] {c, w});
+                }
+            }
+        }
+        if (o.containsKey("list") || chosen.isEmpty()) {
+            for (PerfCases.Case c : cases) {
+                for (PerfCases.Workload w : c.workloads()) {
+                    System.out.printf("%s/%s %s%s%n", c.name(), w.name(), w.params(), w.threshold() > 0 ? " floor " + (int) w.threshold() : "");
+                }
+            }
+            if (chosen.isEmpty()) {
+                System.err.println("no workload matches " + filter);
+                System.exit(2);
+            }
+            return;
+        }
+        Path dist = Path.of(o.getOrDefault("dist", "distribution/target/hotsched-0.1.0-SNAPSHOT"));
+        if (!Files.isExecutable(dist.resolve("bin/hotsched"))) {
+            System.err.println("no distribution at " + dist + " (build it with mvn -B install -DskipTests, or give --dist)");
+            System.exit(2);
+        }
+        Path out = Path.of(o.getOrDefault("out", "bench/target/perf"));
+        Files.createDirectories(out);
+        String machine = Runtime.getRuntime().availableProcessors() + " cores, JVM " + Runtime.version();
+        System.out.println("hotsched scheduler_perf runner: " + chosen.size() + " workload(s); " + machine);
+        Progress progress = new Progress(System.out);
+        List<Row> rows = new ArrayList<>();
+        for (Object[] cw : chosen) {
+            PerfCases.Case c = (PerfCases.Case) cw[0];
+            PerfCases.Workload w = (PerfCases.Workload) cw[1];
+            String name = c.name() + "/" + w.name();
+            progress.workload(name);
+            rows.add(runOne(c, w, name, dist, out, o.getOrDefault("scheduler-opts", ""), progress));
+            Row r = rows.get(rows.size() - 1);
+            System.out.println("   " + markdown(r));
+        }
+        writeJson(out, rows);
+        String table = table(rows, machine);
+        System.out.println(table);
+        if (o.containsKey("docs")) {
+            Files.writeString(Path.of(o.get("docs")), "\n" + table, StandardOpenOption.APPEND);
+        }
+    }
+
+    private static Row runOne(PerfCases.Case c, PerfCases.Workload w, String name, Path dist, Path out, String opts, Progress progress)
+            throws Exception {
+        Path work = Files.createTempDirectory("hotsched-perf-");
+        try (EmbeddedApiServer api = new EmbeddedApiServer().start(0);
+                SchedulerProcess scheduler = SchedulerProcess.start(dist, work, api.kubeconfig(), opts)) {
+            KubernetesClient client = EmbeddedApiServer.newClient(api.url());
+            try (PodWatch watch = new PodWatch(client); Runner runner = new Runner(client, watch, progress)) {
+                Runner.Measured m = runner.run(c, w);
+                return new Row(name, w, m, scheduler.liveHeapMiB(), scheduler.peakRssMiB());
+            } finally {
+                client.close();
+                Files.copy(scheduler.log, out.resolve(name.replace('/', '_') + ".scheduler.log"), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+            }
+        }
+    }
+
+    private static void writeJson(Path out, List<Row> rows) throws IOException {
+        List<Map<String, Object>> items = new ArrayList<>();
+        for (Row r : rows) {
+            Throughput.Summary s = r.measured().throughput();
+            Map<String, Object> data = new LinkedHashMap<>();
+            data.put("Average", s.average());
+            data.put("Perc50", s.perc50());
+            data.put("Perc90", s.perc90());
+            data.put("Perc95", s.perc95());
+            data.put("Perc99", s.perc99());
+            Map<String, Object> labels = new LinkedHashMap<>();
+            labels.put("Metric", "SchedulingThroughput");
+            labels.put("Name", r.name() + "/" + r.measured().namespace());
+            labels.put("extension_point", "not applicable");
+            labels.put("plugin", "not applicable");
+            labels.put("result", "not applicable");
+            items.add(Map.of("data", data, "unit", "pods/s", "labels", labels));
+        }
+        String stamp = Instant.now().truncatedTo(ChronoUnit.SECONDS).toString().replace(':', '-');
+        Path file = out.resolve("BenchmarkPerfScheduling_benchmark_" + stamp + ".json");
+        JsonMapper.builder().enable(SerializationFeature.INDENT_OUTPUT).build().writeValue(file.toFile(), Map.of("version", "v1", "dataItems", items));
+        System.out.println("DataItems: " + file);
+    }
+
+    private static String markdown(Row r) {
+        Throughput.Summary s = r.measured().throughput();
+        String floor = r.workload().threshold() > 0 ? Integer.toString((int) r.workload().threshold()) : "—";
+        return String.format("| %s | %s | %.0f | %.0f | %.0f | %.0f | %.0f | %s | %.1f | %d | %d |", r.name(), r.workload().params(), s.average(),
+                s.perc50(), s.perc90(), s.perc95(), s.perc99(), floor, r.measured().seconds(), r.liveHeapMiB(), r.peakRssMiB());
+    }
+
+    private static String table(List<Row> rows, String machine) {
+        StringBuilder b = new StringBuilder("Run " + Instant.now().truncatedTo(ChronoUnit.MINUTES) + " on " + machine
+                + "; the scheduler in its own JVM (bin/hotsched --kubeconfig), the embedded API server in the runner's.\n\n");
+        b.append("| workload | params | average pods/s | p50 | p90 | p95 | p99 | upstream floor | measured phase s | scheduler live heap MiB | scheduler peak RSS MiB |\n");
+        b.append("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+        for (Row r : rows) {
+            b.append(markdown(r)).append('\n');
+        }
+        return b.toString();
+    }
+}

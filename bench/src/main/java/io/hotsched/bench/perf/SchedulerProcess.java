@@ -1,0 +1,121 @@
+package io.hotsched.bench.perf;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+/**
+ * The scheduler under test: the distribution itself (Felix, the shipped bundles, the Kubernetes
+ * bundle), started as {@code bin/hotsched --kubeconfig} in its own JVM on a copy of the
+ * distribution whose client write limit is lifted to scheduler_perf's (QPS = burst = 5000), with
+ * the default KubeSchedulerConfiguration as upstream's harness runs it.
+ */
+final class SchedulerProcess implements AutoCloseable {
+
+    static final String DEFAULT_CONFIG = "apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\n";
+
+    private final Process process;
+    final Path log;
+
+    private SchedulerProcess(Process process, Path log) {
+        this.process = process;
+        this.log = log;
+    }
+
+    static SchedulerProcess start(Path dist, Path work, String kubeconfig, String jvmOptions) throws IOException, InterruptedException {
+        Path home = work.resolve("hotsched");
+        copy(dist, home);
+        Path kubeCfg = home.resolve("etc/io.hotsched.kube.cfg");
+        List<String> lines = Files.readAllLines(kubeCfg).stream()
+                .map(l -> l.startsWith("qps") ? "qps = 5000" : l.startsWith("burst") ? "burst = 5000" : l).toList();
+        Files.write(kubeCfg, lines);
+        Path config = work.resolve("scheduler.yaml");
+        Files.writeString(config, DEFAULT_CONFIG);
+        Path kc = work.resolve("kubeconfig");
+        Files.writeString(kc, kubeconfig);
+        Path log = work.resolve("scheduler.log");
+        ProcessBuilder pb = new ProcessBuilder(home.resolve("bin/hotsched").toString(), "--kubeconfig", kc.toString(), "--config",
+                config.toString(), "--no-shell").redirectErrorStream(true).redirectOutput(log.toFile());
+        pb.environment().put("HOTSCHED_OPTS", jvmOptions);
+        SchedulerProcess p = new SchedulerProcess(pb.start(), log);
+        p.awaitLine("Scheduling started", 180);
+        return p;
+    }
+
+    private static void copy(Path from, Path to) throws IOException {
+        try (Stream<Path> all = Files.walk(from)) {
+            for (Path p : (Iterable<Path>) all::iterator) {
+                Path rel = from.relativize(p);
+                if (rel.startsWith("data")) {
+                    continue;
+                }
+                Path target = to.resolve(rel.toString());
+                if (Files.isDirectory(p)) {
+                    Files.createDirectories(target);
+                } else {
+                    Files.copy(p, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.COPY_ATTRIBUTES);
+                }
+            }
+        }
+    }
+
+    void awaitLine(String text, int seconds) throws IOException, InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
+        while (System.nanoTime() < deadline) {
+            if (Files.exists(log) && Files.readString(log).contains(text)) {
+                return;
+            }
+            if (!process.isAlive()) {
+                throw new IOException("the scheduler exited with " + process.exitValue() + "; see " + log);
+            }
+            Thread.sleep(200);
+        }
+        throw new IOException("the scheduler did not log \"" + text + "\" within " + seconds + " s; see " + log);
+    }
+
+    /** The scheduler JVM's peak resident memory in MiB (Linux), or -1. */
+    long peakRssMiB() {
+        try {
+            for (String l : Files.readAllLines(Path.of("/proc", Long.toString(process.pid()), "status"))) {
+                if (l.startsWith("VmHWM:")) {
+                    return Long.parseLong(l.replaceAll("[^0-9]", "")) / 1024;
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            return -1;
+        }
+        return -1;
+    }
+
+    /** The scheduler JVM's heap in use after a full GC (its live set), in MiB, through jcmd; -1 when unknown. */
+    long liveHeapMiB() {
+        String jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd").toString();
+        try {
+            run(jcmd, Long.toString(process.pid()), "GC.run");
+            String info = run(jcmd, Long.toString(process.pid()), "GC.heap_info");
+            java.util.regex.Matcher m = java.util.regex.Pattern.compile("used (\\d+)K").matcher(info);
+            return m.find() ? Long.parseLong(m.group(1)) / 1024 : -1;
+        } catch (IOException | InterruptedException e) {
+            return -1;
+        }
+    }
+
+    private static String run(String... cmd) throws IOException, InterruptedException {
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        p.waitFor();
+        return out;
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+        process.destroy();
+        if (!process.waitFor(30, TimeUnit.SECONDS)) {
+            process.destroyForcibly();
+        }
+    }
+}
