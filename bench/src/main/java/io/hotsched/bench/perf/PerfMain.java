@@ -110,7 +110,7 @@ public final class PerfMain {
         try (EmbeddedApiServer api = new EmbeddedApiServer().start(0);
                 SchedulerProcess scheduler = SchedulerProcess.start(dist, work, api.kubeconfig(), opts)) {
             KubernetesClient client = EmbeddedApiServer.newClient(api.url());
-            try (PodWatch watch = new PodWatch(client); Runner runner = new Runner(client, watch, progress)) {
+            try (PodWatch watch = new PodWatch(client); Runner runner = new Runner(client, watch, progress, scheduler::cpuSeconds)) {
                 Runner.Measured m = runner.run(c, w);
                 return new Row(name, w, m, scheduler.liveHeapMiB(), scheduler.peakRssMiB());
             } finally {
@@ -147,15 +147,17 @@ public final class PerfMain {
     private static String markdown(Row r) {
         Throughput.Summary s = r.measured().throughput();
         String floor = r.workload().threshold() > 0 ? Integer.toString((int) r.workload().threshold()) : "—";
-        return String.format("| %s | %s | %.0f | %.0f | %.0f | %.0f | %.0f | %s | %.1f | %d | %d |", r.name(), r.workload().params(), s.average(),
-                s.perc50(), s.perc90(), s.perc95(), s.perc99(), floor, r.measured().seconds(), r.liveHeapMiB(), r.peakRssMiB());
+        return String.format("| %s | %s | %.0f | %.0f | %.0f | %.0f | %.0f | %s | %.1f | %.1f | %.1f | %d | %d |", r.name(), r.workload().params(),
+                s.average(), s.perc50(), s.perc90(), s.perc95(), s.perc99(), floor, r.measured().seconds(), r.measured().schedulerCpu(),
+                r.measured().runnerCpu(), r.liveHeapMiB(), r.peakRssMiB());
     }
 
     private static String table(List<Row> rows, String machine) {
         StringBuilder b = new StringBuilder("Run " + Instant.now().truncatedTo(ChronoUnit.MINUTES) + " on " + machine
                 + "; the scheduler in its own JVM (bin/hotsched --kubeconfig), the embedded API server in the runner's.\n\n");
-        b.append("| workload | params | average pods/s | p50 | p90 | p95 | p99 | upstream floor | measured phase s | scheduler live heap MiB | scheduler peak RSS MiB |\n");
-        b.append("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+        b.append("| workload | params | average pods/s | p50 | p90 | p95 | p99 | upstream floor | measured phase s | scheduler CPU s "
+                + "| runner CPU s (API server + client) | scheduler live heap MiB | scheduler peak RSS MiB |\n");
+        b.append("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
         for (Row r : rows) {
             b.append(markdown(r)).append('\n');
         }

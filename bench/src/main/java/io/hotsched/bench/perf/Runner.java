@@ -30,7 +30,7 @@ import tools.jackson.databind.json.JsonMapper;
 final class Runner implements AutoCloseable {
 
     /** What the measured createPods op gave. */
-    record Measured(String namespace, int pods, Throughput.Summary throughput, double seconds) {
+    record Measured(String namespace, int pods, Throughput.Summary throughput, double seconds, double schedulerCpu, double runnerCpu) {
     }
 
     private static final JsonMapper JSON = JsonMapper.builder().disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES).build();
@@ -43,11 +43,18 @@ final class Runner implements AutoCloseable {
     private final Random random = new Random();
     private final AtomicInteger names = new AtomicInteger();
     private final Map<String, Integer> created = new HashMap<>();
+    private final java.util.function.DoubleSupplier schedulerCpu;
 
-    Runner(KubernetesClient client, PodWatch watch, Progress progress) {
+    /** @param schedulerCpu the scheduler process's CPU seconds so far */
+    Runner(KubernetesClient client, PodWatch watch, Progress progress, java.util.function.DoubleSupplier schedulerCpu) {
         this.client = client;
         this.watch = watch;
         this.progress = progress;
+        this.schedulerCpu = schedulerCpu;
+    }
+
+    private static double ownCpu() {
+        return ProcessHandle.current().info().totalCpuDuration().map(d -> d.toMillis() / 1000.0).orElse(-1.0);
     }
 
     Measured run(PerfCases.Case c, PerfCases.Workload w) throws Exception {
@@ -152,6 +159,8 @@ final class Runner implements AutoCloseable {
         Throughput throughput = measure ? new Throughput(() -> watch.scheduled(ns) - before) : null;
         ScheduledExecutorService sampler = Executors.newSingleThreadScheduledExecutor();
         long t0 = System.nanoTime();
+        double schedCpu0 = schedulerCpu.getAsDouble();
+        double ownCpu0 = ownCpu();
         sampler.scheduleAtFixedRate(() -> {
             double rate = throughput != null ? throughput.sample() : 0;
             progress.tick(watch.scheduled(ns) - before, rate);
@@ -179,7 +188,7 @@ final class Runner implements AutoCloseable {
             sampler.shutdownNow();
         }
         double seconds = (System.nanoTime() - t0) / 1e9;
-        return measure ? new Measured(ns, count, throughput.summary(), seconds) : null;
+        return measure ? new Measured(ns, count, throughput.summary(), seconds, schedulerCpu.getAsDouble() - schedCpu0, ownCpu() - ownCpu0) : null;
     }
 
     private void awaitScheduled(String ns, int expected) throws InterruptedException {

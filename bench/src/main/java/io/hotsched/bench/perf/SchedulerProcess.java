@@ -77,6 +77,11 @@ final class SchedulerProcess implements AutoCloseable {
         throw new IOException("the scheduler did not log \"" + text + "\" within " + seconds + " s; see " + log);
     }
 
+    /** CPU time the scheduler JVM has used so far, in seconds, or -1 when unknown. */
+    double cpuSeconds() {
+        return process.toHandle().info().totalCpuDuration().map(d -> d.toMillis() / 1000.0).orElse(-1.0);
+    }
+
     /** The scheduler JVM's peak resident memory in MiB (Linux), or -1. */
     long peakRssMiB() {
         try {

@@ -12,10 +12,12 @@ public final class StateKey<T extends StateData> {
 
     private final String name;
     private final Class<T> type;
+    private final int hash;
 
     private StateKey(String name, Class<T> type) {
         this.name = Objects.requireNonNull(name, "name");
         this.type = Objects.requireNonNull(type, "type");
+        this.hash = name.hashCode();
     }
 
     public static <T extends StateData> StateKey<T> of(String name, Class<T> type) {
@@ -37,7 +39,8 @@ public final class StateKey<T extends StateData> {
 
     @Override
     public int hashCode() {
-        return name.hashCode();
+        // read per plugin call and node: kept in a field rather than asked of the name
+        return hash;
     }
 
     @Override

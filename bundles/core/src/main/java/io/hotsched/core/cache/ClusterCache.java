@@ -34,6 +34,9 @@ public final class ClusterCache {
 
     private final Object lock = new Object();
     private final Map<String, NodeInfo> nodes = new HashMap<>();
+    /** The nodes by their last change, so a snapshot copies only what changed since it was taken. */
+    private final java.util.TreeMap<Long, NodeInfo> byGeneration = new java.util.TreeMap<>();
+    private int withNode;
     private final Map<String, PodState> pods = new HashMap<>();
     private final Duration assumedTtl;
     private final Clock clock;
@@ -64,6 +67,7 @@ public final class ClusterCache {
             updateImages(name, ImageNames.of(node));
             touch(n);
             if (wasMissing) {
+                withNode++;
                 setGeneration = generation;
             }
         }
@@ -76,8 +80,12 @@ public final class ClusterCache {
             if (n == null) {
                 return;
             }
+            if (n.node() != null) {
+                withNode--;
+            }
             if (n.pods().isEmpty()) {
                 nodes.remove(name);
+                forgetGeneration(n);
             } else {
                 // pods still name the node: keep counting them until they go
                 n.clearNode();
@@ -251,7 +259,9 @@ public final class ClusterCache {
             }
             long since = snapshot.generation();
             boolean imagesMoved = snapshot.imageVersion() != imageVersion;
-            for (NodeInfo n : nodes.values()) {
+            // only the nodes changed since the snapshot's generation: O(changes), not O(nodes)
+            Iterable<NodeInfo> changed = imagesMoved ? nodes.values() : byGeneration.tailMap(since, false).values();
+            for (NodeInfo n : changed) {
                 if (n.node() == null) {
                     continue;
                 }
@@ -294,13 +304,7 @@ public final class ClusterCache {
     }
 
     private int countWithNode() {
-        int c = 0;
-        for (NodeInfo n : nodes.values()) {
-            if (n.node() != null) {
-                c++;
-            }
-        }
-        return c;
+        return withNode;
     }
 
     private NodeInfo nodeFor(String name) {
@@ -317,13 +321,20 @@ public final class ClusterCache {
             touch(n);
             if (n.node() == null && n.pods().isEmpty()) {
                 nodes.remove(s.node);
+                forgetGeneration(n);
                 setGeneration = generation;
             }
         }
     }
 
     private void touch(NodeInfo n) {
+        forgetGeneration(n);
         n.setGeneration(++generation);
+        byGeneration.put(n.generation(), n);
+    }
+
+    private void forgetGeneration(NodeInfo n) {
+        byGeneration.remove(n.generation(), n);
     }
 
     private static boolean terminated(PodInfo pod) {

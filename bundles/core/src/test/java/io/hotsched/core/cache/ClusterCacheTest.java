@@ -115,4 +115,50 @@ class ClusterCacheTest {
         assertEquals("repo/app@sha256:abc", ImageStateSummary.normalizedName("repo/app@sha256:abc"));
         assertEquals("host:5000/app:latest", ImageStateSummary.normalizedName("host:5000/app"));
     }
+
+    @Test
+    void anIncrementalSnapshotEqualsAFreshOneAfterAnyMixOfChanges() {
+        java.util.Random random = new java.util.Random(42);
+        Snapshot kept = new Snapshot();
+        java.util.List<PodInfo> live = new java.util.ArrayList<>();
+        for (int step = 0; step < 3000; step++) {
+            String node = "n" + random.nextInt(20);
+            switch (random.nextInt(6)) {
+                case 0 -> cache.addOrUpdateNode(Nodes.node(node).cpu(Integer.toString(1 + random.nextInt(8))).build());
+                case 1 -> cache.removeNode(node);
+                case 2, 3 -> {
+                    PodInfo p = Pods.pod("p" + step).uid("u" + step).node(node).cpu(random.nextInt(500) + "m").info();
+                    cache.addOrUpdatePod(p);
+                    live.add(p);
+                }
+                case 4 -> {
+                    if (!live.isEmpty()) {
+                        cache.removePod(live.remove(random.nextInt(live.size())));
+                    }
+                }
+                default -> {
+                    PodInfo p = Pods.pod("a" + step).uid("a" + step).cpu("100m").info();
+                    try {
+                        cache.assume(p, node);
+                        if (random.nextBoolean()) {
+                            cache.forget(p);
+                        }
+                    } catch (IllegalStateException absent) {
+                        // the node is not in the cache right now
+                    }
+                }
+            }
+            if (random.nextInt(7) == 0) {
+                cache.updateSnapshot(kept);
+                Snapshot fresh = new Snapshot();
+                cache.updateSnapshot(fresh);
+                assertEquals(describe(fresh), describe(kept), "after step " + step);
+            }
+        }
+    }
+
+    private static List<String> describe(Snapshot s) {
+        return s.list().stream().map(n -> n.name() + " cpu=" + n.allocatable().milliCpu() + " requested=" + n.requested().milliCpu()
+                + " pods=" + n.pods().size()).sorted().toList();
+    }
 }
