@@ -20,4 +20,25 @@ public interface NodeInfoLister {
     default int size() {
         return list().size();
     }
+
+    /**
+     * The nodes with at least one pod that has affinity or anti-affinity terms (upstream's
+     * HavePodsWithAffinityList), in {@link #list()} order. A lister may keep it up to date as it
+     * changes, so that plugins need not walk every node to find them.
+     *
+     * @since 1.4
+     */
+    default List<NodeInfo> havePodsWithAffinityList() {
+        return list().stream().filter(n -> !n.podsWithAffinity().isEmpty()).toList();
+    }
+
+    /**
+     * The nodes with at least one pod that has required anti-affinity terms (upstream's
+     * HavePodsWithRequiredAntiAffinityList), in {@link #list()} order.
+     *
+     * @since 1.4
+     */
+    default List<NodeInfo> havePodsWithRequiredAntiAffinityList() {
+        return list().stream().filter(n -> !n.podsWithRequiredAntiAffinity().isEmpty()).toList();
+    }
 }

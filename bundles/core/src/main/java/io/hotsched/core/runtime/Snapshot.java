@@ -3,6 +3,8 @@ package io.hotsched.core.runtime;
 import io.hotsched.api.framework.NodeInfo;
 import io.hotsched.api.framework.NodeInfoLister;
 import java.util.AbstractList;
+import java.util.ArrayList;
+import java.util.BitSet;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -19,6 +21,11 @@ public final class Snapshot implements NodeInfoLister {
     private Map<String, Integer> index = Map.of();
     private long generation = -1;
     private long imageVersion = -1;
+    /** Indices of the nodes with pods that have affinity terms / required anti-affinity terms, kept up to date per node. */
+    private final BitSet withAffinity = new BitSet();
+    private final BitSet withAntiAffinity = new BitSet();
+    private List<NodeInfo> affinityList;
+    private List<NodeInfo> antiAffinityList;
     private final List<NodeInfo> view = new AbstractList<>() {
         @Override
         public NodeInfo get(int i) {
@@ -70,6 +77,44 @@ public final class Snapshot implements NodeInfoLister {
         this.nodes = n;
         this.index = idx;
         this.generation = gen;
+        withAffinity.clear();
+        withAntiAffinity.clear();
+        for (int i = 0; i < n.length; i++) {
+            mark(i, n[i]);
+        }
+        affinityList = null;
+        antiAffinityList = null;
+    }
+
+    private void mark(int i, NodeInfo n) {
+        withAffinity.set(i, !n.podsWithAffinity().isEmpty());
+        withAntiAffinity.set(i, !n.podsWithRequiredAntiAffinity().isEmpty());
+    }
+
+    @Override
+    public List<NodeInfo> havePodsWithAffinityList() {
+        List<NodeInfo> l = affinityList;
+        if (l == null) {
+            l = affinityList = collect(withAffinity);
+        }
+        return l;
+    }
+
+    @Override
+    public List<NodeInfo> havePodsWithRequiredAntiAffinityList() {
+        List<NodeInfo> l = antiAffinityList;
+        if (l == null) {
+            l = antiAffinityList = collect(withAntiAffinity);
+        }
+        return l;
+    }
+
+    private List<NodeInfo> collect(BitSet bits) {
+        List<NodeInfo> out = new ArrayList<>(bits.cardinality());
+        for (int i = bits.nextSetBit(0); i >= 0; i = bits.nextSetBit(i + 1)) {
+            out.add(nodes[i]);
+        }
+        return List.copyOf(out);
     }
 
     /** Replaces one node with a fresh copy (it changed, the set did not). */
@@ -80,6 +125,14 @@ public final class Snapshot implements NodeInfoLister {
         }
         nodes[i] = node;
         this.generation = Math.max(this.generation, gen);
+        // a list holding the node's old copy, or one it joins or leaves, is stale
+        if (withAffinity.get(i) || !node.podsWithAffinity().isEmpty()) {
+            affinityList = null;
+        }
+        if (withAntiAffinity.get(i) || !node.podsWithRequiredAntiAffinity().isEmpty()) {
+            antiAffinityList = null;
+        }
+        mark(i, node);
     }
 
     public void setGeneration(long gen) {

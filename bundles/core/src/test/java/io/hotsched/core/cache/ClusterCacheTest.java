@@ -127,7 +127,14 @@ class ClusterCacheTest {
                 case 0 -> cache.addOrUpdateNode(Nodes.node(node).cpu(Integer.toString(1 + random.nextInt(8))).build());
                 case 1 -> cache.removeNode(node);
                 case 2, 3 -> {
-                    PodInfo p = Pods.pod("p" + step).uid("u" + step).node(node).cpu(random.nextInt(500) + "m").info();
+                    var built = Pods.pod("p" + step).uid("u" + step).node(node).cpu(random.nextInt(500) + "m").label("app", "a").build();
+                    if (random.nextInt(4) == 0) {
+                        built.getSpec().setAffinity(new io.fabric8.kubernetes.api.model.AffinityBuilder().withNewPodAntiAffinity()
+                                .addNewRequiredDuringSchedulingIgnoredDuringExecution().withTopologyKey("kubernetes.io/hostname")
+                                .withNewLabelSelector().addToMatchLabels("app", "a").endLabelSelector().endRequiredDuringSchedulingIgnoredDuringExecution()
+                                .endPodAntiAffinity().build());
+                    }
+                    PodInfo p = PodInfo.of(built);
                     cache.addOrUpdatePod(p);
                     live.add(p);
                 }
@@ -153,8 +160,19 @@ class ClusterCacheTest {
                 Snapshot fresh = new Snapshot();
                 cache.updateSnapshot(fresh);
                 assertEquals(describe(fresh), describe(kept), "after step " + step);
+                assertEquals(names(fresh.havePodsWithRequiredAntiAffinityList()), names(kept.havePodsWithRequiredAntiAffinityList()),
+                        "after step " + step);
+                assertEquals(names(fresh.havePodsWithAffinityList()), names(kept.havePodsWithAffinityList()), "after step " + step);
+                assertEquals(fresh.list().stream().filter(n -> !n.podsWithRequiredAntiAffinity().isEmpty()).map(n -> n.name()).toList(),
+                        names(kept.havePodsWithRequiredAntiAffinityList()), "the list is the nodes with such pods, in list order");
+                assertSame(kept.get(names(kept.havePodsWithAffinityList()).isEmpty() ? "none" : names(kept.havePodsWithAffinityList()).get(0)),
+                        kept.havePodsWithAffinityList().isEmpty() ? null : kept.havePodsWithAffinityList().get(0), "the snapshot's current copy");
             }
         }
+    }
+
+    private static List<String> names(List<io.hotsched.api.framework.NodeInfo> l) {
+        return l.stream().map(n -> n.name()).toList();
     }
 
     private static List<String> describe(Snapshot s) {

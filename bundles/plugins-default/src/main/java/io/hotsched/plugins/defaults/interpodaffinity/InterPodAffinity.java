@@ -150,7 +150,9 @@ public final class InterPodAffinity implements PluginFactory {
                 return PreFilterResult.of(Status.unresolvable("parsing pod: requiredAffinityTerms: " + error));
             }
             boolean incomingTerms = !pod.requiredAffinityTerms().isEmpty() || !pod.requiredAntiAffinityTerms().isEmpty();
-            List<PreFilterState> chunks = NodeChunks.run(handle.parallelizer(), nodes.list(), PreFilterState::new, (s, n) -> {
+            // without terms of its own, only nodes whose pods have required anti-affinity matter (upstream's list)
+            List<NodeInfo> walk = incomingTerms ? nodes.list() : nodes.havePodsWithRequiredAntiAffinityList();
+            List<PreFilterState> chunks = NodeChunks.run(handle.parallelizer(), walk, PreFilterState::new, (s, n) -> {
                 for (int existingI = 0, existingN = n.podsWithRequiredAntiAffinity().size(); existingI < existingN; existingI++) {
                     countExistingAntiAffinity(s, pod, n.podsWithRequiredAntiAffinity().get(existingI), n, 1);
                 }
@@ -275,7 +277,9 @@ public final class InterPodAffinity implements PluginFactory {
             if (error != null) {
                 return Status.error(error);
             }
-            List<TopologyCounts> chunks = NodeChunks.run(handle.parallelizer(), handle.snapshot().list(), () -> new TopologyCounts(true),
+            // without preferred terms of its own, only nodes whose pods have affinity terms can score (upstream's list)
+            List<NodeInfo> walk = hasPreferred ? handle.snapshot().list() : handle.snapshot().havePodsWithAffinityList();
+            List<TopologyCounts> chunks = NodeChunks.run(handle.parallelizer(), walk, () -> new TopologyCounts(true),
                     (scores, n) -> {
                         List<PodInfo> existing = hasPreferred ? n.pods() : n.podsWithAffinity();
                         for (int existingI = 0, existingN = existing.size(); existingI < existingN; existingI++) {
