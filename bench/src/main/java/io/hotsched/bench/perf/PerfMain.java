@@ -31,7 +31,8 @@ import tools.jackson.databind.json.JsonMapper;
  * (matched against {@code Case/Workload}); {@code --dist DIR} (default
  * {@code distribution/target/hotsched-0.1.0-SNAPSHOT}); {@code --out DIR} (default
  * {@code bench/target/perf}); {@code --docs FILE} (append the Markdown rows, e.g.
- * {@code docs/benchmarks.md}); {@code --scheduler-opts "..."} (the scheduler JVM's options).
+ * {@code docs/benchmarks.md}); {@code --scheduler-opts "..."} (the scheduler JVM's options);
+ * {@code --parallelism N} (the configuration's {@code parallelism}; default upstream's 16).
  */
 public final class PerfMain {
 
@@ -92,7 +93,8 @@ public final class PerfMain {
             PerfCases.Workload w = (PerfCases.Workload) cw[1];
             String name = c.name() + "/" + w.name();
             progress.workload(name);
-            rows.add(runOne(c, w, name, dist, out, o.getOrDefault("scheduler-opts", ""), progress));
+            String extra = o.containsKey("parallelism") ? "parallelism: " + Integer.parseInt(o.get("parallelism")) + "\n" : "";
+            rows.add(runOne(c, w, name, dist, out, o.getOrDefault("scheduler-opts", ""), extra, progress));
             Row r = rows.get(rows.size() - 1);
             System.out.println("   " + markdown(r));
         }
@@ -104,11 +106,11 @@ public final class PerfMain {
         }
     }
 
-    private static Row runOne(PerfCases.Case c, PerfCases.Workload w, String name, Path dist, Path out, String opts, Progress progress)
-            throws Exception {
+    private static Row runOne(PerfCases.Case c, PerfCases.Workload w, String name, Path dist, Path out, String opts, String extraConfig,
+            Progress progress) throws Exception {
         Path work = Files.createTempDirectory("hotsched-perf-");
         try (EmbeddedApiServer api = new EmbeddedApiServer().start(0);
-                SchedulerProcess scheduler = SchedulerProcess.start(dist, work, api.kubeconfig(), opts)) {
+                SchedulerProcess scheduler = SchedulerProcess.start(dist, work, api.kubeconfig(), opts, extraConfig)) {
             KubernetesClient client = EmbeddedApiServer.newClient(api.url());
             try (PodWatch watch = new PodWatch(client); Runner runner = new Runner(client, watch, progress, scheduler::cpuSeconds)) {
                 Runner.Measured m = runner.run(c, w);

@@ -26,7 +26,9 @@ final class SchedulerProcess implements AutoCloseable {
         this.log = log;
     }
 
-    static SchedulerProcess start(Path dist, Path work, String kubeconfig, String jvmOptions) throws IOException, InterruptedException {
+    /** @param extraConfig appended to the default KubeSchedulerConfiguration (e.g. {@code parallelism: 2}) */
+    static SchedulerProcess start(Path dist, Path work, String kubeconfig, String jvmOptions, String extraConfig)
+            throws IOException, InterruptedException {
         Path home = work.resolve("hotsched");
         copy(dist, home);
         Path kubeCfg = home.resolve("etc/io.hotsched.kube.cfg");
@@ -34,7 +36,7 @@ final class SchedulerProcess implements AutoCloseable {
                 .map(l -> l.startsWith("qps") ? "qps = 5000" : l.startsWith("burst") ? "burst = 5000" : l).toList();
         Files.write(kubeCfg, lines);
         Path config = work.resolve("scheduler.yaml");
-        Files.writeString(config, DEFAULT_CONFIG);
+        Files.writeString(config, DEFAULT_CONFIG + extraConfig);
         Path kc = work.resolve("kubeconfig");
         Files.writeString(kc, kubeconfig);
         Path log = work.resolve("scheduler.log");
