@@ -1,7 +1,5 @@
 package io.hotsched.bench.perf;
 
-import io.fabric8.kubernetes.client.KubernetesClient;
-import io.hotsched.embedded.EmbeddedApiServer;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -32,7 +30,9 @@ import tools.jackson.databind.json.JsonMapper;
  * {@code distribution/target/hotsched-0.1.0-SNAPSHOT}); {@code --out DIR} (default
  * {@code bench/target/perf}); {@code --docs FILE} (append the Markdown rows, e.g.
  * {@code docs/benchmarks.md}); {@code --scheduler-opts "..."} (the scheduler JVM's options);
- * {@code --parallelism N} (the configuration's {@code parallelism}; default upstream's 16).
+ * {@code --parallelism N} (the configuration's {@code parallelism}; default upstream's 16);
+ * {@code --in-process} (the core and the default plugins in this JVM with an in-memory cluster:
+ * the scheduler's own ceiling, without the API path).
  */
 public final class PerfMain {
 
@@ -46,7 +46,7 @@ public final class PerfMain {
         Map<String, String> o = new LinkedHashMap<>();
         for (int i = 0; i < args.length; i++) {
             String a = args[i];
-            if (a.equals("--quick") || a.equals("--list")) {
+            if (a.equals("--quick") || a.equals("--list") || a.equals("--in-process")) {
                 o.put(a.substring(2), "true");
             } else if (a.startsWith("--") && i + 1 < args.length) {
                 o.put(a.substring(2), args[++i]);
@@ -78,14 +78,16 @@ public final class PerfMain {
             return;
         }
         Path dist = Path.of(o.getOrDefault("dist", "distribution/target/hotsched-0.1.0-SNAPSHOT"));
-        if (!Files.isExecutable(dist.resolve("bin/hotsched"))) {
+        boolean inProcess = o.containsKey("in-process");
+        if (!inProcess && !Files.isExecutable(dist.resolve("bin/hotsched"))) {
             System.err.println("no distribution at " + dist + " (build it with mvn -B install -DskipTests, or give --dist)");
             System.exit(2);
         }
         Path out = Path.of(o.getOrDefault("out", "bench/target/perf"));
         Files.createDirectories(out);
         String machine = Runtime.getRuntime().availableProcessors() + " cores, JVM " + Runtime.version();
-        System.out.println("hotsched scheduler_perf runner: " + chosen.size() + " workload(s); " + machine);
+        System.out.println("hotsched scheduler_perf runner: " + chosen.size() + " workload(s); " + machine
+                + (inProcess ? "; the scheduler in-process, no HTTP" : "; the distribution over HTTP"));
         Progress progress = new Progress(System.out);
         List<Row> rows = new ArrayList<>();
         for (Object[] cw : chosen) {
@@ -94,12 +96,12 @@ public final class PerfMain {
             String name = c.name() + "/" + w.name();
             progress.workload(name);
             String extra = o.containsKey("parallelism") ? "parallelism: " + Integer.parseInt(o.get("parallelism")) + "\n" : "";
-            rows.add(runOne(c, w, name, dist, out, o.getOrDefault("scheduler-opts", ""), extra, progress));
+            rows.add(runOne(c, w, name, dist, out, o.getOrDefault("scheduler-opts", ""), extra, inProcess, progress));
             Row r = rows.get(rows.size() - 1);
             System.out.println("   " + markdown(r));
         }
         writeJson(out, rows);
-        String table = table(rows, machine);
+        String table = table(rows, machine, inProcess);
         System.out.println(table);
         if (o.containsKey("docs")) {
             Files.writeString(Path.of(o.get("docs")), "\n" + table, StandardOpenOption.APPEND);
@@ -107,17 +109,18 @@ public final class PerfMain {
     }
 
     private static Row runOne(PerfCases.Case c, PerfCases.Workload w, String name, Path dist, Path out, String opts, String extraConfig,
-            Progress progress) throws Exception {
+            boolean inProcess, Progress progress) throws Exception {
         Path work = Files.createTempDirectory("hotsched-perf-");
-        try (EmbeddedApiServer api = new EmbeddedApiServer().start(0);
-                SchedulerProcess scheduler = SchedulerProcess.start(dist, work, api.kubeconfig(), opts, extraConfig)) {
-            KubernetesClient client = EmbeddedApiServer.newClient(api.url());
-            try (PodWatch watch = new PodWatch(client); Runner runner = new Runner(client, watch, progress, scheduler::cpuSeconds)) {
+        try (Target target = inProcess ? new InProcessTarget(extraConfig) : new ApiTarget(dist, work, opts, extraConfig);
+                Runner runner = new Runner(target, progress)) {
+            try {
                 Runner.Measured m = runner.run(c, w);
-                return new Row(name, w, m, scheduler.liveHeapMiB(), scheduler.peakRssMiB());
+                return new Row(name, w, m, target.liveHeapMiB(), target.peakRssMiB());
             } finally {
-                client.close();
-                Files.copy(scheduler.log, out.resolve(name.replace('/', '_') + ".scheduler.log"), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+                if (target instanceof ApiTarget api) {
+                    Files.copy(api.schedulerLog(), out.resolve(name.replace('/', '_') + ".scheduler.log"),
+                            java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+                }
             }
         }
     }
@@ -154,9 +157,10 @@ public final class PerfMain {
                 r.measured().runnerCpu(), r.liveHeapMiB(), r.peakRssMiB());
     }
 
-    private static String table(List<Row> rows, String machine) {
-        StringBuilder b = new StringBuilder("Run " + Instant.now().truncatedTo(ChronoUnit.MINUTES) + " on " + machine
-                + "; the scheduler in its own JVM (bin/hotsched --kubeconfig), the embedded API server in the runner's.\n\n");
+    private static String table(List<Row> rows, String machine, boolean inProcess) {
+        StringBuilder b = new StringBuilder("Run " + Instant.now().truncatedTo(ChronoUnit.MINUTES) + " on " + machine + "; "
+                + (inProcess ? "the scheduler in-process, fed without HTTP (CPU columns: the whole JVM)"
+                        : "the scheduler in its own JVM (bin/hotsched --kubeconfig), the embedded API server in the runner's") + ".\n\n");
         b.append("| workload | params | average pods/s | p50 | p90 | p95 | p99 | upstream floor | measured phase s | scheduler CPU s "
                 + "| runner CPU s (API server + client) | scheduler live heap MiB | scheduler peak RSS MiB |\n");
         b.append("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");

@@ -1,11 +1,9 @@
 package io.hotsched.bench.perf;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
-import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Service;
-import io.fabric8.kubernetes.client.KubernetesClient;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -35,22 +33,17 @@ final class Runner implements AutoCloseable {
 
     private static final JsonMapper JSON = JsonMapper.builder().disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES).build();
 
-    private final KubernetesClient client;
-    private final PodWatch watch;
+    private final Target target;
     private final Progress progress;
     private final ExecutorService creators = Executors.newFixedThreadPool(8);
     private final ScheduledExecutorService churn = Executors.newSingleThreadScheduledExecutor();
     private final Random random = new Random();
     private final AtomicInteger names = new AtomicInteger();
     private final Map<String, Integer> created = new HashMap<>();
-    private final java.util.function.DoubleSupplier schedulerCpu;
 
-    /** @param schedulerCpu the scheduler process's CPU seconds so far */
-    Runner(KubernetesClient client, PodWatch watch, Progress progress, java.util.function.DoubleSupplier schedulerCpu) {
-        this.client = client;
-        this.watch = watch;
+    Runner(Target target, Progress progress) {
+        this.target = target;
         this.progress = progress;
-        this.schedulerCpu = schedulerCpu;
     }
 
     private static double ownCpu() {
@@ -67,7 +60,7 @@ final class Runner implements AutoCloseable {
                 case "createNodes" -> createNodes(c, op, count(op, w));
                 case "createNamespaces" -> {
                     for (int n = 0; n < count(op, w); n++) {
-                        namespace(op.get("prefix") + "-" + n);
+                        target.namespace(op.get("prefix") + "-" + n);
                     }
                 }
                 case "createPods" -> {
@@ -101,12 +94,6 @@ final class Runner implements AutoCloseable {
         return num.intValue();
     }
 
-    private void namespace(String name) {
-        if (client.namespaces().withName(name).get() == null) {
-            client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(name).endMetadata().build()).create();
-        }
-    }
-
     private void createNodes(PerfCases.Case c, Map<String, Object> op, int count) throws Exception {
         String path = (String) op.getOrDefault("nodeTemplatePath", "../templates/node-default.yaml");
         Map<String, Object> template = PerfCases.template(c, path);
@@ -131,7 +118,7 @@ final class Runner implements AutoCloseable {
                 n.getStatus().setAllocatable(n.getStatus().getCapacity());
             }
             done.add(creators.submit(() -> {
-                client.nodes().resource(n).create();
+                target.create(n);
                 progress.created();
             }));
         }
@@ -152,18 +139,18 @@ final class Runner implements AutoCloseable {
     private Measured createPods(PerfCases.Case c, Map<String, Object> op, String ns, int count) throws Exception {
         String path = op.get("podTemplatePath") != null ? (String) op.get("podTemplatePath") : c.defaultPodTemplate();
         Map<String, Object> template = PerfCases.template(c, path);
-        namespace(ns);
+        target.namespace(ns);
         boolean measure = Boolean.TRUE.equals(op.get("collectMetrics"));
-        int before = watch.scheduled(ns);
+        int before = target.scheduled(ns);
         progress.phase((measure ? "createPods (measured) in " : "createPods in ") + ns, count);
-        Throughput throughput = measure ? new Throughput(() -> watch.scheduled(ns) - before) : null;
+        Throughput throughput = measure ? new Throughput(() -> target.scheduled(ns) - before) : null;
         ScheduledExecutorService sampler = Executors.newSingleThreadScheduledExecutor();
         long t0 = System.nanoTime();
-        double schedCpu0 = schedulerCpu.getAsDouble();
+        double schedCpu0 = target.schedulerCpuSeconds();
         double ownCpu0 = ownCpu();
         sampler.scheduleAtFixedRate(() -> {
             double rate = throughput != null ? throughput.sample() : 0;
-            progress.tick(watch.scheduled(ns) - before, rate);
+            progress.tick(target.scheduled(ns) - before, rate);
         }, 1, 1, TimeUnit.SECONDS);
         try {
             List<Future<?>> done = new ArrayList<>();
@@ -173,7 +160,7 @@ final class Runner implements AutoCloseable {
                 p.getMetadata().setGenerateName(null);
                 p.getMetadata().setNamespace(ns);
                 done.add(creators.submit(() -> {
-                    client.pods().inNamespace(ns).resource(p).create();
+                    target.create(p);
                     progress.created();
                 }));
             }
@@ -188,14 +175,15 @@ final class Runner implements AutoCloseable {
             sampler.shutdownNow();
         }
         double seconds = (System.nanoTime() - t0) / 1e9;
-        return measure ? new Measured(ns, count, throughput.summary(), seconds, schedulerCpu.getAsDouble() - schedCpu0, ownCpu() - ownCpu0) : null;
+        return measure ? new Measured(ns, count, throughput.summary(), seconds, target.schedulerCpuSeconds() - schedCpu0, ownCpu() - ownCpu0)
+                : null;
     }
 
     private void awaitScheduled(String ns, int expected) throws InterruptedException {
         int last = -1;
         long lastProgress = System.nanoTime();
-        while (watch.scheduled(ns) < expected) {
-            int now = watch.scheduled(ns);
+        while (target.scheduled(ns) < expected) {
+            int now = target.scheduled(ns);
             if (now != last) {
                 last = now;
                 lastProgress = System.nanoTime();
@@ -214,7 +202,7 @@ final class Runner implements AutoCloseable {
             templates.add(PerfCases.template(c, p));
         }
         String ns = "churn-" + index;
-        namespace(ns);
+        target.namespace(ns);
         boolean recreate = "recreate".equals(op.get("mode"));
         int number = op.get("number") instanceof Number n ? n.intValue() : 1;
         long interval = ((Number) op.getOrDefault("intervalMilliseconds", 500)).longValue();
@@ -224,7 +212,7 @@ final class Runner implements AutoCloseable {
             try {
                 if (recreate && !live.isEmpty()) {
                     for (HasMetadata o : live) {
-                        client.resource(o).delete();
+                        target.delete(o);
                     }
                     live.clear();
                     return;
@@ -238,7 +226,8 @@ final class Runner implements AutoCloseable {
                     if (!(o instanceof Node)) {
                         o.getMetadata().setNamespace(ns);
                     }
-                    live.add(client.resource(o).create());
+                    target.create(o);
+                    live.add(o);
                 }
             } catch (RuntimeException e) {
                 progress.note("churn: " + e.getMessage());

@@ -1,0 +1,77 @@
+package io.hotsched.bench.perf;
+
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.NamespaceBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.hotsched.embedded.EmbeddedApiServer;
+import java.nio.file.Path;
+
+/** The embedded API server in this JVM and the distribution's scheduler in its own, over HTTP. */
+final class ApiTarget implements Target {
+
+    private final EmbeddedApiServer api;
+    private final SchedulerProcess scheduler;
+    private final KubernetesClient client;
+    private final PodWatch watch;
+
+    ApiTarget(Path dist, Path work, String jvmOptions, String extraConfig) throws Exception {
+        api = new EmbeddedApiServer().start(0);
+        try {
+            scheduler = SchedulerProcess.start(dist, work, api.kubeconfig(), jvmOptions, extraConfig);
+        } catch (Exception e) {
+            api.close();
+            throw e;
+        }
+        client = EmbeddedApiServer.newClient(api.url());
+        watch = new PodWatch(client);
+    }
+
+    Path schedulerLog() {
+        return scheduler.log;
+    }
+
+    @Override
+    public void namespace(String name) {
+        if (client.namespaces().withName(name).get() == null) {
+            client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(name).endMetadata().build()).create();
+        }
+    }
+
+    @Override
+    public void create(HasMetadata object) {
+        client.resource(object).create();
+    }
+
+    @Override
+    public void delete(HasMetadata object) {
+        client.resource(object).delete();
+    }
+
+    @Override
+    public int scheduled(String namespace) {
+        return watch.scheduled(namespace);
+    }
+
+    @Override
+    public double schedulerCpuSeconds() {
+        return scheduler.cpuSeconds();
+    }
+
+    @Override
+    public long liveHeapMiB() {
+        return scheduler.liveHeapMiB();
+    }
+
+    @Override
+    public long peakRssMiB() {
+        return scheduler.peakRssMiB();
+    }
+
+    @Override
+    public void close() throws Exception {
+        watch.close();
+        client.close();
+        scheduler.close();
+        api.close();
+    }
+}

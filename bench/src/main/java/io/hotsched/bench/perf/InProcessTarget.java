@@ -1,0 +1,122 @@
+package io.hotsched.bench.perf;
+
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.hotsched.api.framework.PluginFactory;
+import io.hotsched.core.config.ConfigParser;
+import io.hotsched.core.registry.PluginHealth;
+import io.hotsched.core.registry.PluginRegistry;
+import io.hotsched.core.registry.Registration;
+import io.hotsched.core.scheduler.Scheduler;
+import io.hotsched.core.scheduler.SchedulerOptions;
+import io.hotsched.plugins.defaults.balancedallocation.BalancedAllocation;
+import io.hotsched.plugins.defaults.defaultbinder.DefaultBinder;
+import io.hotsched.plugins.defaults.defaultpreemption.DefaultPreemption;
+import io.hotsched.plugins.defaults.imagelocality.ImageLocality;
+import io.hotsched.plugins.defaults.interpodaffinity.InterPodAffinity;
+import io.hotsched.plugins.defaults.nodeaffinity.NodeAffinity;
+import io.hotsched.plugins.defaults.nodename.NodeName;
+import io.hotsched.plugins.defaults.nodeports.NodePorts;
+import io.hotsched.plugins.defaults.noderesourcesfit.NodeResourcesFit;
+import io.hotsched.plugins.defaults.nodeunschedulable.NodeUnschedulable;
+import io.hotsched.plugins.defaults.podtopologyspread.PodTopologySpread;
+import io.hotsched.plugins.defaults.queuesort.PrioritySort;
+import io.hotsched.plugins.defaults.schedulinggates.SchedulingGates;
+import io.hotsched.plugins.defaults.tainttoleration.TaintToleration;
+import io.hotsched.testing.InMemoryCluster;
+import java.time.Clock;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.osgi.framework.Version;
+
+/**
+ * The scheduler fed in-process: the core and the default plugins in this JVM, with an in-memory
+ * cluster in place of the API server (no HTTP, no JSON). What it reaches is the scheduler's own
+ * ceiling; set beside the API target's figures it shows the API path's cost.
+ */
+final class InProcessTarget implements Target {
+
+    private final InMemoryCluster cluster = new InMemoryCluster();
+    private final Scheduler scheduler;
+
+    InProcessTarget(String extraConfig) throws Exception {
+        PluginHealth health = new PluginHealth(5);
+        scheduler = new Scheduler(SchedulerOptions.defaults(), new PluginRegistry(health), health, Clock.systemUTC());
+        Map<String, PluginFactory> plugins = new LinkedHashMap<>();
+        plugins.put(SchedulingGates.NAME, new SchedulingGates());
+        plugins.put(PrioritySort.NAME, new PrioritySort());
+        plugins.put(NodeUnschedulable.NAME, new NodeUnschedulable());
+        plugins.put(NodeName.NAME, new NodeName());
+        plugins.put(TaintToleration.NAME, new TaintToleration());
+        plugins.put(NodeAffinity.NAME, new NodeAffinity());
+        plugins.put(NodePorts.NAME, new NodePorts());
+        plugins.put(NodeResourcesFit.NAME, new NodeResourcesFit());
+        plugins.put(PodTopologySpread.NAME, new PodTopologySpread());
+        plugins.put(InterPodAffinity.NAME, new InterPodAffinity());
+        plugins.put(DefaultPreemption.NAME, new DefaultPreemption());
+        plugins.put(BalancedAllocation.NAME, new BalancedAllocation());
+        plugins.put(ImageLocality.NAME, new ImageLocality());
+        plugins.put(DefaultBinder.NAME, new DefaultBinder());
+        long id = 1;
+        for (Map.Entry<String, PluginFactory> e : plugins.entrySet()) {
+            scheduler.pluginAdded(new Registration(e.getKey(), e.getValue(), "io.hotsched.plugins.defaults", Version.emptyVersion, id++));
+        }
+        scheduler.setBackend(cluster);
+        scheduler.start(ConfigParser.parse(SchedulerProcess.DEFAULT_CONFIG + extraConfig, "scheduler.yaml"));
+        cluster.connect(scheduler);
+    }
+
+    @Override
+    public void namespace(String name) {
+        // the in-memory cluster needs no namespace objects
+    }
+
+    @Override
+    public void create(HasMetadata object) {
+        if (object instanceof Node n) {
+            cluster.addNode(n);
+        } else if (object instanceof Pod p) {
+            cluster.addPod(p);
+        } else {
+            cluster.putObject(object.getKind(), object);
+        }
+    }
+
+    @Override
+    public void delete(HasMetadata object) {
+        if (object instanceof Node n) {
+            cluster.removeNode(n.getMetadata().getName());
+        } else if (object instanceof Pod p) {
+            cluster.removePod(p.getMetadata().getNamespace(), p.getMetadata().getName());
+        }
+    }
+
+    @Override
+    public int scheduled(String namespace) {
+        return cluster.boundIn(namespace);
+    }
+
+    @Override
+    public double schedulerCpuSeconds() {
+        return ProcessHandle.current().info().totalCpuDuration().map(d -> d.toMillis() / 1000.0).orElse(-1.0);
+    }
+
+    @Override
+    public long liveHeapMiB() {
+        System.gc();
+        Runtime r = Runtime.getRuntime();
+        return (r.totalMemory() - r.freeMemory()) / (1024 * 1024);
+    }
+
+    @Override
+    public long peakRssMiB() {
+        return -1;
+    }
+
+    @Override
+    public void close() {
+        scheduler.close();
+        cluster.close();
+    }
+}

@@ -1,0 +1,26 @@
+package io.hotsched.bench.perf;
+
+import io.fabric8.kubernetes.api.model.HasMetadata;
+
+/** Where a workload's objects go and where its scheduled pods are counted: an API server, or the scheduler in-process. */
+interface Target extends AutoCloseable {
+
+    void namespace(String name);
+
+    /** Creates a Node, Pod or Service (name and namespace set). */
+    void create(HasMetadata object);
+
+    void delete(HasMetadata object);
+
+    /** Pods of {@code namespace} scheduled so far. */
+    int scheduled(String namespace);
+
+    /** CPU seconds the scheduler has used so far (the whole JVM's for the in-process target). */
+    double schedulerCpuSeconds();
+
+    /** The scheduler's live heap after a full GC, in MiB, or -1. */
+    long liveHeapMiB();
+
+    /** The scheduler's peak resident memory in MiB, or -1. */
+    long peakRssMiB();
+}
