@@ -36,6 +36,17 @@ public final class CycleState {
     }
 
     /**
+     * The data under {@code key}, or null: {@code read(key).orElse(null)} without the
+     * {@code Optional}, for Filter and Score, which run per node.
+     *
+     * @since 1.4
+     */
+    public <T extends StateData> T readOrNull(StateKey<T> key) {
+        StateData value = data.get(key);
+        return value == null ? null : key.cast(value);
+    }
+
+    /**
      * The data under {@code key}; a missing entry is an error of the plugin that expected it (its
      * PreFilter or PreScore did not run), reported with the key's name.
      */

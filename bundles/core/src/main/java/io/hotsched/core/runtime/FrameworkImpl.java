@@ -490,7 +490,8 @@ final PodInfo current = pod;
     }
 
     private static Set<String> skippedFilter(CycleState state) {
-        return state.read(SkippedPlugins.FILTER).map(SkippedPlugins::names).orElse(Set.of());
+        SkippedPlugins s = state.readOrNull(SkippedPlugins.FILTER);
+        return s == null ? Set.of() : s.names();
     }
 
     // ---- Filter -----------------------------------------------------------------------------------

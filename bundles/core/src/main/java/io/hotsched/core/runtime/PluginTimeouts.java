@@ -47,6 +47,8 @@ public final class PluginTimeouts {
     }
 
     public long millis(String point) {
-        return millis.getOrDefault(point, Long.MAX_VALUE);
+        // not getOrDefault: its boxed default would be allocated on every call, per node in Filter and Score
+        Long v = millis.get(point);
+        return v == null ? Long.MAX_VALUE : v;
     }
 }

@@ -17,6 +17,7 @@ import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * One scheduling attempt's search (upstream's schedulePod): PreFilter, Filter over a rotating
@@ -196,7 +197,8 @@ public final class SchedulingAlgorithm {
         }
         NodeInfo[] found = new NodeInfo[Math.min(toFind, n)];
         AtomicInteger foundLen = new AtomicInteger();
-        Status[] failed = new Status[n];
+        // allocated on the first failure: most attempts visit a tenth of the nodes and fail none
+        AtomicReference<Status[]> failedHolder = new AtomicReference<>();
         int start = nextStartNodeIndex % n;
         final PodInfo p = pod;
         Attempt attempt = Attempt.of(state);
@@ -219,11 +221,17 @@ public final class SchedulingAlgorithm {
                     found[len - 1] = node;
                 }
             } else {
-                failed[i] = st;
+                Status[] f = failedHolder.get();
+                if (f == null) {
+                    failedHolder.compareAndSet(null, new Status[n]);
+                    f = failedHolder.get();
+                }
+                f[i] = st;
             }
         });
         int failedCount = 0;
-        for (int i = 0; i < n; i++) {
+        Status[] failed = failedHolder.get();
+        for (int i = 0; failed != null && i < n; i++) {
             Status st = failed[i];
             if (st == null) {
                 continue;

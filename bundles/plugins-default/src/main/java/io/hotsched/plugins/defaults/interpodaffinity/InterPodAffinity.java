@@ -212,7 +212,7 @@ public final class InterPodAffinity implements PluginFactory {
 
         @Override
         public Status update(CycleState state, PodInfo incoming, PodInfo other, NodeInfo node, long delta) {
-            PreFilterState s = state.read(PRE_FILTER_KEY).orElse(null);
+            PreFilterState s = state.readOrNull(PRE_FILTER_KEY);
             if (s == null) {
                 return States.notFound(PRE_FILTER_KEY);
             }
@@ -223,7 +223,7 @@ public final class InterPodAffinity implements PluginFactory {
 
         @Override
         public Status filter(CycleState state, PodInfo pod, NodeInfo node) {
-            PreFilterState s = state.read(PRE_FILTER_KEY).orElse(null);
+            PreFilterState s = state.readOrNull(PRE_FILTER_KEY);
             if (s == null) {
                 return States.notFound(PRE_FILTER_KEY);
             }
@@ -329,7 +329,7 @@ public final class InterPodAffinity implements PluginFactory {
 
         @Override
         public long score(CycleState state, PodInfo pod, NodeInfo node) {
-            PreScoreState s = state.read(PRE_SCORE_KEY).orElse(null);
+            PreScoreState s = state.readOrNull(PRE_SCORE_KEY);
             return s == null ? 0 : s.scores().sumFor(States.labels(node.node()));
         }
 

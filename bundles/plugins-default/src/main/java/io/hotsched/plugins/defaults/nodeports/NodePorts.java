@@ -64,7 +64,7 @@ public final class NodePorts implements PluginFactory, PreFilterPlugin, FilterPl
 
     @Override
     public Status filter(CycleState state, PodInfo pod, NodeInfo node) {
-        Wanted wanted = state.read(KEY).orElse(null);
+        Wanted wanted = state.readOrNull(KEY);
         if (wanted == null) {
             return States.notFound(KEY);
         }

@@ -177,7 +177,7 @@ public final class NodeResourcesFit implements PluginFactory {
 
         @Override
         public Status filter(CycleState state, PodInfo pod, NodeInfo node) {
-            PreFilterState s = state.read(PRE_FILTER_KEY).orElse(null);
+            PreFilterState s = state.readOrNull(PRE_FILTER_KEY);
             if (s == null) {
                 return States.notFound(PRE_FILTER_KEY);
             }
@@ -207,7 +207,7 @@ public final class NodeResourcesFit implements PluginFactory {
 
         @Override
         public long score(CycleState state, PodInfo pod, NodeInfo node) {
-            PreScoreState pre = state.read(PRE_SCORE_KEY).orElse(null);
+            PreScoreState pre = state.readOrNull(PRE_SCORE_KEY);
             long[] podRequests = pre != null ? pre.requests() : ResourceAllocation.podRequests(pod, resources, false);
             long weightedSum = 0;
             long weightSum = 0;

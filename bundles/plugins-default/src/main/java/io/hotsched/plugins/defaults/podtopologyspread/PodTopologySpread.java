@@ -293,7 +293,7 @@ public final class PodTopologySpread implements PluginFactory {
 
         @Override
         public Status update(CycleState state, PodInfo pod, PodInfo other, NodeInfo node, long delta) {
-            PreFilterState s = state.read(PRE_FILTER_KEY).orElse(null);
+            PreFilterState s = state.readOrNull(PRE_FILTER_KEY);
             if (s == null) {
                 return States.notFound(PRE_FILTER_KEY);
             }
@@ -313,7 +313,7 @@ public final class PodTopologySpread implements PluginFactory {
 
         @Override
         public Status filter(CycleState state, PodInfo pod, NodeInfo node) {
-            PreFilterState s = state.read(PRE_FILTER_KEY).orElse(null);
+            PreFilterState s = state.readOrNull(PRE_FILTER_KEY);
             if (s == null) {
                 return States.notFound(PRE_FILTER_KEY);
             }
@@ -403,7 +403,7 @@ public final class PodTopologySpread implements PluginFactory {
 
         @Override
         public long score(CycleState state, PodInfo pod, NodeInfo node) {
-            PreScoreState s = state.read(PRE_SCORE_KEY).orElse(null);
+            PreScoreState s = state.readOrNull(PRE_SCORE_KEY);
             if (s == null || s.ignoredNodes().contains(node.name())) {
                 return 0;
             }
@@ -434,7 +434,7 @@ public final class PodTopologySpread implements PluginFactory {
 
         @Override
         public Status normalizeScore(CycleState state, PodInfo pod, NodeScores scores) {
-            PreScoreState s = state.read(PRE_SCORE_KEY).orElse(null);
+            PreScoreState s = state.readOrNull(PRE_SCORE_KEY);
             if (s == null) {
                 return Status.SUCCESS;
             }
