@@ -32,7 +32,8 @@ import tools.jackson.databind.json.JsonMapper;
  * {@code docs/benchmarks.md}); {@code --scheduler-opts "..."} (the scheduler JVM's options);
  * {@code --parallelism N} (the configuration's {@code parallelism}; default upstream's 16);
  * {@code --in-process} (the core and the default plugins in this JVM with an in-memory cluster:
- * the scheduler's own ceiling, without the API path).
+ * the scheduler's own ceiling, without the API path); {@code --no-op-scheduler} (binds each pod to
+ * the next node over HTTP without deciding: the API path's own ceiling).
  */
 public final class PerfMain {
 
@@ -46,7 +47,7 @@ public final class PerfMain {
         Map<String, String> o = new LinkedHashMap<>();
         for (int i = 0; i < args.length; i++) {
             String a = args[i];
-            if (a.equals("--quick") || a.equals("--list") || a.equals("--in-process")) {
+            if (a.equals("--quick") || a.equals("--list") || a.equals("--in-process") || a.equals("--no-op-scheduler")) {
                 o.put(a.substring(2), "true");
             } else if (a.startsWith("--") && i + 1 < args.length) {
                 o.put(a.substring(2), args[++i]);
@@ -79,7 +80,8 @@ public final class PerfMain {
         }
         Path dist = Path.of(o.getOrDefault("dist", "distribution/target/hotsched-0.1.0-SNAPSHOT"));
         boolean inProcess = o.containsKey("in-process");
-        if (!inProcess && !Files.isExecutable(dist.resolve("bin/hotsched"))) {
+        boolean noop = o.containsKey("no-op-scheduler");
+        if (!inProcess && !noop && !Files.isExecutable(dist.resolve("bin/hotsched"))) {
             System.err.println("no distribution at " + dist + " (build it with mvn -B install -DskipTests, or give --dist)");
             System.exit(2);
         }
@@ -87,7 +89,7 @@ public final class PerfMain {
         Files.createDirectories(out);
         String machine = Runtime.getRuntime().availableProcessors() + " cores, JVM " + Runtime.version();
         System.out.println("hotsched scheduler_perf runner: " + chosen.size() + " workload(s); " + machine
-                + (inProcess ? "; the scheduler in-process, no HTTP" : "; the distribution over HTTP"));
+                + (inProcess ? "; the scheduler in-process, no HTTP" : noop ? "; a no-op scheduler binding over HTTP" : "; the distribution over HTTP"));
         Progress progress = new Progress(System.out);
         List<Row> rows = new ArrayList<>();
         for (Object[] cw : chosen) {
@@ -96,12 +98,15 @@ public final class PerfMain {
             String name = c.name() + "/" + w.name();
             progress.workload(name);
             String extra = o.containsKey("parallelism") ? "parallelism: " + Integer.parseInt(o.get("parallelism")) + "\n" : "";
-            rows.add(runOne(c, w, name, dist, out, o.getOrDefault("scheduler-opts", ""), extra, inProcess, progress));
+            rows.add(runOne(c, w, name, dist, out, o.getOrDefault("scheduler-opts", ""), extra, inProcess ? "in-process" : noop ? "noop" : "api",
+                    progress));
             Row r = rows.get(rows.size() - 1);
             System.out.println("   " + markdown(r));
         }
         writeJson(out, rows);
-        String table = table(rows, machine, inProcess);
+        String table = table(rows, machine, inProcess ? "the scheduler in-process, fed without HTTP (CPU columns: the whole JVM)"
+                : noop ? "a no-op scheduler binding each pod in turn over HTTP (the API path's ceiling; scheduler columns empty)"
+                : "the scheduler in its own JVM (bin/hotsched --kubeconfig), the embedded API server in the runner's");
         System.out.println(table);
         if (o.containsKey("docs")) {
             Files.writeString(Path.of(o.get("docs")), "\n" + table, StandardOpenOption.APPEND);
@@ -109,9 +114,13 @@ public final class PerfMain {
     }
 
     private static Row runOne(PerfCases.Case c, PerfCases.Workload w, String name, Path dist, Path out, String opts, String extraConfig,
-            boolean inProcess, Progress progress) throws Exception {
+            String mode, Progress progress) throws Exception {
         Path work = Files.createTempDirectory("hotsched-perf-");
-        try (Target target = inProcess ? new InProcessTarget(extraConfig) : new ApiTarget(dist, work, opts, extraConfig);
+        try (Target target = switch (mode) {
+            case "in-process" -> new InProcessTarget(extraConfig);
+            case "noop" -> new NoopSchedulerTarget();
+            default -> new ApiTarget(dist, work, opts, extraConfig);
+        };
                 Runner runner = new Runner(target, progress)) {
             try {
                 Runner.Measured m = runner.run(c, w);
@@ -157,10 +166,8 @@ public final class PerfMain {
                 r.measured().runnerCpu(), r.liveHeapMiB(), r.peakRssMiB());
     }
 
-    private static String table(List<Row> rows, String machine, boolean inProcess) {
-        StringBuilder b = new StringBuilder("Run " + Instant.now().truncatedTo(ChronoUnit.MINUTES) + " on " + machine + "; "
-                + (inProcess ? "the scheduler in-process, fed without HTTP (CPU columns: the whole JVM)"
-                        : "the scheduler in its own JVM (bin/hotsched --kubeconfig), the embedded API server in the runner's") + ".\n\n");
+    private static String table(List<Row> rows, String machine, String how) {
+        StringBuilder b = new StringBuilder("Run " + Instant.now().truncatedTo(ChronoUnit.MINUTES) + " on " + machine + "; " + how + ".\n\n");
         b.append("| workload | params | average pods/s | p50 | p90 | p95 | p99 | upstream floor | measured phase s | scheduler CPU s "
                 + "| runner CPU s (API server + client) | scheduler live heap MiB | scheduler peak RSS MiB |\n");
         b.append("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
