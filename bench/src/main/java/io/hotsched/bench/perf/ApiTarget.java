@@ -32,6 +32,10 @@ final class ApiTarget implements Target {
 
     @Override
     public void namespace(String name) {
+        ensureNamespace(client, name);
+    }
+
+    static void ensureNamespace(KubernetesClient client, String name) {
         if (client.namespaces().withName(name).get() == null) {
             client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(name).endMetadata().build()).create();
         }

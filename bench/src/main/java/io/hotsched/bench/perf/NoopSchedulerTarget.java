@@ -2,7 +2,6 @@ package io.hotsched.bench.perf;
 
 import io.fabric8.kubernetes.api.model.BindingBuilder;
 import io.fabric8.kubernetes.api.model.HasMetadata;
-import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -66,9 +65,7 @@ final class NoopSchedulerTarget implements Target {
 
     @Override
     public void namespace(String name) {
-        if (client.namespaces().withName(name).get() == null) {
-            client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(name).endMetadata().build()).create();
-        }
+        ApiTarget.ensureNamespace(client, name);
     }
 
     @Override
