@@ -13,8 +13,11 @@ final class ApiTarget implements Target {
     private final SchedulerProcess scheduler;
     private final KubernetesClient client;
     private final PodWatch watch;
+    private final Path deploy;
+    private BundleSwapper swapper;
 
     ApiTarget(Path dist, Path work, String jvmOptions, String extraConfig) throws Exception {
+        deploy = work.resolve("hotsched/deploy");
         api = new EmbeddedApiServer().start(0);
         try {
             scheduler = SchedulerProcess.start(dist, work, api.kubeconfig(), jvmOptions, extraConfig);
@@ -28,6 +31,15 @@ final class ApiTarget implements Target {
 
     Path schedulerLog() {
         return scheduler.log;
+    }
+
+    /** Starts upgrading the default plugins' bundle in place every {@code periodMillis}. */
+    void swapDefaultPluginsEvery(long periodMillis) throws java.io.IOException {
+        swapper = new BundleSwapper(deploy, "io.hotsched.plugins.defaults-0.1.0-SNAPSHOT.jar", periodMillis);
+    }
+
+    int swaps() {
+        return swapper == null ? 0 : swapper.swaps();
     }
 
     @Override
@@ -73,6 +85,9 @@ final class ApiTarget implements Target {
 
     @Override
     public void close() throws Exception {
+        if (swapper != null) {
+            swapper.close();
+        }
         watch.close();
         client.close();
         scheduler.close();

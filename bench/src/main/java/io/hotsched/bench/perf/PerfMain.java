@@ -33,7 +33,8 @@ import tools.jackson.databind.json.JsonMapper;
  * {@code --parallelism N} (the configuration's {@code parallelism}; default upstream's 16);
  * {@code --in-process} (the core and the default plugins in this JVM with an in-memory cluster:
  * the scheduler's own ceiling, without the API path); {@code --no-op-scheduler} (binds each pod to
- * the next node over HTTP without deciding: the API path's own ceiling).
+ * the next node over HTTP without deciding: the API path's own ceiling); {@code --swap-every S}
+ * (the plugin-swap workload: the default plugins' bundle upgraded in place every S seconds).
  */
 public final class PerfMain {
 
@@ -98,8 +99,9 @@ public final class PerfMain {
             String name = c.name() + "/" + w.name();
             progress.workload(name);
             String extra = o.containsKey("parallelism") ? "parallelism: " + Integer.parseInt(o.get("parallelism")) + "\n" : "";
+            long swapMillis = o.containsKey("swap-every") ? (long) (Double.parseDouble(o.get("swap-every")) * 1000) : 0;
             rows.add(runOne(c, w, name, dist, out, o.getOrDefault("scheduler-opts", ""), extra, inProcess ? "in-process" : noop ? "noop" : "api",
-                    progress));
+                    swapMillis, progress));
             Row r = rows.get(rows.size() - 1);
             System.out.println("   " + markdown(r));
         }
@@ -114,7 +116,7 @@ public final class PerfMain {
     }
 
     private static Row runOne(PerfCases.Case c, PerfCases.Workload w, String name, Path dist, Path out, String opts, String extraConfig,
-            String mode, Progress progress) throws Exception {
+            String mode, long swapMillis, Progress progress) throws Exception {
         Path work = Files.createTempDirectory("hotsched-perf-");
         try (Target target = switch (mode) {
             case "in-process" -> new InProcessTarget(extraConfig);
@@ -122,9 +124,19 @@ public final class PerfMain {
             default -> new ApiTarget(dist, work, opts, extraConfig);
         };
                 Runner runner = new Runner(target, progress)) {
+            if (swapMillis > 0) {
+                if (!(target instanceof ApiTarget api)) {
+                    throw new IllegalArgumentException("--swap-every needs the distribution over HTTP");
+                }
+                api.swapDefaultPluginsEvery(swapMillis);
+            }
             try {
                 Runner.Measured m = runner.run(c, w);
-                return new Row(name, w, m, target.liveHeapMiB(), target.peakRssMiB());
+                if (target instanceof ApiTarget api && swapMillis > 0) {
+                    progress.note("bundle swaps during the workload: " + api.swaps());
+                }
+                return new Row(swapMillis > 0 ? name + " (swap every " + swapMillis / 1000.0 + " s)" : name, w, m, target.liveHeapMiB(),
+                        target.peakRssMiB());
             } finally {
                 if (target instanceof ApiTarget api) {
                     Files.copy(api.schedulerLog(), out.resolve(name.replace('/', '_') + ".scheduler.log"),
