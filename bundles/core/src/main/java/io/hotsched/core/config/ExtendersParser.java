@@ -7,7 +7,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.snakeyaml.engine.v2.nodes.Node;
 
@@ -21,7 +20,6 @@ final class ExtendersParser {
     private static final Set<String> MANAGED = Set.of("name", "ignoredByScheduler");
     private static final Pattern QUALIFIED = Pattern.compile("([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?"
             + "[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?");
-    private static final Pattern DURATION_PART = Pattern.compile("(\\d+(?:\\.\\d+)?)(ns|us|µs|ms|s|m|h)");
 
     private final YamlReader r;
 
@@ -55,11 +53,8 @@ final class ExtendersParser {
                 binders++;
             }
             List<ExtenderConfig.ManagedResource> managed = managed(f.get("managedResources"), path, managedNames);
-            Duration timeout = ExtenderConfig.DEFAULT_HTTP_TIMEOUT;
-            String t = r.duration(f.get("httpTimeout"), path + ".httpTimeout");
-            if (t != null && !parseDuration(t).isZero()) {
-                timeout = parseDuration(t);
-            }
+            Duration t = r.parsedDuration(f.get("httpTimeout"), path + ".httpTimeout");
+            Duration timeout = t == null || t.isZero() ? ExtenderConfig.DEFAULT_HTTP_TIMEOUT : t;
             out.add(new ExtenderConfig(url == null ? "" : url, verb(f, "filterVerb", path), verb(f, "preemptVerb", path), prioritize,
                     weight, bind, bool(f, "enableHTTPS", path), tls(f.get("tlsConfig"), path + ".tlsConfig"), timeout,
                     bool(f, "nodeCacheCapable", path), managed, bool(f, "ignorable", path)));
@@ -137,24 +132,6 @@ final class ExtendersParser {
             r.problem(node, path, "Invalid value: not base64 (" + e.getMessage() + "); give the PEM text base64-encoded, as in a kubeconfig");
             return null;
         }
-    }
-
-    /** A Go duration ({@code 5s}, {@code 1m30s}, {@code 500ms}) already checked by {@link YamlReader#duration}. */
-    static Duration parseDuration(String s) {
-        Matcher m = DURATION_PART.matcher(s);
-        double nanos = 0;
-        while (m.find()) {
-            double v = Double.parseDouble(m.group(1));
-            nanos += v * switch (m.group(2)) {
-                case "ns" -> 1d;
-                case "us", "µs" -> 1e3;
-                case "ms" -> 1e6;
-                case "s" -> 1e9;
-                case "m" -> 60e9;
-                default -> 3600e9;
-            };
-        }
-        return Duration.ofNanos((long) nanos);
     }
 
     private static long orZero(Long v) {

@@ -1,10 +1,13 @@
 package io.hotsched.core.config;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.snakeyaml.engine.v2.nodes.MappingNode;
 import org.snakeyaml.engine.v2.nodes.Node;
 import org.snakeyaml.engine.v2.nodes.NodeTuple;
@@ -110,7 +113,31 @@ final class YamlReader {
         return null;
     }
 
-    /** Durations as upstream writes them ({@code 15s}, {@code 1m30s}, {@code 500ms}); accepted, not interpreted here. */
+    private static final Pattern DURATION_PART = Pattern.compile("(\\d+(?:\\.\\d+)?)(ns|us|µs|ms|s|m|h)");
+
+    /** A Go duration ({@code 15s}, {@code 1m30s}, {@code 500ms}) as a {@link Duration}; null when absent or invalid (reported). */
+    Duration parsedDuration(Node node, String path) {
+        String s = duration(node, path);
+        if (s == null) {
+            return null;
+        }
+        Matcher m = DURATION_PART.matcher(s);
+        double nanos = 0;
+        while (m.find()) {
+            double v = Double.parseDouble(m.group(1));
+            nanos += v * switch (m.group(2)) {
+                case "ns" -> 1d;
+                case "us", "µs" -> 1e3;
+                case "ms" -> 1e6;
+                case "s" -> 1e9;
+                case "m" -> 60e9;
+                default -> 3600e9;
+            };
+        }
+        return Duration.ofNanos((long) nanos);
+    }
+
+    /** Durations as upstream writes them ({@code 15s}, {@code 1m30s}, {@code 500ms}), checked and returned as written. */
     String duration(Node node, String path) {
         String s = string(node, path);
         if (s != null && !s.matches("(\\d+(\\.\\d+)?(ns|us|µs|ms|s|m|h))+")) {

@@ -35,10 +35,12 @@ public final class Extenders {
 
     private final List<ExtenderConfig> configs;
     private final List<HttpExtender> ordered;
+    private final List<Extender> api;
 
     private Extenders(List<ExtenderConfig> configs, List<HttpExtender> ordered) {
         this.configs = configs;
         this.ordered = ordered;
+        this.api = List.copyOf(ordered);
     }
 
     /**
@@ -73,8 +75,9 @@ public final class Extenders {
         return ordered.isEmpty();
     }
 
+    /** The extenders as {@link io.hotsched.api.framework.Handle#extenders()} hands them to plugins. */
     public List<Extender> asApi() {
-        return List.copyOf(ordered);
+        return api;
     }
 
     public List<HttpExtender> all() {

@@ -276,6 +276,9 @@ public final class HttpExtender implements Extender {
         return client.sendAsync(req, HttpResponse.BodyHandlers.ofByteArray()).handle((resp, err) -> {
             if (err != null) {
                 Throwable cause = err instanceof CompletionException && err.getCause() != null ? err.getCause() : err;
+                if (cause instanceof HttpTimeoutException) {
+                    timedOut();
+                }
                 throw new ExtenderException("Post \"" + url + "\": " + describe(cause), cause);
             }
             answered();
@@ -288,7 +291,6 @@ public final class HttpExtender implements Extender {
 
     private String describe(Throwable cause) {
         if (cause instanceof HttpTimeoutException) {
-            timedOut();
             return "no answer within " + config.httpTimeout().toMillis() + "ms (httpTimeout)";
         }
         if (cause instanceof ConnectException) {
@@ -327,19 +329,18 @@ public final class HttpExtender implements Extender {
     }
 
     private <T> T decode(String verb, byte[] body, Class<T> type) {
-        try {
-            return json.readValue(body, type);
-        } catch (JacksonException e) {
-            throw new ExtenderException("extender " + name() + " answered " + verb + " with JSON that is not a " + type.getSimpleName()
-                    + ": " + e.getOriginalMessage(), e);
-        }
+        return decode(verb, type.getSimpleName(), () -> json.readValue(body, type));
     }
 
     private <T> T decode(String verb, byte[] body, TypeReference<T> type) {
+        return decode(verb, "HostPriorityList", () -> json.readValue(body, type));
+    }
+
+    private <T> T decode(String verb, String typeName, java.util.function.Supplier<T> read) {
         try {
-            return json.readValue(body, type);
+            return read.get();
         } catch (JacksonException e) {
-            throw new ExtenderException("extender " + name() + " answered " + verb + " with JSON that is not a HostPriorityList: "
+            throw new ExtenderException("extender " + name() + " answered " + verb + " with JSON that is not a " + typeName + ": "
                     + e.getOriginalMessage(), e);
         }
     }

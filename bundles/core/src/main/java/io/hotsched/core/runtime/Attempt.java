@@ -39,7 +39,6 @@ public final class Attempt implements StateData {
     public static final int DETACHED = 5;
 
     private final AtomicInteger phase = new AtomicInteger(SEARCH);
-    private volatile boolean givenUp;
     private final java.util.concurrent.atomic.AtomicBoolean holdsCommit = new java.util.concurrent.atomic.AtomicBoolean();
 
     /** The attempt of {@code state}, or null (a dry run's or a test's state). */
@@ -53,7 +52,8 @@ public final class Attempt implements StateData {
 
     /** True once the loop gave up on this attempt: parallel work for it may stop. */
     public boolean givenUp() {
-        return givenUp;
+        int p = phase.get();
+        return p == ABANDONED_SEARCH || p == ABANDONED_COMMIT;
     }
 
     /** The search is over (a node found, or none): this thread owns the pod now; false if the loop gave up or detached first. */
@@ -105,7 +105,6 @@ public final class Attempt implements StateData {
                 return -1;
             }
             if (phase.compareAndSet(p, to)) {
-                givenUp = true;
                 return to;
             }
         }

@@ -1,6 +1,5 @@
 package io.hotsched.core.runtime;
 
-import io.hotsched.core.extender.Extenders;
 import io.hotsched.api.framework.BindPlugin;
 import io.hotsched.api.framework.ClusterEventWithHint;
 import io.hotsched.api.framework.EnqueueExtensions;
@@ -27,6 +26,7 @@ import io.hotsched.core.config.PluginConfig;
 import io.hotsched.core.config.PluginRef;
 import io.hotsched.core.config.PluginSet;
 import io.hotsched.core.config.ProfileConfig;
+import io.hotsched.core.extender.Extenders;
 import io.hotsched.core.registry.Registration;
 import java.util.ArrayList;
 import java.util.EnumMap;

@@ -1,6 +1,6 @@
 package io.hotsched.core.runtime;
 
-import io.hotsched.core.extender.Extenders;
+import io.hotsched.api.framework.BindPlugin;
 import io.hotsched.api.framework.ClusterEventWithHint;
 import io.hotsched.api.framework.Code;
 import io.hotsched.api.framework.CycleState;
@@ -26,13 +26,13 @@ import io.hotsched.api.framework.QueuedPodInfo;
 import io.hotsched.api.framework.ReservePlugin;
 import io.hotsched.api.framework.ScoreExtensions;
 import io.hotsched.api.framework.ScorePlugin;
-import io.hotsched.api.framework.BindPlugin;
 import io.hotsched.api.framework.Status;
 import io.hotsched.api.framework.ext.FilterTransformer;
 import io.hotsched.api.framework.ext.PostFilterTransformer;
 import io.hotsched.api.framework.ext.PreFilterTransformer;
 import io.hotsched.api.framework.ext.ScoreTransformer;
 import io.hotsched.api.framework.ext.Transformation;
+import io.hotsched.core.extender.Extenders;
 import io.hotsched.core.registry.Registration;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -540,11 +540,11 @@ final PodInfo current = pod;
      */
     public Status runFilterPluginsWithNominatedPods(CycleState state, PodInfo pod, NodeInfo node) {
         CallWatch.Slot watch = watchSlot();
+        long filterLimit = limit(PluginTimeouts.FILTER);
         for (int i = 0; i < filterTransformers.size(); i++) {
             Slot<FilterTransformer> t = filterTransformers.get(i);
             Transformation tr;
             long t0 = now();
-            long filterLimit = limit(PluginTimeouts.FILTER);
             if (watch != null) {
                 watch.begin(state, t.instance(), PluginTimeouts.FILTER, t0, filterLimit);
             }

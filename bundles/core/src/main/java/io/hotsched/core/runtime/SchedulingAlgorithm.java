@@ -1,6 +1,5 @@
 package io.hotsched.core.runtime;
 
-import io.hotsched.core.extender.Extenders;
 import io.hotsched.api.framework.Code;
 import io.hotsched.api.framework.CycleState;
 import io.hotsched.api.framework.ExtenderException;
@@ -9,6 +8,7 @@ import io.hotsched.api.framework.NodeScores;
 import io.hotsched.api.framework.Parallelizer;
 import io.hotsched.api.framework.PodInfo;
 import io.hotsched.api.framework.Status;
+import io.hotsched.core.extender.Extenders;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;

@@ -1,10 +1,10 @@
 package io.hotsched.core.scheduler;
 
-import io.hotsched.core.extender.Extenders;
 import io.hotsched.core.config.ConfigException;
 import io.hotsched.core.config.ConfigProblem;
 import io.hotsched.core.config.ProfileConfig;
 import io.hotsched.core.config.SchedulerConfig;
+import io.hotsched.core.extender.Extenders;
 import io.hotsched.core.registry.PluginRegistry;
 import io.hotsched.core.registry.Registration;
 import io.hotsched.core.runtime.FrameworkBuilder;
