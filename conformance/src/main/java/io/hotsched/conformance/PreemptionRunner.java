@@ -251,7 +251,7 @@ final class PreemptionRunner {
         ParallelizerImpl parallelizer = new ParallelizerImpl(1, "case");
         Snapshot snapshot = new Snapshot(nodes);
         FrameworkServices services = new FrameworkServices(parallelizer, cluster, () -> snapshot, n -> List.of(), timer);
-        services = new FrameworkServices(parallelizer, cluster, () -> snapshot, n -> List.of(), timer, services.timeouts(), null, objects, null);
+        services = new FrameworkServices(parallelizer, cluster, () -> snapshot, n -> List.of(), timer, services.timeouts(), null, objects, null, services.metrics());
         FrameworkBuilder.Result r = FrameworkBuilder.build(config.profiles().get(0), "case.yaml", 0,
                 n -> Optional.ofNullable(used.get(n)).map(fac -> new Registration(n, fac, "case", Version.emptyVersion, 1)), services);
         if (!(r instanceof FrameworkBuilder.Built b)) {

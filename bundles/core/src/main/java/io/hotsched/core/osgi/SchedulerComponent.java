@@ -14,6 +14,7 @@ import io.hotsched.core.admin.SchedulerAdmin;
 import io.hotsched.core.config.ConfigException;
 import io.hotsched.core.config.ConfigParser;
 import io.hotsched.core.config.SchedulerConfig;
+import io.hotsched.core.metrics.MetricsServer;
 import io.hotsched.core.registry.PluginHealth;
 import io.hotsched.core.registry.PluginRegistry;
 import io.hotsched.core.registry.Registration;
@@ -68,6 +69,8 @@ public final class SchedulerComponent implements ClusterEvents, SchedulerAdmin {
     private ScheduledExecutorService watcherThread;
     private Path configFile;
     private volatile String configState = "not loaded";
+    private MetricsServer metricsServer;
+    private String metricsAddress = "";
 
     @Activate
     private volatile BundleContext bundleContext;
@@ -102,6 +105,33 @@ public final class SchedulerComponent implements ClusterEvents, SchedulerAdmin {
         ConfigFileWatcher watcher = new ConfigFileWatcher(configFile, f -> LOG.info(reload()));
         int poll = Math.max(1, settings.configPollSeconds());
         watcherThread.scheduleWithFixedDelay(watcher::check, poll, poll, TimeUnit.SECONDS);
+        serveMetrics(settings.metricsAddress());
+    }
+
+    /** (Re)starts the metrics endpoint when its address changed; a port that cannot be bound is logged, never fatal. */
+    private synchronized void serveMetrics(String address) {
+        String wanted = address == null ? "" : address.trim();
+        if (wanted.equals(metricsAddress) && (metricsServer != null || wanted.isEmpty())) {
+            return;
+        }
+        if (metricsServer != null) {
+            metricsServer.close();
+            metricsServer = null;
+        }
+        metricsAddress = wanted;
+        Scheduler s = scheduler;
+        if (wanted.isEmpty() || s == null) {
+            return;
+        }
+        try {
+            metricsServer = MetricsServer.start(wanted, s.metrics(), () -> scheduler != null);
+            LOG.info("Serving /metrics and /healthz on http://{}:{}", metricsServer.address().getHostString(), metricsServer.address().getPort());
+        } catch (IllegalArgumentException e) {
+            LOG.error("etc/io.hotsched.scheduler.cfg: {}; no metrics are served", e.getMessage());
+        } catch (java.io.IOException e) {
+            LOG.error("etc/io.hotsched.scheduler.cfg: metricsAddress {} cannot be served ({}); scheduling goes on without /metrics", wanted,
+                    e.toString());
+        }
     }
 
     @Modified
@@ -111,6 +141,7 @@ public final class SchedulerComponent implements ClusterEvents, SchedulerAdmin {
         if (s != null) {
             applyTimeouts(s, settings);
         }
+        serveMetrics(settings.metricsAddress());
     }
 
     private static void applyTimeouts(Scheduler s, SchedulerSettings settings) {
@@ -131,6 +162,13 @@ public final class SchedulerComponent implements ClusterEvents, SchedulerAdmin {
     void deactivate() {
         if (watcherThread != null) {
             watcherThread.shutdownNow();
+        }
+        synchronized (this) {
+            if (metricsServer != null) {
+                metricsServer.close();
+                metricsServer = null;
+            }
+            metricsAddress = "";
         }
         Scheduler s = scheduler;
         scheduler = null;

@@ -58,4 +58,7 @@ public @interface SchedulerSettings {
     @AttributeDefinition(description = "Milliseconds the scheduling loop waits for an attempt's extenders before it goes on with "
             + "other pods, leaving that attempt to finish when they answer")
     long extenderWaitMillis() default 100;
+
+    @AttributeDefinition(description = "host:port where /metrics (Prometheus text) and /healthz are served over HTTP; empty: not served")
+    String metricsAddress() default "";
 }

@@ -39,11 +39,30 @@ public final class Attempt implements StateData {
     public static final int DETACHED = 5;
 
     private final AtomicInteger phase = new AtomicInteger(SEARCH);
+    /** When the pod left the queue ({@link System#nanoTime()}): the start of the attempt's duration metric. */
+    public final long startNanos = System.nanoTime();
+    /** Whether this attempt's plugin calls are timed: upstream samples a share of attempts, as timing every node's call would show. */
+    public final boolean timesPlugins;
+
+    public Attempt() {
+        this(java.util.concurrent.ThreadLocalRandom.current().nextInt(100) < io.hotsched.core.metrics.SchedulerMetrics.PLUGIN_SAMPLE_PERCENT);
+    }
+
+    /** @param timesPlugins whether its plugin calls are timed (tests choose; the scheduler samples) */
+    public Attempt(boolean timesPlugins) {
+        this.timesPlugins = timesPlugins;
+    }
     private final java.util.concurrent.atomic.AtomicBoolean holdsCommit = new java.util.concurrent.atomic.AtomicBoolean();
 
     /** The attempt of {@code state}, or null (a dry run's or a test's state). */
     public static Attempt of(CycleState state) {
         return state.read(KEY).orElse(null);
+    }
+
+    /** Whether the plugin calls of {@code state}'s attempt are timed (false without an attempt). */
+    public static boolean timesPlugins(CycleState state) {
+        Attempt a = state.readOrNull(KEY);
+        return a != null && a.timesPlugins;
     }
 
     public int phase() {

@@ -33,6 +33,7 @@ import io.hotsched.api.framework.ext.PreFilterTransformer;
 import io.hotsched.api.framework.ext.ScoreTransformer;
 import io.hotsched.api.framework.ext.Transformation;
 import io.hotsched.core.extender.Extenders;
+import io.hotsched.core.metrics.SchedulerMetrics;
 import io.hotsched.core.registry.Registration;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -88,6 +89,7 @@ public final class FrameworkImpl {
     private final WaitingPodsImpl waitingPods;
     private final Extenders extenders;
     private final FrameworkServices services;
+    private final SchedulerMetrics metrics;
 
     private final AtomicInteger pins = new AtomicInteger(1);
     private volatile boolean retired;
@@ -120,6 +122,7 @@ public final class FrameworkImpl {
         this.enqueueEvents = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(p.enqueueEvents));
         this.waitingPods = waitingPods;
         this.services = services;
+        this.metrics = services.metrics();
     }
 
     /** The configuration's extenders, as this framework was built with them. */
@@ -324,6 +327,7 @@ public final class FrameworkImpl {
         long limit = limit(point);
         CallWatch.Slot slot = watchSlot();
         long t0 = now();
+        long timed = Attempt.timesPlugins(state) ? System.nanoTime() : 0;
         T value;
         if (slot != null) {
             slot.begin(state, instance, point, t0, limit);
@@ -331,17 +335,42 @@ public final class FrameworkImpl {
         try {
             value = body.get();
         } catch (RuntimeException e) {
-            return new Outcome<>(null, fault(state, instance, e, what));
+            Outcome<T> failed = new Outcome<>(null, fault(state, instance, e, what));
+            observePlugin(timed, instance.name(), point, Code.ERROR);
+            return failed;
         } finally {
             if (slot != null) {
                 slot.end();
             }
         }
+        observePlugin(timed, instance.name(), point, codeOf(value));
         long took = now() - t0;
         if (took > limit) {
             return new Outcome<>(null, overtime(state, instance, point, what, took));
         }
         return new Outcome<>(value, null);
+    }
+
+    /** Counts a sampled plugin call that started at {@code startNanos}; 0 means the call was not timed. */
+    private void observePlugin(long startNanos, String plugin, String point, Code code) {
+        if (startNanos != 0) {
+            metrics.pluginExecutionDuration.with(plugin, point, SchedulerMetrics.status(code)).observeSince(startNanos);
+        }
+    }
+
+    /** The status code a plugin call's result carries, for the status label. */
+    private static Code codeOf(Object value) {
+        Status st = value instanceof Status s ? s
+                : value instanceof PreFilterResult r ? r.status()
+                : value instanceof PostFilterResult r ? r.status()
+                : value instanceof PermitResult r ? r.status()
+                : value instanceof Transformation t ? t.status()
+                : null;
+        return st == null ? Code.SUCCESS : st.code();
+    }
+
+    private void observePoint(long startNanos, String point, Code code) {
+        metrics.extensionPointDuration.with(point, SchedulerMetrics.status(code), profileName).observeSince(startNanos);
     }
 
     // ---- PreEnqueue and QueueSort ---------------------------------------------------------------
@@ -378,6 +407,13 @@ public final class FrameworkImpl {
     // ---- PreFilter --------------------------------------------------------------------------------
 
     public PreFilterOutcome runPreFilter(CycleState state, PodInfo pod, NodeInfoLister nodes) {
+        long t0 = System.nanoTime();
+        PreFilterOutcome r = runPreFilterPlugins(state, pod, nodes);
+        observePoint(t0, PluginTimeouts.PRE_FILTER, r.status().code());
+        return r;
+    }
+
+    private PreFilterOutcome runPreFilterPlugins(CycleState state, PodInfo pod, NodeInfoLister nodes) {
         for (Slot<PreFilterTransformer> t : preFilterTransformers) {
 final PodInfo current = pod;
             Outcome<Transformation> o = call(state, t.instance(), PluginTimeouts.PRE_FILTER, "running PreFilterTransformer \"" + t.name() + "\"",
@@ -499,6 +535,7 @@ final PodInfo current = pod;
     /** The Filter plugins in order; the first non-success wins. */
     Status runFilterPlugins(CycleState state, PodInfo pod, NodeInfo node, Set<String> skipped, CallWatch.Slot watch) {
         long filterLimit = limit(PluginTimeouts.FILTER);
+        boolean timesPlugins = Attempt.timesPlugins(state);
         for (int i = 0; i < filter.size(); i++) {
             Slot<FilterPlugin> s = filter.get(i);
             if (!skipped.isEmpty() && skipped.contains(s.name())) {
@@ -506,18 +543,21 @@ final PodInfo current = pod;
             }
             Status st;
             long t0 = now();
+            long timed = timesPlugins ? System.nanoTime() : 0;
             if (watch != null) {
                 watch.begin(state, s.instance(), PluginTimeouts.FILTER, t0, filterLimit);
             }
             try {
                 st = s.plugin().filter(state, pod, node);
             } catch (RuntimeException e) {
+                observePlugin(timed, s.name(), PluginTimeouts.FILTER, Code.ERROR);
                 return fault(state, s.instance(), e, "running \"" + s.name() + "\" filter plugin");
             } finally {
                 if (watch != null) {
                     watch.end();
                 }
             }
+            observePlugin(timed, s.name(), PluginTimeouts.FILTER, st == null ? Code.SUCCESS : st.code());
             long took = now() - t0;
             if (took > filterLimit) {
                 return overtime(state, s.instance(), PluginTimeouts.FILTER, "running \"" + s.name() + "\" filter plugin", took);
@@ -605,6 +645,13 @@ final PodInfo current = pod;
     // ---- PostFilter --------------------------------------------------------------------------------
 
     public PostFilterResult runPostFilter(CycleState state, PodInfo pod, NodeToStatus statuses) {
+        long t0 = System.nanoTime();
+        PostFilterResult r = runPostFilterPlugins(state, pod, statuses);
+        observePoint(t0, PluginTimeouts.POST_FILTER, r.status().code());
+        return r;
+    }
+
+    private PostFilterResult runPostFilterPlugins(CycleState state, PodInfo pod, NodeToStatus statuses) {
         PostFilterResult result = PostFilterResult.of(Status.unschedulable());
         List<String> reasons = new ArrayList<>();
         String rejector = null;
@@ -649,6 +696,13 @@ Outcome<PostFilterResult> o = call(state, s.instance(), PluginTimeouts.POST_FILT
     // ---- PreScore and Score -----------------------------------------------------------------------
 
     public Status runPreScore(CycleState state, PodInfo pod, List<NodeInfo> nodes) {
+        long t0 = System.nanoTime();
+        Status r = runPreScorePlugins(state, pod, nodes);
+        observePoint(t0, PluginTimeouts.PRE_SCORE, r.code());
+        return r;
+    }
+
+    private Status runPreScorePlugins(CycleState state, PodInfo pod, List<NodeInfo> nodes) {
         Set<String> skipped = new HashSet<>();
         for (Slot<PreScorePlugin> s : preScore) {
 Outcome<Status> o = call(state, s.instance(), PluginTimeouts.PRE_SCORE, "running PreScore plugin \"" + s.name() + "\"",
@@ -670,12 +724,19 @@ Outcome<Status> o = call(state, s.instance(), PluginTimeouts.PRE_SCORE, "running
         return Status.SUCCESS;
     }
 
+    public Status runScore(CycleState state, PodInfo pod, List<NodeInfo> nodes, ScoreTable out) {
+        long t0 = System.nanoTime();
+        Status r = runScorePlugins(state, pod, nodes, out);
+        observePoint(t0, PluginTimeouts.SCORE, r.code());
+        return r;
+    }
+
     /**
      * Score transformers, then every Score plugin over {@code nodes} in parallel, normalization,
      * range check and weights. Fills {@code out}: per node the weighted total and, per plugin, the
      * normalized score.
      */
-    public Status runScore(CycleState state, PodInfo pod, List<NodeInfo> nodes, ScoreTable out) {
+    private Status runScorePlugins(CycleState state, PodInfo pod, List<NodeInfo> nodes, ScoreTable out) {
         List<NodeInfo> scored = nodes;
         for (Slot<ScoreTransformer> t : scoreTransformers) {
             Transformation tr;
@@ -719,6 +780,7 @@ Outcome<Status> o = call(state, s.instance(), PluginTimeouts.PRE_SCORE, "running
         AtomicReference<Status> failure = new AtomicReference<>();
         try {
             Attempt attempt = Attempt.of(state);
+            boolean timesPlugins = attempt != null && attempt.timesPlugins;
             services.parallelizer().until(scoredNodes.size(), i -> {
                 if (failure.get() != null || attempt != null && attempt.givenUp()) {
                     return;
@@ -729,12 +791,15 @@ Outcome<Status> o = call(state, s.instance(), PluginTimeouts.PRE_SCORE, "running
                     Slot<ScorePlugin> s = active.get(p);
                     long v;
                     long t0 = now();
+                    long timed = timesPlugins ? System.nanoTime() : 0;
                     if (watch != null) {
                         watch.begin(state, s.instance(), PluginTimeouts.SCORE, t0, scoreLimit);
                     }
                     try {
                         v = s.plugin().score(state, scoredPod, n);
+                        observePlugin(timed, s.name(), PluginTimeouts.SCORE, Code.SUCCESS);
                     } catch (RuntimeException e) {
+                        observePlugin(timed, s.name(), PluginTimeouts.SCORE, Code.ERROR);
                         if (failure.get() == null) {
                             failure.compareAndSet(null, fault(state, s.instance(), e, "running Score plugin \"" + s.name() + "\""));
                         }
@@ -798,6 +863,13 @@ Outcome<Status> o = call(state, s.instance(), PluginTimeouts.PRE_SCORE, "running
     // ---- Reserve, Permit ----------------------------------------------------------------------------
 
     public Status runReserve(CycleState state, PodInfo pod, String node) {
+        long t0 = System.nanoTime();
+        Status r = runReservePlugins(state, pod, node);
+        observePoint(t0, PluginTimeouts.RESERVE, r.code());
+        return r;
+    }
+
+    private Status runReservePlugins(CycleState state, PodInfo pod, String node) {
         for (Slot<ReservePlugin> s : reserve) {
 Outcome<Status> o = call(state, s.instance(), PluginTimeouts.RESERVE, "running Reserve plugin \"" + s.name() + "\"",
                     () -> s.plugin().reserve(state, pod, node));
@@ -815,8 +887,14 @@ Outcome<Status> o = call(state, s.instance(), PluginTimeouts.RESERVE, "running R
         return Status.SUCCESS;
     }
 
-    /** Unreserve on every Reserve plugin, in reverse order; failures are logged, never thrown. */
     public void runUnreserve(CycleState state, PodInfo pod, String node) {
+        long t0 = System.nanoTime();
+        runUnreservePlugins(state, pod, node);
+        observePoint(t0, "Unreserve", Code.SUCCESS);
+    }
+
+    /** Unreserve on every Reserve plugin, in reverse order; failures are logged, never thrown. */
+    private void runUnreservePlugins(CycleState state, PodInfo pod, String node) {
         for (int i = reserve.size() - 1; i >= 0; i--) {
             Slot<ReservePlugin> s = reserve.get(i);
             try {
@@ -828,8 +906,15 @@ Outcome<Status> o = call(state, s.instance(), PluginTimeouts.RESERVE, "running R
         }
     }
 
-    /** Success, a rejection, or {@link Code#WAIT} (the pod now waits in {@link #waitingPods()}). */
     public Status runPermit(CycleState state, PodInfo pod, String node) {
+        long t0 = System.nanoTime();
+        Status r = runPermitPlugins(state, pod, node);
+        observePoint(t0, PluginTimeouts.PERMIT, r.code());
+        return r;
+    }
+
+    /** Success, a rejection, or {@link Code#WAIT} (the pod now waits in {@link #waitingPods()}). */
+    private Status runPermitPlugins(CycleState state, PodInfo pod, String node) {
         Map<String, Duration> waits = new LinkedHashMap<>();
         for (Slot<PermitPlugin> s : permit) {
 Outcome<PermitResult> o = call(state, s.instance(), PluginTimeouts.PERMIT, "running Permit plugin \"" + s.name() + "\"",
@@ -884,6 +969,13 @@ Outcome<PermitResult> o = call(state, s.instance(), PluginTimeouts.PERMIT, "runn
     // ---- PreBind, Bind, PostBind --------------------------------------------------------------------
 
     public Status runPreBind(CycleState state, PodInfo pod, String node) {
+        long t0 = System.nanoTime();
+        Status r = runPreBindPlugins(state, pod, node);
+        observePoint(t0, PluginTimeouts.PRE_BIND, r.code());
+        return r;
+    }
+
+    private Status runPreBindPlugins(CycleState state, PodInfo pod, String node) {
         for (Slot<PreBindPlugin> s : preBind) {
 Outcome<Status> o = call(state, s.instance(), PluginTimeouts.PRE_BIND, "running PreBind plugin \"" + s.name() + "\"",
                     () -> s.plugin().preBind(state, pod, node));
@@ -902,6 +994,13 @@ Outcome<Status> o = call(state, s.instance(), PluginTimeouts.PRE_BIND, "running 
     }
 
     public Status runBind(CycleState state, PodInfo pod, String node) {
+        long t0 = System.nanoTime();
+        Status r = runBindPlugins(state, pod, node);
+        observePoint(t0, PluginTimeouts.BIND, r.code());
+        return r;
+    }
+
+    private Status runBindPlugins(CycleState state, PodInfo pod, String node) {
         if (bind.isEmpty()) {
             return Status.SKIP;
         }
@@ -924,6 +1023,12 @@ Outcome<Status> o = call(state, s.instance(), PluginTimeouts.BIND, "running Bind
     }
 
     public void runPostBind(CycleState state, PodInfo pod, String node) {
+        long t0 = System.nanoTime();
+        runPostBindPlugins(state, pod, node);
+        observePoint(t0, "PostBind", Code.SUCCESS);
+    }
+
+    private void runPostBindPlugins(CycleState state, PodInfo pod, String node) {
         for (Slot<PostBindPlugin> s : postBind) {
             try {
                 s.plugin().postBind(state, pod, node);

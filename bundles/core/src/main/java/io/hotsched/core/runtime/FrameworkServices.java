@@ -20,14 +20,15 @@ import java.util.function.Supplier;
  * @param clock the clock the time-outs are measured with; null: {@code System.currentTimeMillis()}
  * @param objects the other kinds the cluster connection follows (namespaces, services ...)
  * @param watch where plugin calls in progress are marked for the watchdog; null: not watched
+ * @param metrics where extension points' and plugins' durations are counted
  */
 public record FrameworkServices(Parallelizer parallelizer, ClusterClient cluster, Supplier<NodeInfoLister> snapshot,
         Function<String, List<PodInfo>> nominatedPods, ScheduledExecutorService timer, PluginTimeouts timeouts, CoarseClock clock,
-        ObjectStore objects, CallWatch watch) {
+        ObjectStore objects, CallWatch watch, io.hotsched.core.metrics.SchedulerMetrics metrics) {
 
     /** Services without time-outs (tests of other things). */
     public FrameworkServices(Parallelizer parallelizer, ClusterClient cluster, Supplier<NodeInfoLister> snapshot,
             Function<String, List<PodInfo>> nominatedPods, ScheduledExecutorService timer) {
-        this(parallelizer, cluster, snapshot, nominatedPods, timer, new PluginTimeouts(), null, new ObjectStore(), null);
+        this(parallelizer, cluster, snapshot, nominatedPods, timer, new PluginTimeouts(), null, new ObjectStore(), null, new io.hotsched.core.metrics.SchedulerMetrics());
     }
 }

@@ -13,6 +13,7 @@ import io.hotsched.api.framework.QueueingHint;
 import io.hotsched.api.framework.Status;
 import io.hotsched.core.cache.ClusterCache;
 import io.hotsched.core.cache.ObjectStore;
+import io.hotsched.core.metrics.SchedulerMetrics;
 import io.hotsched.core.config.ConfigException;
 import io.hotsched.core.config.SchedulerConfig;
 import io.hotsched.core.queue.QueuedPod;
@@ -74,6 +75,7 @@ public final class Scheduler implements ClusterEvents, AutoCloseable {
     private final Map<String, PodInfo> pendingForOthers = new ConcurrentHashMap<>();
     private final CountDownLatch synced = new CountDownLatch(1);
     private final ObjectStore objects = new ObjectStore();
+    private final SchedulerMetrics metrics = new SchedulerMetrics();
     private volatile ClusterBackend backend;
     private volatile SchedulingCycle.Loop loop;
     private volatile int loopsStarted;
@@ -95,11 +97,22 @@ public final class Scheduler implements ClusterEvents, AutoCloseable {
         this.queue = new SchedulingQueue(clock, Duration.ofSeconds(1), Duration.ofSeconds(10), this::preEnqueue);
         this.loop = new SchedulingCycle.Loop(null, new Snapshot(), new SchedulingAlgorithm(parallelizer, random));
         FrameworkServices services = new FrameworkServices(parallelizer, new BackendClient(() -> backend),
-                () -> loop.snapshot(), node -> queue.nominator().forNode(node), housekeeping, timeouts, coarseClock, objects, callWatch);
+                () -> loop.snapshot(), node -> queue.nominator().forNode(node), housekeeping, timeouts, coarseClock, objects, callWatch, metrics);
         this.profiles = new ProfileManager(registry, services);
         this.profiles.addListener(this::profileChanged);
         this.cycle = new SchedulingCycle(profiles, cache, queue, binders, statusWriter, () -> backend, registry, health, explanations,
-                clock, () -> leading);
+                clock, () -> leading, metrics);
+        metrics.pendingPodsFrom(() -> {
+            Map<String, Integer> c = new java.util.LinkedHashMap<>(queue.counts());
+            // upstream's queue labels: what is in flight is not pending
+            c.remove("inFlight");
+            return c;
+        });
+    }
+
+    /** The scheduler's metrics, as {@code /metrics} serves them. */
+    public SchedulerMetrics metrics() {
+        return metrics;
     }
 
     private static ThreadFactory daemon(String name) {

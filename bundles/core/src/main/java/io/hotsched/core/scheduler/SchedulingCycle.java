@@ -11,6 +11,7 @@ import io.hotsched.api.framework.PodInfo;
 import io.hotsched.api.framework.PostFilterResult;
 import io.hotsched.api.framework.Status;
 import io.hotsched.core.cache.ClusterCache;
+import io.hotsched.core.metrics.SchedulerMetrics;
 import io.hotsched.core.queue.QueuedPod;
 import io.hotsched.core.queue.SchedulingQueue;
 import io.hotsched.core.registry.PluginHealth;
@@ -68,12 +69,15 @@ final class SchedulingCycle {
     private final Explanations explanations;
     private final Clock clock;
     private final java.util.function.BooleanSupplier leading;
+    private final SchedulerMetrics metrics;
     final AtomicLong scheduled = new AtomicLong();
     final AtomicLong unschedulable = new AtomicLong();
     final AtomicLong errors = new AtomicLong();
 
     SchedulingCycle(ProfileManager profiles, ClusterCache cache, SchedulingQueue queue, ExecutorService binders, ExecutorService statusWriter, Supplier<ClusterBackend> backend,
-            PluginRegistry registry, PluginHealth health, Explanations explanations, Clock clock, java.util.function.BooleanSupplier leading) {
+            PluginRegistry registry, PluginHealth health, Explanations explanations, Clock clock, java.util.function.BooleanSupplier leading,
+            SchedulerMetrics metrics) {
+        this.metrics = metrics;
         this.profiles = profiles;
         this.cache = cache;
         this.queue = queue;
@@ -128,6 +132,7 @@ final class SchedulingCycle {
             ScheduleResult result = null;
             FitError fit = null;
             SchedulingException failure = null;
+            long searching = System.nanoTime();
             try {
                 result = loop.algorithm().schedule(fw, state, pod, loop.snapshot());
             } catch (FitError fe) {
@@ -135,6 +140,7 @@ final class SchedulingCycle {
             } catch (SchedulingException se) {
                 failure = se;
             }
+            metrics.algorithmDuration.observeSince(searching);
             // from here this thread owns the pod to the end, even if the loop gives up on it
             boolean detached = false;
             if (!attempt.commit()) {
@@ -157,7 +163,7 @@ final class SchedulingCycle {
                 return;
             }
             if (failure != null) {
-                handleError(qp, failure.status(), profileName);
+                handleError(qp, attempt, failure.status(), profileName);
                 return;
             }
             if (detached) {
@@ -172,21 +178,21 @@ final class SchedulingCycle {
             try {
                 cache.assume(assumed, host);
             } catch (IllegalStateException e) {
-                handleError(qp, Status.error(e), profileName);
+                handleError(qp, attempt, Status.error(e), profileName);
                 return;
             }
             Status st = fw.runReserve(state, assumed, host);
             if (!st.isSuccess()) {
                 fw.runUnreserve(state, assumed, host);
                 cache.forget(assumed);
-                failAfterAssume(qp, st, profileName);
+                failAfterAssume(qp, attempt, st, profileName);
                 return;
             }
             st = fw.runPermit(state, assumed, host);
             if (!st.isSuccess() && st.code() != Code.WAIT) {
                 fw.runUnreserve(state, assumed, host);
                 cache.forget(assumed);
-                failAfterAssume(qp, st, profileName);
+                failAfterAssume(qp, attempt, st, profileName);
                 return;
             }
             explainSuccess(qp, profileName, host, result, st.code() == Code.WAIT);
@@ -197,7 +203,7 @@ final class SchedulingCycle {
         } catch (RuntimeException e) {
             LOG.error("Scheduling pod {} failed unexpectedly", pod.key(), e);
             if (attempt.phase() != Attempt.ABANDONED_SEARCH) {
-                handleError(qp, Status.error(e), profileName);
+                handleError(qp, attempt, Status.error(e), profileName);
             }
         } finally {
             inProgress.compareAndSet(mine, null);
@@ -235,7 +241,7 @@ final class SchedulingCycle {
         if (st.isSuccess()) {
             return fresh;
         }
-        handleError(qp, Status.error("node " + host + ", chosen while the extenders answered, no longer fits: " + st.message()), profile);
+        handleError(qp, Attempt.of(searched), Status.error("node " + host + ", chosen while the extenders answered, no longer fits: " + st.message()), profile);
         return null;
     }
 
@@ -295,7 +301,7 @@ final class SchedulingCycle {
             registry.changed(plugin.name());
         }
         if (how == Attempt.ABANDONED_SEARCH) {
-            handleError(cur.qp(), Status.error(message).withPlugin(plugin.name()), cur.fw().profileName());
+            handleError(cur.qp(), cur.attempt(), Status.error(message).withPlugin(plugin.name()), cur.fw().profileName());
         }
         return cur.loop();
     }
@@ -320,20 +326,21 @@ final class SchedulingCycle {
                     queue.done(qp);
                     return;
                 }
-                failAfterAssume(qp, st, fw.profileName());
+                failAfterAssume(qp, Attempt.of(state), st, fw.profileName());
                 return;
             }
             cache.finishBinding(assumed);
             queue.nominator().delete(assumed.uid());
             queue.done(qp);
             scheduled.incrementAndGet();
+            attemptDone(state, SchedulerMetrics.SCHEDULED, fw.profileName());
             record(assumed, "Normal", "Scheduled", "Successfully assigned " + assumed.key() + " to " + host);
             fw.runPostBind(state, assumed, host);
         } catch (RuntimeException e) {
             LOG.error("Binding pod {} failed unexpectedly", assumed.key(), e);
             fw.runUnreserve(state, assumed, host);
             cache.forget(assumed);
-            failAfterAssume(qp, Status.error(e), fw.profileName());
+            failAfterAssume(qp, Attempt.of(state), Status.error(e), fw.profileName());
         } finally {
             settle(fw, state);
             fw.unpin();
@@ -370,6 +377,7 @@ final class SchedulingCycle {
         }
         String message = fe.getMessage();
         unschedulable.incrementAndGet();
+        attemptDone(state, SchedulerMetrics.UNSCHEDULABLE, fw.profileName());
         explanations.put(new Explanation(pod.key(), fw.profileName(), clock.instant(), qp.attempts(), "unschedulable", message,
                 rejections(d), List.of()));
         queue.addUnschedulable(qp, d.unschedulablePlugins(), message);
@@ -378,28 +386,41 @@ final class SchedulingCycle {
         record(pod, "Warning", "FailedScheduling", message);
     }
 
-    private void handleError(QueuedPod qp, Status st, String profile) {
+    private void handleError(QueuedPod qp, Attempt attempt, Status st, String profile) {
         PodInfo pod = qp.pod();
         String message = st.message();
         errors.incrementAndGet();
+        attemptDone(attempt, SchedulerMetrics.ERROR, profile);
         explanations.put(new Explanation(pod.key(), profile, clock.instant(), qp.attempts(), "error", message, Map.of(), List.of()));
         queue.addBackoff(qp, message);
         statusWriter.execute(() -> markUnschedulable(pod, "SchedulerError", message, null));
         record(pod, "Warning", "FailedScheduling", message);
     }
 
-    private void failAfterAssume(QueuedPod qp, Status st, String profile) {
+    private void failAfterAssume(QueuedPod qp, Attempt attempt, Status st, String profile) {
         if (st.isRejection()) {
             PodInfo pod = qp.pod();
             unschedulable.incrementAndGet();
+            attemptDone(attempt, SchedulerMetrics.UNSCHEDULABLE, profile);
             explanations.put(new Explanation(pod.key(), profile, clock.instant(), qp.attempts(), "unschedulable", st.message(),
                     Map.of(), List.of()));
             queue.addUnschedulable(qp, st.plugin() == null ? Set.of() : Set.of(st.plugin()), st.message());
             statusWriter.execute(() -> markUnschedulable(pod, "Unschedulable", st.message(), null));
             record(pod, "Warning", "FailedScheduling", st.message());
         } else {
-            handleError(qp, st, profile);
+            handleError(qp, attempt, st, profile);
         }
+    }
+
+    /** scheduler_scheduling_attempt_duration_seconds: from the pod leaving the queue to its result. */
+    private void attemptDone(Attempt attempt, String result, String profile) {
+        if (attempt != null) {
+            metrics.attemptDuration.with(result, profile).observeSince(attempt.startNanos);
+        }
+    }
+
+    private void attemptDone(CycleState state, String result, String profile) {
+        attemptDone(Attempt.of(state), result, profile);
     }
 
     /** Counts each faulty plugin once for the attempt; quarantines after too many in a row. */

@@ -25,6 +25,12 @@ class SchedulerTest {
         f.close();
     }
 
+    private String metricsText() {
+        StringBuilder b = new StringBuilder();
+        f.scheduler.metrics().writeText(b);
+        return b.toString();
+    }
+
     @Test
     void pendingPodsAreBoundOnceEach() throws Exception {
         f.cluster.addNode(Nodes.node("n1").cpu("4").build());
@@ -41,6 +47,10 @@ class SchedulerTest {
         Map<String, Long> perNode = f.cluster.bindings().stream().collect(Collectors.groupingBy(InMemoryCluster.Binding::nodeName, Collectors.counting()));
         assertEquals(Map.of("n1", 10L, "n2", 10L), perNode);
         await("events recorded", () -> f.cluster.events().stream().filter(e -> "Scheduled".equals(e.getReason())).count() == 20);
+        await("20 scheduled attempts counted", () -> metricsText().contains(
+                "scheduler_schedule_attempts_total{profile=\"default-scheduler\",result=\"scheduled\"} 20\n"));
+        assertTrue(metricsText().contains("scheduler_framework_extension_point_duration_seconds_count{extension_point=\"Bind\",status=\"Success\","
+                + "profile=\"default-scheduler\"} 20\n"), metricsText());
         assertTrue(f.cluster.events().stream().anyMatch(e -> e.getMessage().startsWith("Successfully assigned default/p")));
     }
 
@@ -74,6 +84,8 @@ class SchedulerTest {
         assertEquals(expected, c.getMessage());
         await("event", () -> f.cluster.events().stream().anyMatch(e -> "FailedScheduling".equals(e.getReason())));
         assertEquals(expected, f.cluster.events().stream().filter(e -> "FailedScheduling".equals(e.getReason())).findFirst().get().getMessage());
+        await("the attempt counted", () -> metricsText().contains(
+                "scheduler_schedule_attempts_total{profile=\"default-scheduler\",result=\"unschedulable\"} "));
         Explanation e = f.scheduler.explain("default/big");
         assertEquals("unschedulable", e.outcome());
         assertEquals(Map.of("n1", "NodeResourcesFit: Insufficient cpu", "n2", "NodeResourcesFit: Insufficient cpu"), e.rejections());
