@@ -84,6 +84,11 @@ final class ApiTarget implements Target {
     }
 
     @Override
+    public String metricsText() {
+        return scheduler.metrics();
+    }
+
+    @Override
     public void close() throws Exception {
         if (swapper != null) {
             swapper.close();

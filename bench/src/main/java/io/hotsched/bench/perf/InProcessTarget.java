@@ -98,6 +98,13 @@ final class InProcessTarget implements Target {
     }
 
     @Override
+    public String metricsText() {
+        StringBuilder b = new StringBuilder();
+        scheduler.metrics().writeText(b);
+        return b.toString();
+    }
+
+    @Override
     public double schedulerCpuSeconds() {
         return ProcessHandle.current().info().totalCpuDuration().map(d -> d.toMillis() / 1000.0).orElse(-1.0);
     }

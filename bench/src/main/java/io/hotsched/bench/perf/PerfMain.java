@@ -109,9 +109,11 @@ public final class PerfMain {
         String table = table(rows, machine, inProcess ? "the scheduler in-process, fed without HTTP (CPU columns: the whole JVM)"
                 : noop ? "a no-op scheduler binding each pod in turn over HTTP (the API path's ceiling; scheduler columns empty)"
                 : "the scheduler in its own JVM (bin/hotsched --kubeconfig), the embedded API server in the runner's");
+        String durations = durations(rows);
         System.out.println(table);
+        System.out.println(durations);
         if (o.containsKey("docs")) {
-            Files.writeString(Path.of(o.get("docs")), "\n" + table, StandardOpenOption.APPEND);
+            Files.writeString(Path.of(o.get("docs")), "\n" + table + durations, StandardOpenOption.APPEND);
         }
     }
 
@@ -163,6 +165,19 @@ public final class PerfMain {
             labels.put("plugin", "not applicable");
             labels.put("result", "not applicable");
             items.add(Map.of("data", data, "unit", "pods/s", "labels", labels));
+            for (Histograms.Item h : r.measured().durations()) {
+                Map<String, Object> d = new LinkedHashMap<>();
+                d.put("Average", h.average());
+                d.put("Perc50", h.p50());
+                d.put("Perc90", h.p90());
+                d.put("Perc95", h.p95());
+                d.put("Perc99", h.p99());
+                Map<String, Object> l = new LinkedHashMap<>();
+                l.put("Metric", h.metric());
+                l.put("Name", r.name() + "/" + r.measured().namespace());
+                l.putAll(h.labels());
+                items.add(Map.of("data", d, "unit", "ms", "labels", l));
+            }
         }
         String stamp = Instant.now().truncatedTo(ChronoUnit.SECONDS).toString().replace(':', '-');
         Path file = out.resolve("BenchmarkPerfScheduling_benchmark_" + stamp + ".json");
@@ -176,6 +191,25 @@ public final class PerfMain {
         return String.format("| %s | %s | %.0f | %.0f | %.0f | %.0f | %.0f | %s | %.1f | %.1f | %.1f | %d | %d |", r.name(), r.workload().params(),
                 s.average(), s.perc50(), s.perc90(), s.perc95(), s.perc99(), floor, r.measured().seconds(), r.measured().schedulerCpu(),
                 r.measured().runnerCpu(), r.liveHeapMiB(), r.peakRssMiB());
+    }
+
+    /** The measured phase's duration histograms per workload, as scheduler_perf reports them (ms). */
+    private static String durations(List<Row> rows) {
+        StringBuilder b = new StringBuilder();
+        for (Row r : rows) {
+            if (r.measured().durations().isEmpty()) {
+                continue;
+            }
+            b.append("\nDurations in the measured phase of ").append(r.name())
+                    .append(", ms (plugins: the 10 % of attempts sampled, as upstream):\n\n");
+            b.append("| histogram | labels | count | average | p50 | p90 | p95 | p99 |\n|---|---|---:|---:|---:|---:|---:|---:|\n");
+            for (Histograms.Item h : r.measured().durations()) {
+                String metric = h.metric().replace("scheduler_", "").replace("_duration_seconds", "");
+                b.append(String.format("| %s | %s | %d | %.3f | %.3f | %.3f | %.3f | %.3f |%n", metric, String.join(", ", h.labels().values()),
+                        h.count(), h.average(), h.p50(), h.p90(), h.p95(), h.p99()));
+            }
+        }
+        return b.toString();
     }
 
     private static String table(List<Row> rows, String machine, String how) {

@@ -28,7 +28,8 @@ import tools.jackson.databind.json.JsonMapper;
 final class Runner implements AutoCloseable {
 
     /** What the measured createPods op gave. */
-    record Measured(String namespace, int pods, Throughput.Summary throughput, double seconds, double schedulerCpu, double runnerCpu) {
+    record Measured(String namespace, int pods, Throughput.Summary throughput, double seconds, double schedulerCpu, double runnerCpu,
+            List<Histograms.Item> durations) {
     }
 
     private static final JsonMapper JSON = JsonMapper.builder().disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES).build();
@@ -145,6 +146,7 @@ final class Runner implements AutoCloseable {
         progress.phase((measure ? "createPods (measured) in " : "createPods in ") + ns, count);
         Throughput throughput = measure ? new Throughput(() -> target.scheduled(ns) - before) : null;
         ScheduledExecutorService sampler = Executors.newSingleThreadScheduledExecutor();
+        Map<String, Histograms.Series> metrics0 = measure ? Histograms.parse(target.metricsText()) : Map.of();
         long t0 = System.nanoTime();
         double schedCpu0 = target.schedulerCpuSeconds();
         double ownCpu0 = ownCpu();
@@ -175,8 +177,13 @@ final class Runner implements AutoCloseable {
             sampler.shutdownNow();
         }
         double seconds = (System.nanoTime() - t0) / 1e9;
-        return measure ? new Measured(ns, count, throughput.summary(), seconds, target.schedulerCpuSeconds() - schedCpu0, ownCpu() - ownCpu0)
-                : null;
+        if (!measure) {
+            return null;
+        }
+        double schedCpu = target.schedulerCpuSeconds() - schedCpu0;
+        double runnerCpu = ownCpu() - ownCpu0;
+        List<Histograms.Item> durations = Histograms.standard(Histograms.delta(metrics0, Histograms.parse(target.metricsText())));
+        return new Measured(ns, count, throughput.summary(), seconds, schedCpu, runnerCpu, durations);
     }
 
     private void awaitScheduled(String ns, int expected) throws InterruptedException {

@@ -20,10 +20,13 @@ final class SchedulerProcess implements AutoCloseable {
 
     private final Process process;
     final Path log;
+    private final int metricsPort;
+    private final java.net.http.HttpClient http = java.net.http.HttpClient.newHttpClient();
 
-    private SchedulerProcess(Process process, Path log) {
+    private SchedulerProcess(Process process, Path log, int metricsPort) {
         this.process = process;
         this.log = log;
+        this.metricsPort = metricsPort;
     }
 
     /** @param extraConfig appended to the default KubeSchedulerConfiguration (e.g. {@code parallelism: 2}) */
@@ -35,6 +38,10 @@ final class SchedulerProcess implements AutoCloseable {
         List<String> lines = Files.readAllLines(kubeCfg).stream()
                 .map(l -> l.startsWith("qps") ? "qps = 5000" : l.startsWith("burst") ? "burst = 5000" : l).toList();
         Files.write(kubeCfg, lines);
+        int metricsPort = freePort();
+        Path schedCfg = home.resolve("etc/io.hotsched.scheduler.cfg");
+        Files.write(schedCfg, Files.readAllLines(schedCfg).stream()
+                .map(l -> l.startsWith("metricsAddress") ? "metricsAddress = 127.0.0.1:" + metricsPort : l).toList());
         Path config = work.resolve("scheduler.yaml");
         Files.writeString(config, DEFAULT_CONFIG + extraConfig);
         Path kc = work.resolve("kubeconfig");
@@ -43,9 +50,30 @@ final class SchedulerProcess implements AutoCloseable {
         ProcessBuilder pb = new ProcessBuilder(home.resolve("bin/hotsched").toString(), "--kubeconfig", kc.toString(), "--config",
                 config.toString(), "--no-shell").redirectErrorStream(true).redirectOutput(log.toFile());
         pb.environment().put("HOTSCHED_OPTS", jvmOptions);
-        SchedulerProcess p = new SchedulerProcess(pb.start(), log);
+        SchedulerProcess p = new SchedulerProcess(pb.start(), log, metricsPort);
         p.awaitLine("Scheduling started", 180);
         return p;
+    }
+
+    private static int freePort() throws IOException {
+        try (java.net.ServerSocket s = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            return s.getLocalPort();
+        }
+    }
+
+    /** The scheduler's /metrics page, or null when it cannot be read. */
+    String metrics() {
+        try {
+            java.net.http.HttpResponse<String> r = http.send(java.net.http.HttpRequest.newBuilder(
+                    java.net.URI.create("http://127.0.0.1:" + metricsPort + "/metrics")).timeout(java.time.Duration.ofSeconds(30)).build(),
+                    java.net.http.HttpResponse.BodyHandlers.ofString());
+            return r.statusCode() == 200 ? r.body() : null;
+        } catch (IOException e) {
+            return null;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return null;
+        }
     }
 
     private static void copy(Path from, Path to) throws IOException {

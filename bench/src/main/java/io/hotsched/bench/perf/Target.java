@@ -23,4 +23,9 @@ interface Target extends AutoCloseable {
 
     /** The scheduler's peak resident memory in MiB, or -1. */
     long peakRssMiB();
+
+    /** The scheduler's {@code /metrics} page now (Prometheus text), or null when it has none. */
+    default String metricsText() {
+        return null;
+    }
 }
