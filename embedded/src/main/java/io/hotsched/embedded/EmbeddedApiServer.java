@@ -37,6 +37,14 @@ public final class EmbeddedApiServer implements AutoCloseable {
             new CustomResourceDefinitionContext.Builder().withGroup("scheduling.koordinator.sh").withVersion("v1alpha1")
                     .withKind("Device").withPlural("devices").withScope("Cluster").build());
 
+    /** Held so the level stays set: the mock logs every request at INFO, on its one event loop thread. */
+    private static final java.util.logging.Logger REQUEST_LOG = quiet(java.util.logging.Logger.getLogger(MockWebServer.class.getName()));
+
+    private static java.util.logging.Logger quiet(java.util.logging.Logger l) {
+        l.setLevel(java.util.logging.Level.WARNING);
+        return l;
+    }
+
     private final MockWebServer web = new MockWebServer();
     private final KubernetesMockServer server;
     private final SchedulerDispatcher dispatcher;
@@ -73,6 +81,14 @@ public final class EmbeddedApiServer implements AutoCloseable {
 
     public String url() {
         return "http://127.0.0.1:" + port();
+    }
+
+    /**
+     * Pods of {@code namespace} bound through the binding subresource so far, counted where the
+     * binding is stored (what a pod watch would count, without being one more watcher).
+     */
+    public int bindsIn(String namespace) {
+        return dispatcher.bindsIn(namespace);
     }
 
     /** How many named look-ups the store's index answered. */

@@ -44,6 +44,17 @@ final class SchedulerDispatcher extends KubernetesCrudDispatcher {
     final java.util.concurrent.atomic.AtomicLong indexHits = new java.util.concurrent.atomic.AtomicLong();
     private final java.util.concurrent.atomic.AtomicInteger failingBinds = new java.util.concurrent.atomic.AtomicInteger();
     private volatile int failingBindCode = 500;
+    private final java.util.Map<String, java.util.concurrent.atomic.AtomicInteger> bindsByNamespace = new java.util.concurrent.ConcurrentHashMap<>();
+
+    /** Pods of {@code namespace} bound through the binding subresource since the server started. */
+    int bindsIn(String namespace) {
+        java.util.concurrent.atomic.AtomicInteger n = bindsByNamespace.get(namespace);
+        return n == null ? 0 : n.get();
+    }
+
+    private void bound(String namespace) {
+        bindsByNamespace.computeIfAbsent(namespace, k -> new java.util.concurrent.atomic.AtomicInteger()).incrementAndGet();
+    }
 
     /** The next {@code times} binds are answered {@code code} without binding (to test clients' retries). */
     void failNextBinds(int times, int code) {
@@ -286,6 +297,7 @@ final class SchedulerDispatcher extends KubernetesCrudDispatcher {
             ((tools.jackson.databind.node.ObjectNode) object.withObject("spec")).put("nodeName", node);
             ((tools.jackson.databind.node.ObjectNode) object.withObject("metadata")).put("resourceVersion", String.valueOf(requestResourceVersion()));
             processEvent(podPath, query, current.getKey(), null, JSON.writeValueAsString(object));
+            bound(namespace);
             return StatusJson.created();
         } finally {
             write.unlock();
@@ -358,7 +370,11 @@ final class SchedulerDispatcher extends KubernetesCrudDispatcher {
             MockResponse r = handlePatch(new RecordedRequest("HTTP/1.1", HttpMethod.PATCH, podPath,
                     Headers.builder().add("Content-Type", "application/merge-patch+json").build(),
                     new Buffer(patch.getBytes(StandardCharsets.UTF_8))));
-            return r.code() >= 300 ? r : StatusJson.created();
+            if (r.code() >= 300) {
+                return r;
+            }
+            bound(podPath.split("/")[4]);
+            return StatusJson.created();
         }
     }
 

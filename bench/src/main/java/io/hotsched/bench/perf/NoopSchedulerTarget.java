@@ -23,7 +23,6 @@ final class NoopSchedulerTarget implements Target {
 
     private final EmbeddedApiServer api;
     private final KubernetesClient client;
-    private final PodWatch watch;
     private final SharedIndexInformer<Pod> pending;
     private final ExecutorService binders = Executors.newFixedThreadPool(4);
     private final List<String> nodes = new CopyOnWriteArrayList<>();
@@ -32,7 +31,6 @@ final class NoopSchedulerTarget implements Target {
     NoopSchedulerTarget() throws Exception {
         api = new EmbeddedApiServer().start(0);
         client = EmbeddedApiServer.newClient(api.url());
-        watch = new PodWatch(client);
         pending = client.pods().inAnyNamespace().inform(new ResourceEventHandler<>() {
             @Override
             public void onAdd(Pod pod) {
@@ -86,7 +84,7 @@ final class NoopSchedulerTarget implements Target {
 
     @Override
     public int scheduled(String namespace) {
-        return watch.scheduled(namespace);
+        return api.bindsIn(namespace);
     }
 
     @Override
@@ -108,7 +106,6 @@ final class NoopSchedulerTarget implements Target {
     public void close() {
         pending.close();
         binders.shutdownNow();
-        watch.close();
         client.close();
         api.close();
     }

@@ -1,45 +1,55 @@
 package io.hotsched.core.metrics;
 
-import java.util.concurrent.atomic.DoubleAdder;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
- * A Prometheus histogram: counts per upper bound, their sum, lock-free. Observing allocates
- * nothing, so it may run per node and per plugin call.
+ * A Prometheus histogram of durations: counts per upper bound (seconds, as exposed) and their
+ * sum, kept in nanoseconds, lock-free. Observing allocates nothing and does no floating point, so
+ * it may run per node and per plugin call.
  */
 public final class Histogram {
 
     private final double[] bounds;
+    private final long[] boundNanos;
     private final LongAdder[] counts;
-    private final DoubleAdder sum = new DoubleAdder();
+    private final LongAdder sumNanos = new LongAdder();
 
     Histogram(double[] bounds) {
         this.bounds = bounds;
+        this.boundNanos = new long[bounds.length];
+        for (int i = 0; i < bounds.length; i++) {
+            boundNanos[i] = Math.round(bounds[i] * 1e9);
+        }
         this.counts = new LongAdder[bounds.length + 1];
         for (int i = 0; i < counts.length; i++) {
             counts[i] = new LongAdder();
         }
     }
 
-    /** Counts one value (seconds, for the duration histograms). */
-    public void observe(double value) {
+    /** Counts one duration in nanoseconds. */
+    public void observeNanos(long nanos) {
         int lo = 0;
-        int hi = bounds.length;
+        int hi = boundNanos.length;
         while (lo < hi) {
             int mid = (lo + hi) >>> 1;
-            if (value <= bounds[mid]) {
+            if (nanos <= boundNanos[mid]) {
                 hi = mid;
             } else {
                 lo = mid + 1;
             }
         }
         counts[lo].increment();
-        sum.add(value);
+        sumNanos.add(nanos);
     }
 
-    /** Counts the time since {@code startNanos} ({@link System#nanoTime()}), in seconds. */
+    /** Counts one duration in seconds. */
+    public void observe(double seconds) {
+        observeNanos(Math.round(seconds * 1e9));
+    }
+
+    /** Counts the time since {@code startNanos} ({@link System#nanoTime()}). */
     public void observeSince(long startNanos) {
-        observe((System.nanoTime() - startNanos) / 1e9);
+        observeNanos(System.nanoTime() - startNanos);
     }
 
     double[] bounds() {
@@ -57,8 +67,9 @@ public final class Histogram {
         return c;
     }
 
+    /** The sum of the observations in seconds. */
     double sum() {
-        return sum.sum();
+        return sumNanos.sum() / 1e9;
     }
 
     /** Upper bounds {@code start * factor^i} for i in [0, count), as Prometheus' ExponentialBuckets. */

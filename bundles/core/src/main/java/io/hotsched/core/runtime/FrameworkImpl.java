@@ -33,6 +33,7 @@ import io.hotsched.api.framework.ext.PreFilterTransformer;
 import io.hotsched.api.framework.ext.ScoreTransformer;
 import io.hotsched.api.framework.ext.Transformation;
 import io.hotsched.core.extender.Extenders;
+import io.hotsched.core.metrics.Histogram;
 import io.hotsched.core.metrics.SchedulerMetrics;
 import io.hotsched.core.registry.Registration;
 import java.time.Duration;
@@ -90,6 +91,8 @@ public final class FrameworkImpl {
     private final Extenders extenders;
     private final FrameworkServices services;
     private final SchedulerMetrics metrics;
+    /** Per Filter slot, its successful calls' histogram, made on first use: per node, not looked up by labels. */
+    private final Histogram[] filterSucceeded;
 
     private final AtomicInteger pins = new AtomicInteger(1);
     private volatile boolean retired;
@@ -123,6 +126,7 @@ public final class FrameworkImpl {
         this.waitingPods = waitingPods;
         this.services = services;
         this.metrics = services.metrics();
+        this.filterSucceeded = new Histogram[filter.size()];
     }
 
     /** The configuration's extenders, as this framework was built with them. */
@@ -369,6 +373,22 @@ public final class FrameworkImpl {
         return st == null ? Code.SUCCESS : st.code();
     }
 
+    /** A timed per-node call of Filter or Score slot {@code i}; the histogram for success is kept per slot. */
+    private void observeNodeCall(Histogram[] succeeded, int i, String plugin, String point, Code code, long nanos) {
+        Histogram h;
+        if (code == Code.SUCCESS) {
+            h = succeeded[i];
+            if (h == null) {
+                // a race makes the same look-up twice: the vector hands out one histogram per labels
+                h = metrics.pluginExecutionDuration.with(plugin, point, SchedulerMetrics.status(code));
+                succeeded[i] = h;
+            }
+        } else {
+            h = metrics.pluginExecutionDuration.with(plugin, point, SchedulerMetrics.status(code));
+        }
+        h.observeNanos(nanos);
+    }
+
     private void observePoint(long startNanos, String point, Code code) {
         metrics.extensionPointDuration.with(point, SchedulerMetrics.status(code), profileName).observeSince(startNanos);
     }
@@ -532,18 +552,44 @@ final PodInfo current = pod;
 
     // ---- Filter -----------------------------------------------------------------------------------
 
+    /**
+     * What Filter reads from the attempt, read once for all its nodes: which plugins PreFilter
+     * skipped, whether calls are timed, the time-out. Per node these cycle-state look-ups were a
+     * fifth of the scheduling loop's time.
+     */
+    public final class FilterRun {
+        final boolean[] skip;
+        final boolean timesPlugins;
+        final long limit;
+
+        FilterRun(CycleState state) {
+            Set<String> skipped = skippedFilter(state);
+            skip = new boolean[filter.size()];
+            for (int i = 0; i < skip.length; i++) {
+                skip[i] = skipped.contains(filter.get(i).name());
+            }
+            timesPlugins = Attempt.timesPlugins(state);
+            limit = limit(PluginTimeouts.FILTER);
+        }
+    }
+
+    /** Filter's per-attempt reads of {@code state}; valid until PreFilter runs again on it. */
+    public FilterRun filterRun(CycleState state) {
+        return new FilterRun(state);
+    }
+
     /** The Filter plugins in order; the first non-success wins. */
-    Status runFilterPlugins(CycleState state, PodInfo pod, NodeInfo node, Set<String> skipped, CallWatch.Slot watch) {
-        long filterLimit = limit(PluginTimeouts.FILTER);
-        boolean timesPlugins = Attempt.timesPlugins(state);
+    Status runFilterPlugins(CycleState state, PodInfo pod, NodeInfo node, FilterRun run, CallWatch.Slot watch) {
+        long filterLimit = run.limit;
+        // one clock read per call when timed: each call's end is the next one's start
+        long timed = run.timesPlugins ? System.nanoTime() : 0;
         for (int i = 0; i < filter.size(); i++) {
             Slot<FilterPlugin> s = filter.get(i);
-            if (!skipped.isEmpty() && skipped.contains(s.name())) {
+            if (run.skip[i]) {
                 continue;
             }
             Status st;
             long t0 = now();
-            long timed = timesPlugins ? System.nanoTime() : 0;
             if (watch != null) {
                 watch.begin(state, s.instance(), PluginTimeouts.FILTER, t0, filterLimit);
             }
@@ -557,7 +603,11 @@ final PodInfo current = pod;
                     watch.end();
                 }
             }
-            observePlugin(timed, s.name(), PluginTimeouts.FILTER, st == null ? Code.SUCCESS : st.code());
+            if (timed != 0) {
+                long end = System.nanoTime();
+                observeNodeCall(filterSucceeded, i, s.name(), PluginTimeouts.FILTER, st == null ? Code.SUCCESS : st.code(), end - timed);
+                timed = end;
+            }
             long took = now() - t0;
             if (took > filterLimit) {
                 return overtime(state, s.instance(), PluginTimeouts.FILTER, "running \"" + s.name() + "\" filter plugin", took);
@@ -579,8 +629,13 @@ final PodInfo current = pod;
      * node passes only if both pass.
      */
     public Status runFilterPluginsWithNominatedPods(CycleState state, PodInfo pod, NodeInfo node) {
+        return runFilterPluginsWithNominatedPods(state, pod, node, filterRun(state));
+    }
+
+    /** As {@link #runFilterPluginsWithNominatedPods(CycleState, PodInfo, NodeInfo)}, with the attempt's reads done once. */
+    public Status runFilterPluginsWithNominatedPods(CycleState state, PodInfo pod, NodeInfo node, FilterRun run) {
         CallWatch.Slot watch = watchSlot();
-        long filterLimit = limit(PluginTimeouts.FILTER);
+        long filterLimit = run.limit;
         for (int i = 0; i < filterTransformers.size(); i++) {
             Slot<FilterTransformer> t = filterTransformers.get(i);
             Transformation tr;
@@ -614,7 +669,6 @@ final PodInfo current = pod;
                 node = tr.node();
             }
         }
-        Set<String> skipped = skippedFilter(state);
         List<PodInfo> nominated = services.nominatedPods().apply(node.name());
         if (!nominated.isEmpty()) {
             NodeInfo withNominated = null;
@@ -633,13 +687,13 @@ final PodInfo current = pod;
                 }
             }
             if (withNominated != null) {
-                Status first = runFilterPlugins(stateWithNominated, pod, withNominated, skipped, watch);
+                Status first = runFilterPlugins(stateWithNominated, pod, withNominated, run, watch);
                 if (!first.isSuccess()) {
                     return first;
                 }
             }
         }
-        return runFilterPlugins(state, pod, node, skipped, watch);
+        return runFilterPlugins(state, pod, node, run, watch);
     }
 
     // ---- PostFilter --------------------------------------------------------------------------------
@@ -780,24 +834,36 @@ Outcome<Status> o = call(state, s.instance(), PluginTimeouts.PRE_SCORE, "running
         AtomicReference<Status> failure = new AtomicReference<>();
         try {
             Attempt attempt = Attempt.of(state);
-            boolean timesPlugins = attempt != null && attempt.timesPlugins;
+            Histogram[] timing = null;
+            if (attempt != null && attempt.timesPlugins) {
+                timing = new Histogram[active.size()];
+                for (int p = 0; p < timing.length; p++) {
+                    timing[p] = metrics.pluginExecutionDuration.with(active.get(p).name(), PluginTimeouts.SCORE, SchedulerMetrics.status(Code.SUCCESS));
+                }
+            }
+            final Histogram[] timedScores = timing;
             services.parallelizer().until(scoredNodes.size(), i -> {
                 if (failure.get() != null || attempt != null && attempt.givenUp()) {
                     return;
                 }
                 NodeInfo n = scoredNodes.get(i);
                 CallWatch.Slot watch = watchSlot();
+                // one clock read per call when timed: each call's end is the next one's start
+                long timed = timedScores != null ? System.nanoTime() : 0;
                 for (int p = 0; p < perPlugin.length; p++) {
                     Slot<ScorePlugin> s = active.get(p);
                     long v;
                     long t0 = now();
-                    long timed = timesPlugins ? System.nanoTime() : 0;
                     if (watch != null) {
                         watch.begin(state, s.instance(), PluginTimeouts.SCORE, t0, scoreLimit);
                     }
                     try {
                         v = s.plugin().score(state, scoredPod, n);
-                        observePlugin(timed, s.name(), PluginTimeouts.SCORE, Code.SUCCESS);
+                        if (timed != 0) {
+                            long end = System.nanoTime();
+                            timedScores[p].observeNanos(end - timed);
+                            timed = end;
+                        }
                     } catch (RuntimeException e) {
                         observePlugin(timed, s.name(), PluginTimeouts.SCORE, Code.ERROR);
                         if (failure.get() == null) {

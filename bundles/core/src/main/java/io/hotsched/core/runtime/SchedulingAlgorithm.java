@@ -204,12 +204,13 @@ public final class SchedulingAlgorithm {
         Attempt attempt = Attempt.of(state);
         // an error ends the search (upstream cancels the other pieces): the attempt fails anyway
         AtomicBoolean errored = new AtomicBoolean();
+        FrameworkImpl.FilterRun run = fw.filterRun(state);
         parallelizer.until(n, i -> {
             if (foundLen.get() >= found.length || errored.get() || attempt != null && attempt.givenUp()) {
                 return;
             }
             NodeInfo node = nodes.get((start + i) % n);
-            Status st = fw.runFilterPluginsWithNominatedPods(state, p, node);
+            Status st = fw.runFilterPluginsWithNominatedPods(state, p, node, run);
             if (st.code() == Code.ERROR) {
                 errored.set(true);
             }
