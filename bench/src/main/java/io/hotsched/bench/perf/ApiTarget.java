@@ -86,6 +86,11 @@ final class ApiTarget implements Target {
     }
 
     @Override
+    public java.util.Map<String, Double> schedulerThreadCpu() {
+        return ThreadCpu.of(scheduler.pid());
+    }
+
+    @Override
     public String metricsText() {
         return scheduler.metrics();
     }

@@ -34,7 +34,9 @@ import tools.jackson.databind.json.JsonMapper;
  * {@code --in-process} (the core and the default plugins in this JVM with an in-memory cluster:
  * the scheduler's own ceiling, without the API path); {@code --no-op-scheduler} (binds each pod to
  * the next node over HTTP without deciding: the API path's own ceiling); {@code --swap-every S}
- * (the plugin-swap workload: the default plugins' bundle upgraded in place every S seconds).
+ * (the plugin-swap workload: the default plugins' bundle upgraded in place every S seconds);
+ * {@code --runner-opts "..."} (this JVM's options, in place of {@link #RUNNER_OPTS}: it runs
+ * itself again with them).
  */
 public final class PerfMain {
 
@@ -44,7 +46,23 @@ public final class PerfMain {
     record Row(String name, PerfCases.Workload workload, Runner.Measured measured, long liveHeapMiB, long peakRssMiB) {
     }
 
+    /**
+     * The runner JVM's options, unless {@code --runner-opts} gives others: C1 only, because the API
+     * server and the harness are broad code (JSON, HTTP) that C2 would spend a third of a short run's
+     * CPU compiling, on the cores the scheduler is measured on; and a common pool of 2, without
+     * which the JDK HTTP client starts a thread per request on 2 cores.
+     */
+    static final String RUNNER_OPTS = "-XX:TieredStopAtLevel=1 -Djava.util.concurrent.ForkJoinPool.common.parallelism=2";
+
+    /** With {@code --in-process} the scheduler runs in the runner's JVM, with the JVM options {@code bin/hotsched} gives it. */
+    static final String IN_PROCESS_OPTS = "-Djava.util.concurrent.ForkJoinPool.common.parallelism=2";
+
+    private static final String CHILD = "hotsched.perf.runner";
+
     public static void main(String[] args) throws Exception {
+        if (System.getProperty(CHILD) == null) {
+            System.exit(relaunch(args));
+        }
         Map<String, String> o = new LinkedHashMap<>();
         for (int i = 0; i < args.length; i++) {
             String a = args[i];
@@ -88,7 +106,8 @@ public final class PerfMain {
         }
         Path out = Path.of(o.getOrDefault("out", "bench/target/perf"));
         Files.createDirectories(out);
-        String machine = Runtime.getRuntime().availableProcessors() + " cores, JVM " + Runtime.version();
+        String machine = Runtime.getRuntime().availableProcessors() + " cores, JVM " + Runtime.version() + ", runner JVM options \""
+                + System.getProperty(CHILD) + "\"";
         System.out.println("hotsched scheduler_perf runner: " + chosen.size() + " workload(s); " + machine
                 + (inProcess ? "; the scheduler in-process, no HTTP" : noop ? "; a no-op scheduler binding over HTTP" : "; the distribution over HTTP"));
         Progress progress = new Progress(System.out);
@@ -115,6 +134,32 @@ public final class PerfMain {
         if (o.containsKey("docs")) {
             Files.writeString(Path.of(o.get("docs")), "\n" + table + durations, StandardOpenOption.APPEND);
         }
+    }
+
+    /** Runs this class again in a JVM with the runner's options; its exit code. */
+    private static int relaunch(String[] args) throws IOException, InterruptedException {
+        String opts = List.of(args).contains("--in-process") ? IN_PROCESS_OPTS : RUNNER_OPTS;
+        List<String> rest = new ArrayList<>();
+        for (int i = 0; i < args.length; i++) {
+            if (args[i].equals("--runner-opts") && i + 1 < args.length) {
+                opts = args[++i];
+            } else {
+                rest.add(args[i]);
+            }
+        }
+        List<String> cmd = new ArrayList<>();
+        cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        for (String opt : opts.trim().split("\\s+")) {
+            if (!opt.isEmpty()) {
+                cmd.add(opt);
+            }
+        }
+        cmd.add("-D" + CHILD + "=" + opts);
+        cmd.add("-cp");
+        cmd.add(System.getProperty("java.class.path"));
+        cmd.add(PerfMain.class.getName());
+        cmd.addAll(rest);
+        return new ProcessBuilder(cmd).inheritIO().start().waitFor();
     }
 
     private static Row runOne(PerfCases.Case c, PerfCases.Workload w, String name, Path dist, Path out, String opts, String extraConfig,
@@ -197,6 +242,14 @@ public final class PerfMain {
     private static String durations(List<Row> rows) {
         StringBuilder b = new StringBuilder();
         for (Row r : rows) {
+            Runner.Measured m = r.measured();
+            if (!m.schedulerThreads().isEmpty() || !m.runnerThreads().isEmpty()) {
+                b.append("\nCPU seconds by thread in the measured phase of ").append(r.name()).append(":\n");
+                if (!m.schedulerThreads().isEmpty()) {
+                    b.append("- scheduler JVM: ").append(ThreadCpu.describe(m.schedulerThreads())).append('\n');
+                }
+                b.append("- runner JVM: ").append(ThreadCpu.describe(m.runnerThreads())).append('\n');
+            }
             if (r.measured().durations().isEmpty()) {
                 continue;
             }

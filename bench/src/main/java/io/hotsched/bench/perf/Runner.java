@@ -29,7 +29,7 @@ final class Runner implements AutoCloseable {
 
     /** What the measured createPods op gave. */
     record Measured(String namespace, int pods, Throughput.Summary throughput, double seconds, double schedulerCpu, double runnerCpu,
-            List<Histograms.Item> durations) {
+            List<Histograms.Item> durations, Map<String, Double> schedulerThreads, Map<String, Double> runnerThreads) {
     }
 
     private static final JsonMapper JSON = JsonMapper.builder().disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES).build();
@@ -147,6 +147,8 @@ final class Runner implements AutoCloseable {
         Throughput throughput = measure ? new Throughput(() -> target.scheduled(ns) - before) : null;
         ScheduledExecutorService sampler = Executors.newSingleThreadScheduledExecutor();
         Map<String, Histograms.Series> metrics0 = measure ? Histograms.parse(target.metricsText()) : Map.of();
+        Map<String, Double> schedThreads0 = target.schedulerThreadCpu();
+        Map<String, Double> ownThreads0 = ThreadCpu.of(ProcessHandle.current().pid());
         long t0 = System.nanoTime();
         double schedCpu0 = target.schedulerCpuSeconds();
         double ownCpu0 = ownCpu();
@@ -183,7 +185,8 @@ final class Runner implements AutoCloseable {
         double schedCpu = target.schedulerCpuSeconds() - schedCpu0;
         double runnerCpu = ownCpu() - ownCpu0;
         List<Histograms.Item> durations = Histograms.standard(Histograms.delta(metrics0, Histograms.parse(target.metricsText())));
-        return new Measured(ns, count, throughput.summary(), seconds, schedCpu, runnerCpu, durations);
+        return new Measured(ns, count, throughput.summary(), seconds, schedCpu, runnerCpu, durations,
+                ThreadCpu.delta(schedThreads0, target.schedulerThreadCpu()), ThreadCpu.delta(ownThreads0, ThreadCpu.of(ProcessHandle.current().pid())));
     }
 
     private void awaitScheduled(String ns, int expected) throws InterruptedException {

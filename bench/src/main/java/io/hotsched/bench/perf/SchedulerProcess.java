@@ -112,6 +112,10 @@ final class SchedulerProcess implements AutoCloseable {
         return process.toHandle().info().totalCpuDuration().map(d -> d.toMillis() / 1000.0).orElse(-1.0);
     }
 
+    long pid() {
+        return process.pid();
+    }
+
     /** The scheduler JVM's peak resident memory in MiB (Linux), or -1. */
     long peakRssMiB() {
         try {

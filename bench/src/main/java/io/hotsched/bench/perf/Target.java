@@ -24,6 +24,11 @@ interface Target extends AutoCloseable {
     /** The scheduler's peak resident memory in MiB, or -1. */
     long peakRssMiB();
 
+    /** The scheduler's CPU seconds so far per group of threads ({@link ThreadCpu}); empty when it has no process of its own. */
+    default java.util.Map<String, Double> schedulerThreadCpu() {
+        return java.util.Map.of();
+    }
+
     /** The scheduler's {@code /metrics} page now (Prometheus text), or null when it has none. */
     default String metricsText() {
         return null;
