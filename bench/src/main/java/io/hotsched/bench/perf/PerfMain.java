@@ -165,6 +165,8 @@ public final class PerfMain {
     private static Row runOne(PerfCases.Case c, PerfCases.Workload w, String name, Path dist, Path out, String opts, String extraConfig,
             String mode, long swapMillis, Progress progress) throws Exception {
         Path work = Files.createTempDirectory("hotsched-perf-");
+        long t0 = System.nanoTime();
+        long[] marks = new long[3];
         try (Target target = switch (mode) {
             case "in-process" -> new InProcessTarget(extraConfig);
             case "noop" -> new NoopSchedulerTarget();
@@ -178,17 +180,27 @@ public final class PerfMain {
                 api.swapDefaultPluginsEvery(swapMillis);
             }
             try {
+                marks[0] = System.nanoTime();
                 Runner.Measured m = runner.run(c, w);
+                marks[1] = System.nanoTime();
                 if (target instanceof ApiTarget api && swapMillis > 0) {
                     progress.note("bundle swaps during the workload: " + api.swaps());
                 }
-                return new Row(swapMillis > 0 ? name + " (swap every " + swapMillis / 1000.0 + " s)" : name, w, m, target.liveHeapMiB(),
+                Row row = new Row(swapMillis > 0 ? name + " (swap every " + swapMillis / 1000.0 + " s)" : name, w, m, target.liveHeapMiB(),
                         target.peakRssMiB());
+                marks[2] = System.nanoTime();
+                return row;
             } finally {
                 if (target instanceof ApiTarget api) {
                     Files.copy(api.schedulerLog(), out.resolve(name.replace('/', '_') + ".scheduler.log"),
                             java.nio.file.StandardCopyOption.REPLACE_EXISTING);
                 }
+            }
+        } finally {
+            long end = System.nanoTime();
+            if (marks[2] != 0) {
+                progress.note(String.format("start %.1f s, workload %.1f s, heap %.1f s, stop %.1f s", (marks[0] - t0) / 1e9,
+                        (marks[1] - marks[0]) / 1e9, (marks[2] - marks[1]) / 1e9, (end - marks[2]) / 1e9));
             }
         }
     }

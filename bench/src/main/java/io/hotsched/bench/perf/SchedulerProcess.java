@@ -52,6 +52,8 @@ final class SchedulerProcess implements AutoCloseable {
         pb.environment().put("HOTSCHED_OPTS", jvmOptions);
         SchedulerProcess p = new SchedulerProcess(pb.start(), log, metricsPort);
         p.awaitLine("Scheduling started", 180);
+        // the plugin bundles in deploy/ arrive after the core: measure once every profile is built
+        p.awaitReady(60);
         return p;
     }
 
@@ -59,6 +61,26 @@ final class SchedulerProcess implements AutoCloseable {
         try (java.net.ServerSocket s = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
             return s.getLocalPort();
         }
+    }
+
+    void awaitReady(int seconds) throws IOException, InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
+        String why = "no answer";
+        while (System.nanoTime() < deadline) {
+            try {
+                java.net.http.HttpResponse<String> r = http.send(java.net.http.HttpRequest.newBuilder(
+                        java.net.URI.create("http://127.0.0.1:" + metricsPort + "/readyz")).timeout(java.time.Duration.ofSeconds(5)).build(),
+                        java.net.http.HttpResponse.BodyHandlers.ofString());
+                if (r.statusCode() == 200) {
+                    return;
+                }
+                why = r.body();
+            } catch (IOException e) {
+                why = e.toString();
+            }
+            Thread.sleep(100);
+        }
+        throw new IOException("the scheduler was not ready within " + seconds + " s (/readyz: " + why + "); see " + log);
     }
 
     /** The scheduler's /metrics page, or null when it cannot be read. */

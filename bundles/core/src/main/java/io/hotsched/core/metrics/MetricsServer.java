@@ -11,8 +11,9 @@ import java.util.concurrent.Executors;
 import java.util.function.BooleanSupplier;
 
 /**
- * {@code /metrics} (Prometheus text) and {@code /healthz} over plain HTTP, as kube-scheduler
- * serves them on its port: one thread, since a scrape every few seconds is all it serves.
+ * {@code /metrics} (Prometheus text), {@code /healthz} and {@code /readyz} over plain HTTP, as
+ * kube-scheduler serves them on its port: one thread, since a scrape every few seconds is all it
+ * serves.
  */
 public final class MetricsServer implements AutoCloseable {
 
@@ -27,10 +28,12 @@ public final class MetricsServer implements AutoCloseable {
     /**
      * Serves {@code metrics} on {@code address} ({@code host:port}; port 0 picks a free one).
      *
+     * @param notReady why the scheduler is not ready (503 with that text), or null when it is (200)
      * @throws IllegalArgumentException naming the value when it is not {@code host:port}
      * @throws IOException when the port cannot be bound
      */
-    public static MetricsServer start(String address, SchedulerMetrics metrics, BooleanSupplier healthy) throws IOException {
+    public static MetricsServer start(String address, SchedulerMetrics metrics, BooleanSupplier healthy,
+            java.util.function.Supplier<String> notReady) throws IOException {
         InetSocketAddress at = parse(address);
         HttpServer server = HttpServer.create(at, 16);
         server.createContext("/metrics", ex -> {
@@ -41,6 +44,10 @@ public final class MetricsServer implements AutoCloseable {
         server.createContext("/healthz", ex -> {
             boolean ok = healthy.getAsBoolean();
             reply(ex, ok ? 200 : 500, "text/plain; charset=utf-8", ok ? "ok" : "not running");
+        });
+        server.createContext("/readyz", ex -> {
+            String why = notReady.get();
+            reply(ex, why == null ? 200 : 503, "text/plain; charset=utf-8", why == null ? "ok" : why);
         });
         ExecutorService thread = Executors.newSingleThreadExecutor(r -> {
             Thread t = new Thread(r, "hotsched-metrics");

@@ -124,8 +124,11 @@ public final class SchedulerComponent implements ClusterEvents, SchedulerAdmin {
             return;
         }
         try {
-            metricsServer = MetricsServer.start(wanted, s.metrics(), () -> scheduler != null);
-            LOG.info("Serving /metrics and /healthz on http://{}:{}", metricsServer.address().getHostString(), metricsServer.address().getPort());
+            metricsServer = MetricsServer.start(wanted, s.metrics(), () -> scheduler != null, () -> {
+                Scheduler now = scheduler;
+                return now == null ? "stopped" : now.notReady();
+            });
+            LOG.info("Serving /metrics, /healthz and /readyz on http://{}:{}", metricsServer.address().getHostString(), metricsServer.address().getPort());
         } catch (IllegalArgumentException e) {
             LOG.error("etc/io.hotsched.scheduler.cfg: {}; no metrics are served", e.getMessage());
         } catch (java.io.IOException e) {

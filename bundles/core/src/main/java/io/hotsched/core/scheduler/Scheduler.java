@@ -31,6 +31,7 @@ import io.hotsched.core.runtime.SchedulingAlgorithm;
 import io.hotsched.core.runtime.Snapshot;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -455,6 +456,26 @@ public final class Scheduler implements ClusterEvents, AutoCloseable {
         objects.changed(kind, oldObject, newObject);
         ActionType a = oldObject == null ? ActionType.ADD : newObject == null ? ActionType.DELETE : ActionType.UPDATE;
         queue.onEvent(kind, a, qp -> mayHelp(qp, kind, a, oldObject, newObject));
+    }
+
+    /**
+     * Why the scheduler cannot schedule every pod it serves yet (not synced, a profile waiting for
+     * its plugins or refused); null when it can: what {@code /readyz} answers.
+     */
+    public String notReady() {
+        if (!running) {
+            return "not running";
+        }
+        if (synced.getCount() > 0) {
+            return "the cluster is not synced yet";
+        }
+        List<String> waiting = new ArrayList<>();
+        for (ProfileState p : profiles.profiles()) {
+            if (!p.ready()) {
+                waiting.add("profile " + p.name() + " " + p.describe());
+            }
+        }
+        return waiting.isEmpty() ? null : String.join("; ", waiting);
     }
 
     @Override

@@ -63,7 +63,8 @@ class SchedulerMetricsTest {
     void servesMetricsAndHealthOverHttp() throws Exception {
         SchedulerMetrics m = new SchedulerMetrics();
         m.algorithmDuration.observe(0.01);
-        try (MetricsServer s = MetricsServer.start("127.0.0.1:0", m, () -> true)) {
+        String[] notReady = {"profile p waits for plugins [X]"};
+        try (MetricsServer s = MetricsServer.start("127.0.0.1:0", m, () -> true, () -> notReady[0])) {
             HttpClient c = HttpClient.newHttpClient();
             String base = "http://127.0.0.1:" + s.address().getPort();
             HttpResponse<String> r = c.send(HttpRequest.newBuilder(URI.create(base + "/metrics")).build(), HttpResponse.BodyHandlers.ofString());
@@ -71,6 +72,11 @@ class SchedulerMetricsTest {
             assertTrue(r.headers().firstValue("Content-Type").orElse("").startsWith("text/plain; version=0.0.4"));
             assertTrue(r.body().contains("scheduler_scheduling_algorithm_duration_seconds_count 1"), r.body());
             assertEquals("ok", c.send(HttpRequest.newBuilder(URI.create(base + "/healthz")).build(), HttpResponse.BodyHandlers.ofString()).body());
+            HttpResponse<String> ready = c.send(HttpRequest.newBuilder(URI.create(base + "/readyz")).build(), HttpResponse.BodyHandlers.ofString());
+            assertEquals(503, ready.statusCode());
+            assertEquals("profile p waits for plugins [X]", ready.body());
+            notReady[0] = null;
+            assertEquals(200, c.send(HttpRequest.newBuilder(URI.create(base + "/readyz")).build(), HttpResponse.BodyHandlers.ofString()).statusCode());
         }
     }
 
