@@ -154,7 +154,10 @@ final class Histograms {
             if (s.name().equals("scheduler_plugin_execution_duration_seconds")) {
                 String plugin = s.labels().get("plugin");
                 String point = s.labels().get("extension_point");
-                pluginPoints.put(plugin + "/" + point, Map.of("plugin", plugin, "extension_point", point));
+                Map<String, String> labels = new LinkedHashMap<>();
+                labels.put("plugin", plugin);
+                labels.put("extension_point", point);
+                pluginPoints.put(plugin + "/" + point, labels);
             }
         }
         for (Map<String, String> f : pluginPoints.values()) {

@@ -25,6 +25,7 @@ public final class PodInfo {
 
     private final Pod pod;
     private final String namespace;
+    private final Map<String, String> labels;
     private final String name;
     private final String uid;
     private final int priority;
@@ -39,7 +40,10 @@ public final class PodInfo {
     private PodInfo(Pod pod) {
         this.pod = pod;
         ObjectMeta meta = pod.getMetadata();
-        this.namespace = meta == null || meta.getNamespace() == null || meta.getNamespace().isEmpty() ? "default" : meta.getNamespace();
+        // interned: plugins compare every pod's namespace per attempt, and equal instances compare without reading the text
+        this.namespace = meta == null || meta.getNamespace() == null || meta.getNamespace().isEmpty() ? "default" : meta.getNamespace().intern();
+        // kept here, one load from the PodInfo instead of three through the Pod, for the same reason
+        this.labels = meta == null || meta.getLabels() == null ? Map.of() : meta.getLabels();
         this.name = meta == null ? "" : String.valueOf(meta.getName());
         this.uid = meta == null || meta.getUid() == null ? namespace + "/" + name : meta.getUid();
         PodSpec spec = pod.getSpec();
@@ -176,8 +180,7 @@ public final class PodInfo {
 
     /** The pod's labels; empty when none. */
     public Map<String, String> labels() {
-        ObjectMeta meta = pod.getMetadata();
-        return meta == null || meta.getLabels() == null ? Map.of() : meta.getLabels();
+        return labels;
     }
 
     private static List<HostPort> hostPortsOf(PodSpec spec) {

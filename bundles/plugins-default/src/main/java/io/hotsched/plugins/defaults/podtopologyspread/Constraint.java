@@ -38,7 +38,8 @@ record Constraint(int maxSkew, String topologyKey, LabelSelector selector, int m
         int n = 0;
         for (int pI = 0, pN = pods.size(); pI < pN; pI++) {
             PodInfo p = pods.get(pI);
-            if (p.namespace().equals(namespace) && p.pod().getMetadata().getDeletionTimestamp() == null && selector.matches(p.labels())) {
+            // cheapest test first: the deletion timestamp is two loads further away than the labels
+            if (p.namespace().equals(namespace) && selector.matches(p.labels()) && p.pod().getMetadata().getDeletionTimestamp() == null) {
                 n++;
             }
         }
