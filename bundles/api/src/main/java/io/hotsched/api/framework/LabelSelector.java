@@ -23,12 +23,13 @@ public final class LabelSelector {
     public record Requirement(String key, String operator, Set<String> values) {
 
         boolean matches(Map<String, String> labels) {
-            String v = labels.get(key);
+            // immutable maps refuse null look-ups: a requirement without a key finds no label
+            String v = key == null ? null : labels.get(key);
             return switch (operator) {
                 case "In" -> v != null && values.contains(v);
                 case "NotIn" -> v == null || !values.contains(v);
-                case "Exists" -> labels.containsKey(key);
-                case "DoesNotExist" -> !labels.containsKey(key);
+                case "Exists" -> key != null && labels.containsKey(key);
+                case "DoesNotExist" -> key == null || !labels.containsKey(key);
                 default -> false;
             };
         }
@@ -50,7 +51,8 @@ public final class LabelSelector {
         }
         List<Requirement> reqs = new ArrayList<>();
         if (s.getMatchLabels() != null) {
-            s.getMatchLabels().forEach((k, v) -> reqs.add(new Requirement(k, "In", Set.of(v))));
+            // interned, as PodInfo's labels are: matching compares by identity first
+            s.getMatchLabels().forEach((k, v) -> reqs.add(new Requirement(k.intern(), "In", Set.of(v.intern()))));
         }
         if (s.getMatchExpressions() != null) {
             for (LabelSelectorRequirement r : s.getMatchExpressions()) {
@@ -58,7 +60,8 @@ public final class LabelSelector {
                 if (!Set.of("In", "NotIn", "Exists", "DoesNotExist").contains(op)) {
                     throw new IllegalArgumentException("label selector operator \"" + op + "\" is not one of In, NotIn, Exists, DoesNotExist");
                 }
-                reqs.add(new Requirement(r.getKey(), op, r.getValues() == null ? Set.of() : Set.copyOf(r.getValues())));
+                reqs.add(new Requirement(r.getKey() == null ? null : r.getKey().intern(), op,
+                        r.getValues() == null ? Set.of() : Set.copyOf(r.getValues().stream().map(String::intern).toList())));
             }
         }
         return reqs.isEmpty() ? EVERYTHING : new LabelSelector(List.copyOf(reqs));

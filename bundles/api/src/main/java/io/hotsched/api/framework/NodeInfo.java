@@ -28,6 +28,7 @@ public final class NodeInfo {
     private List<PodInfo> podsWithRequiredAntiAffinity = List.of();
     private Map<String, ImageStateSummary> imageStates = Map.of();
     private long generation;
+    private Map<String, String> labels = Map.of();
 
     /** A NodeInfo for {@code node}, with no pods yet. */
     public NodeInfo(Node node) {
@@ -57,6 +58,14 @@ public final class NodeInfo {
 
     public String name() {
         return name;
+    }
+
+    /**
+     * The node's labels, read once when the node is set: immutable, with interned strings, so
+     * selectors match them by identity; empty without a node or labels.
+     */
+    public Map<String, String> labels() {
+        return labels;
     }
 
     /** {@code status.allocatable}, parsed. */
@@ -120,6 +129,7 @@ public final class NodeInfo {
             throw new IllegalArgumentException("node " + newNode.getMetadata().getName() + " is not " + name);
         }
         this.node = newNode;
+        this.labels = InternedLabels.of(newNode.getMetadata().getLabels());
         NodeStatus status = newNode.getStatus();
         this.allocatable = Resource.parse(status == null ? null : status.getAllocatable());
     }
@@ -127,6 +137,7 @@ public final class NodeInfo {
     /** Forgets the node object, keeping the pods (a node deleted while pods still name it). */
     public void clearNode() {
         this.node = null;
+        this.labels = Map.of();
         this.allocatable = Resource.ZERO;
     }
 
@@ -191,6 +202,7 @@ public final class NodeInfo {
     public NodeInfo copy() {
         NodeInfo c = new NodeInfo(name, new ArrayList<>(pods), new ArrayList<>(usedPorts));
         c.node = node;
+        c.labels = labels;
         c.allocatable = allocatable;
         c.requested = requested;
         c.nonZeroRequested = nonZeroRequested;

@@ -42,8 +42,7 @@ public final class PodInfo {
         ObjectMeta meta = pod.getMetadata();
         // interned: plugins compare every pod's namespace per attempt, and equal instances compare without reading the text
         this.namespace = meta == null || meta.getNamespace() == null || meta.getNamespace().isEmpty() ? "default" : meta.getNamespace().intern();
-        // kept here, one load from the PodInfo instead of three through the Pod, for the same reason
-        this.labels = meta == null || meta.getLabels() == null ? Map.of() : meta.getLabels();
+        this.labels = InternedLabels.of(meta == null ? null : meta.getLabels());
         this.name = meta == null ? "" : String.valueOf(meta.getName());
         this.uid = meta == null || meta.getUid() == null ? namespace + "/" + name : meta.getUid();
         PodSpec spec = pod.getSpec();
@@ -178,7 +177,7 @@ public final class PodInfo {
         return n == null || n.isEmpty() ? "default-scheduler" : n;
     }
 
-    /** The pod's labels; empty when none. */
+    /** The pod's labels (immutable, interned strings); empty when none. */
     public Map<String, String> labels() {
         return labels;
     }

@@ -56,4 +56,37 @@ class NodeInfoTest {
         assertEquals(1000, n.requested().milliCpu());
         assertEquals(0, c.requested().milliCpu());
     }
+
+    @Test
+    void labelsAreReadOnceInternedAndFollowTheNode() {
+        // strings built at run time, as JSON decoding builds them: equal, not identical
+        String zone = new String("topology.kubernetes.io/zone".toCharArray());
+        NodeInfo n = new NodeInfo(new NodeBuilder().withNewMetadata().withName("n1").withLabels(Map.of(zone, new String("z1".toCharArray())))
+                .endMetadata().build());
+        assertEquals(Map.of("topology.kubernetes.io/zone", "z1"), n.labels());
+        String key = n.labels().keySet().iterator().next();
+        assertTrue(key == "topology.kubernetes.io/zone", "the key is the interned instance");
+        assertTrue(n.labels().get("topology.kubernetes.io/zone") == "z1", "the value is the interned instance");
+        LabelSelector sel = LabelSelector.of(new io.fabric8.kubernetes.api.model.LabelSelectorBuilder()
+                .addToMatchLabels(new String("topology.kubernetes.io/zone".toCharArray()), new String("z1".toCharArray())).build());
+        assertTrue(sel.matches(n.labels()));
+        assertTrue(sel.requirements().get(0).key() == key, "the selector's key is the same instance");
+        assertEquals(n.labels(), n.copy().labels());
+        n.setNode(new NodeBuilder().withNewMetadata().withName("n1").endMetadata().build());
+        assertEquals(Map.of(), n.labels());
+        n.setNode(new NodeBuilder().withNewMetadata().withName("n1").withLabels(Map.of("a", "b")).endMetadata().build());
+        n.clearNode();
+        assertEquals(Map.of(), n.labels());
+    }
+
+    @Test
+    void aSelectorRequirementWithoutAKeyFindsNoLabel() {
+        LabelSelector exists = LabelSelector.of(new io.fabric8.kubernetes.api.model.LabelSelectorBuilder()
+                .addNewMatchExpression().withOperator("Exists").endMatchExpression().build());
+        LabelSelector absent = LabelSelector.of(new io.fabric8.kubernetes.api.model.LabelSelectorBuilder()
+                .addNewMatchExpression().withOperator("DoesNotExist").endMatchExpression().build());
+        NodeInfo n = new NodeInfo(new NodeBuilder().withNewMetadata().withName("n1").withLabels(Map.of("a", "b")).endMetadata().build());
+        assertFalse(exists.matches(n.labels()));
+        assertTrue(absent.matches(n.labels()));
+    }
 }

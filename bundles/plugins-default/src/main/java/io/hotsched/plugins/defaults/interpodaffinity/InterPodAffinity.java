@@ -174,7 +174,7 @@ public final class InterPodAffinity implements PluginFactory {
         }
 
         private void countExistingAntiAffinity(PreFilterState s, PodInfo incoming, PodInfo existing, NodeInfo node, long delta) {
-            Map<String, String> labels = States.labels(node.node());
+            Map<String, String> labels = node.labels();
             for (int tI = 0, tN = existing.requiredAntiAffinityTerms().size(); tI < tN; tI++) {
                 AffinityTerm t = existing.requiredAntiAffinityTerms().get(tI);
                 String v = labels.get(t.topologyKey());
@@ -185,7 +185,7 @@ public final class InterPodAffinity implements PluginFactory {
         }
 
         private void countIncoming(PreFilterState s, PodInfo incoming, PodInfo existing, NodeInfo node, long delta) {
-            Map<String, String> labels = States.labels(node.node());
+            Map<String, String> labels = node.labels();
             List<AffinityTerm> affinity = incoming.requiredAffinityTerms();
             if (!affinity.isEmpty() && matchesAll(affinity, existing)) {
                 for (int tI = 0, tN = affinity.size(); tI < tN; tI++) {
@@ -227,7 +227,7 @@ public final class InterPodAffinity implements PluginFactory {
             if (s == null) {
                 return States.notFound(PRE_FILTER_KEY);
             }
-            Map<String, String> labels = States.labels(node.node());
+            Map<String, String> labels = node.labels();
             if (!satisfiesAffinity(s, pod, labels)) {
                 return Status.unresolvable(ERR_REASON_AFFINITY);
             }
@@ -283,7 +283,7 @@ public final class InterPodAffinity implements PluginFactory {
                     (scores, n) -> {
                         List<PodInfo> existing = hasPreferred ? n.pods() : n.podsWithAffinity();
                         for (int existingI = 0, existingN = existing.size(); existingI < existingN; existingI++) {
-                            scoreExisting(scores, pod, existing.get(existingI), States.labels(n.node()));
+                            scoreExisting(scores, pod, existing.get(existingI), n.labels());
                         }
                     });
             TopologyCounts scores = chunks.get(0);
@@ -330,7 +330,7 @@ public final class InterPodAffinity implements PluginFactory {
         @Override
         public long score(CycleState state, PodInfo pod, NodeInfo node) {
             PreScoreState s = state.readOrNull(PRE_SCORE_KEY);
-            return s == null ? 0 : s.scores().sumFor(States.labels(node.node()));
+            return s == null ? 0 : s.scores().sumFor(node.labels());
         }
 
         @Override

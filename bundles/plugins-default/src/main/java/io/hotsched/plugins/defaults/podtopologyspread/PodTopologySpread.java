@@ -267,7 +267,7 @@ public final class PodTopologySpread implements PluginFactory {
                         if (node == null) {
                             return;
                         }
-                        Map<String, String> labels = States.labels(node);
+                        Map<String, String> labels = n.labels();
                         if (!Constraint.hasAllKeys(labels, constraints)) {
                             return;
                         }
@@ -298,13 +298,13 @@ public final class PodTopologySpread implements PluginFactory {
                 return States.notFound(PRE_FILTER_KEY);
             }
             Node n = node.node();
-            if (n == null || !Constraint.hasAllKeys(States.labels(n), s.constraints) || !other.namespace().equals(pod.namespace())) {
+            if (n == null || !Constraint.hasAllKeys(node.labels(), s.constraints) || !other.namespace().equals(pod.namespace())) {
                 return Status.SUCCESS;
             }
             for (int i = 0; i < s.constraints.size(); i++) {
                 Constraint c = s.constraints.get(i);
                 if (c.includes(pod, n, s.affinity) && c.selector().matches(other.labels())) {
-                    PreFilterState.count(s.matchNum.get(i), States.labels(n).get(c.topologyKey()), delta);
+                    PreFilterState.count(s.matchNum.get(i), node.labels().get(c.topologyKey()), delta);
                 }
             }
             s.recomputeMins();
@@ -317,7 +317,7 @@ public final class PodTopologySpread implements PluginFactory {
             if (s == null) {
                 return States.notFound(PRE_FILTER_KEY);
             }
-            Map<String, String> labels = States.labels(node.node());
+            Map<String, String> labels = node.labels();
             for (int i = 0; i < s.constraints.size(); i++) {
                 Constraint c = s.constraints.get(i);
                 String value = labels.get(c.topologyKey());
@@ -357,7 +357,7 @@ public final class PodTopologySpread implements PluginFactory {
             }
             for (int nI = 0, nN = candidates.size(); nI < nN; nI++) {
                 NodeInfo n = candidates.get(nI);
-                Map<String, String> labels = States.labels(n.node());
+                Map<String, String> labels = n.labels();
                 if (requireAllKeys && !Constraint.hasAllKeys(labels, constraints)) {
                     ignored.add(n.name());
                     continue;
@@ -382,7 +382,7 @@ public final class PodTopologySpread implements PluginFactory {
                         if (node == null) {
                             return;
                         }
-                        Map<String, String> labels = States.labels(node);
+                        Map<String, String> labels = n.labels();
                         if (requireAllKeys && !Constraint.hasAllKeys(labels, constraints)) {
                             return;
                         }
@@ -407,7 +407,7 @@ public final class PodTopologySpread implements PluginFactory {
             if (s == null || s.ignoredNodes().contains(node.name())) {
                 return 0;
             }
-            Map<String, String> labels = States.labels(node.node());
+            Map<String, String> labels = node.labels();
             double score = 0;
             for (int i = 0; i < s.constraints().size(); i++) {
                 Constraint c = s.constraints().get(i);
