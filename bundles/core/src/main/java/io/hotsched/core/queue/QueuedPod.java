@@ -20,6 +20,8 @@ public final class QueuedPod {
     boolean gatesChecked;
     String lastFailure;
     long cycle;
+    /** Popped while its profile was paused: not attempted, so no backoff when it moves back. */
+    boolean notAttempted;
 
     QueuedPod(PodInfo pod, Instant now) {
         this.pod = pod;

@@ -225,6 +225,33 @@ public final class SchedulingQueue {
         }
     }
 
+    /**
+     * The pod's profile is paused (a plugin bundle is being replaced, say), so it was popped but
+     * not attempted. It waits with the unschedulable pods for the profile, then goes straight back
+     * to the active queue in its old place: its attempt is not counted and it gets no backoff.
+     * A swap pauses a profile for a fraction of a second, in which the loop pops every waiting pod
+     * of it; with a backoff each, the loop would then idle for a second after every swap.
+     */
+    public void parkWhilePaused(QueuedPod qp, String waitingFor, String failure) {
+        synchronized (lock) {
+            inFlight.remove(qp.pod.uid());
+            if (!pods.containsKey(qp.pod.uid())) {
+                return;
+            }
+            qp.attempts--;
+            qp.notAttempted = true;
+            qp.unschedulablePlugins = Set.of(waitingFor);
+            qp.lastFailure = failure;
+            if (moveRequestCycle >= qp.cycle) {
+                // the profile came back while the pod was out of the queue
+                requeue(qp);
+            } else {
+                qp.unschedulableSince = clock.instant();
+                unschedulable.put(qp.pod.uid(), qp);
+            }
+        }
+    }
+
     /** The attempt failed with an error: the pod retries after its backoff. */
     public void addBackoff(QueuedPod qp, String failure) {
         synchronized (lock) {
@@ -303,6 +330,12 @@ public final class SchedulingQueue {
     }
 
     private void requeue(QueuedPod qp) {
+        if (qp.notAttempted) {
+            qp.notAttempted = false;
+            active.add(qp);
+            lock.notifyAll();
+            return;
+        }
         Instant expiry = qp.timestamp.plus(backoffDuration(qp.attempts));
         if (clock.instant().isBefore(expiry)) {
             qp.backoffExpiry = expiry;

@@ -114,7 +114,7 @@ final class SchedulingCycle {
                 queue.done(qp);
                 return;
             }
-            queue.addUnschedulable(qp, Set.of(PAUSED_PREFIX + profileName), "profile " + profileName + " " + ps.describe());
+            queue.parkWhilePaused(qp, PAUSED_PREFIX + profileName, "profile " + profileName + " " + ps.describe());
             return;
         }
         CycleState first = new CycleState();

@@ -116,6 +116,34 @@ class SchedulingQueueTest {
     }
 
     @Test
+    void aPodPoppedWhileItsProfileIsPausedComesBackWithoutBackoffOrAnAttempt() throws Exception {
+        SchedulingQueue q = queue();
+        q.add(Pods.pod("p").info());
+        QueuedPod qp = q.pop();
+        assertEquals(1, qp.attempts());
+        q.parkWhilePaused(qp, "paused:default-scheduler", "profile default-scheduler paused: waiting for plugin(s) X");
+        assertEquals(0, qp.attempts());
+        assertEquals(1, q.counts().get("unschedulable"));
+        assertEquals(1, q.moveIf(x -> true));
+        assertEquals(1, q.counts().get("active"), "no backoff: the pod was not attempted");
+        assertSame(qp, q.pop());
+        // an attempt that fails after that counts as its first, with the first backoff
+        q.onEvent("Node", ActionType.ADD, x -> true);
+        q.addUnschedulable(qp, Set.of("NodeResourcesFit"), "no fit");
+        assertEquals(1, q.counts().get("backoff"));
+    }
+
+    @Test
+    void aPausedProfileThatCameBackDuringThePopSendsThePodStraightBack() throws Exception {
+        SchedulingQueue q = queue();
+        q.add(Pods.pod("p").info());
+        QueuedPod qp = q.pop();
+        q.moveIf(x -> true);
+        q.parkWhilePaused(qp, "paused:default-scheduler", "paused");
+        assertEquals(1, q.counts().get("active"));
+    }
+
+    @Test
     void aMoveRequestDuringTheAttemptSendsThePodToBackoff() throws Exception {
         SchedulingQueue q = queue();
         q.add(Pods.pod("p").info());
