@@ -35,9 +35,9 @@ final class ApiTarget implements Target {
         return scheduler.log;
     }
 
-    /** Starts upgrading the default plugins' bundle in place every {@code periodMillis}. */
-    void swapDefaultPluginsEvery(long periodMillis) throws java.io.IOException {
-        swapper = new BundleSwapper(deploy, "io.hotsched.plugins.defaults-0.1.0-SNAPSHOT.jar", periodMillis);
+    /** Starts upgrading the default plugins' bundle every {@code periodMillis}, in place or side by side (see {@link BundleSwapper}). */
+    void swapDefaultPluginsEvery(long periodMillis, boolean sideBySide) throws java.io.IOException {
+        swapper = new BundleSwapper(deploy, "io.hotsched.plugins.defaults-0.1.0-SNAPSHOT.jar", periodMillis, sideBySide);
     }
 
     int swaps() {

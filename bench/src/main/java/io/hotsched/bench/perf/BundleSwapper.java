@@ -17,19 +17,31 @@ import java.util.jar.Manifest;
 
 /**
  * The plugin-swap workload's swaps: every {@code period} the default plugins' jar in the
- * scheduler's {@code deploy/} is replaced in place by the same jar with a higher Bundle-Version,
- * as a user upgrading it would, so FileInstall updates the bundle while pods are scheduled.
+ * scheduler's {@code deploy/} is upgraded to the same jar with a higher Bundle-Version while pods
+ * are scheduled, as a user would do it, one of two ways:
+ * <ul>
+ * <li>in place: the file is replaced (one rename), and FileInstall updates the bundle: the old
+ * revision stops before the new one starts, so the profile pauses in between;</li>
+ * <li>side by side: the new version goes in as a file of its own, the profile switches to it
+ * when it arrives (the highest version serves), and the old file is deleted half a period later.</li>
+ * </ul>
  */
 final class BundleSwapper implements AutoCloseable {
 
     private final Path jar;
     private final byte[] original;
+    private final boolean sideBySide;
+    private final long periodMillis;
+    private Path current;
     private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor();
     private final AtomicInteger swaps = new AtomicInteger();
 
-    BundleSwapper(Path deploy, String fileName, long periodMillis) throws IOException {
+    BundleSwapper(Path deploy, String fileName, long periodMillis, boolean sideBySide) throws IOException {
         this.jar = deploy.resolve(fileName);
         this.original = Files.readAllBytes(jar);
+        this.sideBySide = sideBySide;
+        this.periodMillis = periodMillis;
+        this.current = jar;
         timer.scheduleAtFixedRate(this::swap, periodMillis, periodMillis, TimeUnit.MILLISECONDS);
     }
 
@@ -42,8 +54,20 @@ final class BundleSwapper implements AutoCloseable {
             int n = swaps.incrementAndGet();
             Path tmp = jar.resolveSibling(".swap-" + n + ".tmp");
             Files.write(tmp, withVersion(original, "0.1." + n));
+            Path target = sideBySide ? jar.resolveSibling("io.hotsched.plugins.defaults-0.1." + n + ".jar") : jar;
             // one rename, so FileInstall never reads half a jar
-            Files.move(tmp, jar, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+            Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+            if (sideBySide) {
+                Path old = current;
+                current = target;
+                timer.schedule(() -> {
+                    try {
+                        Files.deleteIfExists(old);
+                    } catch (IOException e) {
+                        System.err.println("removing " + old + " failed: " + e);
+                    }
+                }, periodMillis / 2, TimeUnit.MILLISECONDS);
+            }
         } catch (IOException e) {
             System.err.println("swap failed: " + e);
         }

@@ -34,7 +34,9 @@ import tools.jackson.databind.json.JsonMapper;
  * {@code --in-process} (the core and the default plugins in this JVM with an in-memory cluster:
  * the scheduler's own ceiling, without the API path); {@code --no-op-scheduler} (binds each pod to
  * the next node over HTTP without deciding: the API path's own ceiling); {@code --swap-every S}
- * (the plugin-swap workload: the default plugins' bundle upgraded in place every S seconds);
+ * (the plugin-swap workload: the default plugins' bundle upgraded in place every S seconds;
+ * with {@code --side-by-side}, each new version is added as a file of its own and the old one
+ * removed half a period later);
  * {@code --runner-opts "..."} (this JVM's options, in place of {@link #RUNNER_OPTS}: it runs
  * itself again with them).
  */
@@ -66,7 +68,7 @@ public final class PerfMain {
         Map<String, String> o = new LinkedHashMap<>();
         for (int i = 0; i < args.length; i++) {
             String a = args[i];
-            if (a.equals("--quick") || a.equals("--list") || a.equals("--in-process") || a.equals("--no-op-scheduler")) {
+            if (a.equals("--quick") || a.equals("--list") || a.equals("--in-process") || a.equals("--no-op-scheduler") || a.equals("--side-by-side")) {
                 o.put(a.substring(2), "true");
             } else if (a.startsWith("--") && i + 1 < args.length) {
                 o.put(a.substring(2), args[++i]);
@@ -119,8 +121,9 @@ public final class PerfMain {
             progress.workload(name);
             String extra = o.containsKey("parallelism") ? "parallelism: " + Integer.parseInt(o.get("parallelism")) + "\n" : "";
             long swapMillis = o.containsKey("swap-every") ? (long) (Double.parseDouble(o.get("swap-every")) * 1000) : 0;
+            boolean sideBySide = o.containsKey("side-by-side");
             rows.add(runOne(c, w, name, dist, out, o.getOrDefault("scheduler-opts", ""), extra, inProcess ? "in-process" : noop ? "noop" : "api",
-                    swapMillis, progress));
+                    swapMillis, sideBySide, progress));
             Row r = rows.get(rows.size() - 1);
             System.out.println("   " + markdown(r));
         }
@@ -163,7 +166,7 @@ public final class PerfMain {
     }
 
     private static Row runOne(PerfCases.Case c, PerfCases.Workload w, String name, Path dist, Path out, String opts, String extraConfig,
-            String mode, long swapMillis, Progress progress) throws Exception {
+            String mode, long swapMillis, boolean sideBySide, Progress progress) throws Exception {
         Path work = Files.createTempDirectory("hotsched-perf-");
         long t0 = System.nanoTime();
         long[] marks = new long[3];
@@ -177,7 +180,7 @@ public final class PerfMain {
                 if (!(target instanceof ApiTarget api)) {
                     throw new IllegalArgumentException("--swap-every needs the distribution over HTTP");
                 }
-                api.swapDefaultPluginsEvery(swapMillis);
+                api.swapDefaultPluginsEvery(swapMillis, sideBySide);
             }
             try {
                 marks[0] = System.nanoTime();
@@ -186,7 +189,8 @@ public final class PerfMain {
                 if (target instanceof ApiTarget api && swapMillis > 0) {
                     progress.note("bundle swaps during the workload: " + api.swaps());
                 }
-                Row row = new Row(swapMillis > 0 ? name + " (swap every " + swapMillis / 1000.0 + " s)" : name, w, m, target.liveHeapMiB(),
+                Row row = new Row(swapMillis > 0 ? name + " (swap every " + swapMillis / 1000.0 + " s" + (sideBySide ? ", side by side)" : ")") : name, w,
+                        m, target.liveHeapMiB(),
                         target.peakRssMiB());
                 marks[2] = System.nanoTime();
                 return row;
