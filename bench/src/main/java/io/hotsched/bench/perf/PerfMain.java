@@ -38,7 +38,8 @@ import tools.jackson.databind.json.JsonMapper;
  * with {@code --side-by-side}, each new version is added as a file of its own and the old one
  * removed half a period later);
  * {@code --runner-opts "..."} (this JVM's options, in place of {@link #RUNNER_OPTS}: it runs
- * itself again with them).
+ * itself again with them). With {@code --quick}, the scheduler JVM gets
+ * {@link #QUICK_SCHEDULER_OPTS} unless {@code --scheduler-opts} is given.
  */
 public final class PerfMain {
 
@@ -60,6 +61,13 @@ public final class PerfMain {
     static final String IN_PROCESS_OPTS = "-Djava.util.concurrent.ForkJoinPool.common.parallelism=2";
 
     private static final String CHILD = "hotsched.perf.runner";
+
+    /**
+     * The scheduler JVM's options with {@code --quick} unless {@code --scheduler-opts} gives others:
+     * C1 only. The 500-node workloads last a few seconds each, which a fresh JVM's C2 would spend
+     * compiling; the 5000-node workloads keep the product's options.
+     */
+    static final String QUICK_SCHEDULER_OPTS = "-XX:TieredStopAtLevel=1";
 
     public static void main(String[] args) throws Exception {
         if (System.getProperty(CHILD) == null) {
@@ -108,8 +116,10 @@ public final class PerfMain {
         }
         Path out = Path.of(o.getOrDefault("out", "bench/target/perf"));
         Files.createDirectories(out);
+        // --quick is the smoke run: its workloads last seconds, which C2 would spend compiling
+        String schedulerOpts = o.getOrDefault("scheduler-opts", o.containsKey("quick") && !inProcess ? QUICK_SCHEDULER_OPTS : "");
         String machine = Runtime.getRuntime().availableProcessors() + " cores, JVM " + Runtime.version() + ", runner JVM options \""
-                + System.getProperty(CHILD) + "\"";
+                + System.getProperty(CHILD) + "\"" + (inProcess || noop ? "" : ", scheduler JVM options \"" + schedulerOpts + "\"");
         System.out.println("hotsched scheduler_perf runner: " + chosen.size() + " workload(s); " + machine
                 + (inProcess ? "; the scheduler in-process, no HTTP" : noop ? "; a no-op scheduler binding over HTTP" : "; the distribution over HTTP"));
         Progress progress = new Progress(System.out);
@@ -122,7 +132,7 @@ public final class PerfMain {
             String extra = o.containsKey("parallelism") ? "parallelism: " + Integer.parseInt(o.get("parallelism")) + "\n" : "";
             long swapMillis = o.containsKey("swap-every") ? (long) (Double.parseDouble(o.get("swap-every")) * 1000) : 0;
             boolean sideBySide = o.containsKey("side-by-side");
-            rows.add(runOne(c, w, name, dist, out, o.getOrDefault("scheduler-opts", ""), extra, inProcess ? "in-process" : noop ? "noop" : "api",
+            rows.add(runOne(c, w, name, dist, out, schedulerOpts, extra, inProcess ? "in-process" : noop ? "noop" : "api",
                     swapMillis, sideBySide, progress));
             Row r = rows.get(rows.size() - 1);
             System.out.println("   " + markdown(r));
@@ -225,7 +235,9 @@ public final class PerfMain {
             labels.put("extension_point", "not applicable");
             labels.put("plugin", "not applicable");
             labels.put("result", "not applicable");
-            items.add(Map.of("data", data, "unit", "pods/s", "labels", labels));
+            if (s.samples() > 0) {
+                items.add(Map.of("data", data, "unit", "pods/s", "labels", labels));
+            }
             for (Histograms.Item h : r.measured().durations()) {
                 Map<String, Object> d = new LinkedHashMap<>();
                 d.put("Average", h.average());
@@ -249,9 +261,11 @@ public final class PerfMain {
     private static String markdown(Row r) {
         Throughput.Summary s = r.measured().throughput();
         String floor = r.workload().threshold() > 0 ? Integer.toString((int) r.workload().threshold()) : "—";
-        return String.format("| %s | %s | %.0f | %.0f | %.0f | %.0f | %.0f | %s | %.1f | %.1f | %.1f | %d | %d |", r.name(), r.workload().params(),
-                s.average(), s.perc50(), s.perc90(), s.perc95(), s.perc99(), floor, r.measured().seconds(), r.measured().schedulerCpu(),
-                r.measured().runnerCpu(), r.liveHeapMiB(), r.peakRssMiB());
+        // scheduler_perf skips the first non-zero sample: a phase over within about 2 s leaves none
+        String rates = s.samples() == 0 ? "— (done before a second sample) | — | — | — | —"
+                : String.format("%.0f | %.0f | %.0f | %.0f | %.0f", s.average(), s.perc50(), s.perc90(), s.perc95(), s.perc99());
+        return String.format("| %s | %s | %s | %s | %.1f | %.1f | %.1f | %d | %d |", r.name(), r.workload().params(), rates, floor,
+                r.measured().seconds(), r.measured().schedulerCpu(), r.measured().runnerCpu(), r.liveHeapMiB(), r.peakRssMiB());
     }
 
     /** The measured phase's duration histograms per workload, as scheduler_perf reports them (ms). */
