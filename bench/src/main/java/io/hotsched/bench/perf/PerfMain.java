@@ -222,40 +222,41 @@ public final class PerfMain {
     private static void writeJson(Path out, List<Row> rows) throws IOException {
         List<Map<String, Object>> items = new ArrayList<>();
         for (Row r : rows) {
+            String name = r.name() + "/" + r.measured().namespace();
             Throughput.Summary s = r.measured().throughput();
-            Map<String, Object> data = new LinkedHashMap<>();
-            data.put("Average", s.average());
-            data.put("Perc50", s.perc50());
-            data.put("Perc90", s.perc90());
-            data.put("Perc95", s.perc95());
-            data.put("Perc99", s.perc99());
-            Map<String, Object> labels = new LinkedHashMap<>();
-            labels.put("Metric", "SchedulingThroughput");
-            labels.put("Name", r.name() + "/" + r.measured().namespace());
-            labels.put("extension_point", "not applicable");
-            labels.put("plugin", "not applicable");
-            labels.put("result", "not applicable");
             if (s.samples() > 0) {
-                items.add(Map.of("data", data, "unit", "pods/s", "labels", labels));
+                Map<String, Object> labels = new LinkedHashMap<>();
+                labels.put("Metric", "SchedulingThroughput");
+                labels.put("Name", name);
+                labels.put("extension_point", "not applicable");
+                labels.put("plugin", "not applicable");
+                labels.put("result", "not applicable");
+                items.add(dataItem(labels, "pods/s", s.average(), s.perc50(), s.perc90(), s.perc95(), s.perc99()));
             }
             for (Histograms.Item h : r.measured().durations()) {
-                Map<String, Object> d = new LinkedHashMap<>();
-                d.put("Average", h.average());
-                d.put("Perc50", h.p50());
-                d.put("Perc90", h.p90());
-                d.put("Perc95", h.p95());
-                d.put("Perc99", h.p99());
-                Map<String, Object> l = new LinkedHashMap<>();
-                l.put("Metric", h.metric());
-                l.put("Name", r.name() + "/" + r.measured().namespace());
-                l.putAll(h.labels());
-                items.add(Map.of("data", d, "unit", "ms", "labels", l));
+                Map<String, Object> labels = new LinkedHashMap<>();
+                labels.put("Metric", h.metric());
+                labels.put("Name", name);
+                labels.putAll(h.labels());
+                items.add(dataItem(labels, "ms", h.average(), h.p50(), h.p90(), h.p95(), h.p99()));
             }
         }
         String stamp = Instant.now().truncatedTo(ChronoUnit.SECONDS).toString().replace(':', '-');
         Path file = out.resolve("BenchmarkPerfScheduling_benchmark_" + stamp + ".json");
         JsonMapper.builder().enable(SerializationFeature.INDENT_OUTPUT).build().writeValue(file.toFile(), Map.of("version", "v1", "dataItems", items));
         System.out.println("DataItems: " + file);
+    }
+
+    /** One of scheduler_perf's DataItems: Average and Perc50/90/95/99 in {@code unit}. */
+    private static Map<String, Object> dataItem(Map<String, Object> labels, String unit, double average, double p50, double p90, double p95,
+            double p99) {
+        Map<String, Object> data = new LinkedHashMap<>();
+        data.put("Average", average);
+        data.put("Perc50", p50);
+        data.put("Perc90", p90);
+        data.put("Perc95", p95);
+        data.put("Perc99", p99);
+        return Map.of("data", data, "unit", unit, "labels", labels);
     }
 
     private static String markdown(Row r) {

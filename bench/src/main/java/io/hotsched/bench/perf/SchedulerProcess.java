@@ -68,9 +68,7 @@ final class SchedulerProcess implements AutoCloseable {
         String why = "no answer";
         while (System.nanoTime() < deadline) {
             try {
-                java.net.http.HttpResponse<String> r = http.send(java.net.http.HttpRequest.newBuilder(
-                        java.net.URI.create("http://127.0.0.1:" + metricsPort + "/readyz")).timeout(java.time.Duration.ofSeconds(5)).build(),
-                        java.net.http.HttpResponse.BodyHandlers.ofString());
+                java.net.http.HttpResponse<String> r = get("/readyz", 5);
                 if (r.statusCode() == 200) {
                     return;
                 }
@@ -86,9 +84,7 @@ final class SchedulerProcess implements AutoCloseable {
     /** The scheduler's /metrics page, or null when it cannot be read. */
     String metrics() {
         try {
-            java.net.http.HttpResponse<String> r = http.send(java.net.http.HttpRequest.newBuilder(
-                    java.net.URI.create("http://127.0.0.1:" + metricsPort + "/metrics")).timeout(java.time.Duration.ofSeconds(30)).build(),
-                    java.net.http.HttpResponse.BodyHandlers.ofString());
+            java.net.http.HttpResponse<String> r = get("/metrics", 30);
             return r.statusCode() == 200 ? r.body() : null;
         } catch (IOException e) {
             return null;
@@ -96,6 +92,12 @@ final class SchedulerProcess implements AutoCloseable {
             Thread.currentThread().interrupt();
             return null;
         }
+    }
+
+    /** GET {@code path} on the scheduler's metrics address. */
+    private java.net.http.HttpResponse<String> get(String path, int timeoutSeconds) throws IOException, InterruptedException {
+        return http.send(java.net.http.HttpRequest.newBuilder(java.net.URI.create("http://127.0.0.1:" + metricsPort + path))
+                .timeout(java.time.Duration.ofSeconds(timeoutSeconds)).build(), java.net.http.HttpResponse.BodyHandlers.ofString());
     }
 
     private static void copy(Path from, Path to) throws IOException {

@@ -67,6 +67,15 @@ public final class Histogram {
         return c;
     }
 
+    /** How many observations there were. */
+    long count() {
+        long n = 0;
+        for (LongAdder c : counts) {
+            n += c.sum();
+        }
+        return n;
+    }
+
     /** The sum of the observations in seconds. */
     double sum() {
         return sumNanos.sum() / 1e9;

@@ -46,6 +46,17 @@ public final class SchedulerMetrics {
         this.pendingPods = counts;
     }
 
+    /** Attempts that ended with {@code result} ({@link #SCHEDULED}, ...) in any profile: scheduler_schedule_attempts_total summed. */
+    public long attempts(String result) {
+        long[] n = {0};
+        attemptDuration.forEach((labels, h) -> {
+            if (labels.get(0).equals(result)) {
+                n[0] += h.count();
+            }
+        });
+        return n[0];
+    }
+
     /** Upstream's spelling of a status code, the {@code status} label. */
     public static String status(Code code) {
         return switch (code) {
@@ -77,9 +88,8 @@ public final class SchedulerMetrics {
         out.append("# HELP scheduler_schedule_attempts_total Number of attempts to schedule pods, by the result.\n")
                 .append("# TYPE scheduler_schedule_attempts_total counter\n");
         for (Map.Entry<List<String>, Histogram> e : sorted(attemptDuration)) {
-            long[] c = e.getValue().cumulative();
             out.append("scheduler_schedule_attempts_total{profile=\"").append(escape(e.getKey().get(1))).append("\",result=\"")
-                    .append(escape(e.getKey().get(0))).append("\"} ").append(c[c.length - 1]).append('\n');
+                    .append(escape(e.getKey().get(0))).append("\"} ").append(e.getValue().count()).append('\n');
         }
     }
 

@@ -39,6 +39,7 @@ public final class Attempt implements StateData {
     public static final int DETACHED = 5;
 
     private final AtomicInteger phase = new AtomicInteger(SEARCH);
+    private final java.util.concurrent.atomic.AtomicBoolean holdsCommit = new java.util.concurrent.atomic.AtomicBoolean();
     /** When the pod left the queue ({@link System#nanoTime()}): the start of the attempt's duration metric. */
     public final long startNanos = System.nanoTime();
     /** Whether this attempt's plugin calls are timed: upstream samples a share of attempts, as timing every node's call would show. */
@@ -52,16 +53,15 @@ public final class Attempt implements StateData {
     public Attempt(boolean timesPlugins) {
         this.timesPlugins = timesPlugins;
     }
-    private final java.util.concurrent.atomic.AtomicBoolean holdsCommit = new java.util.concurrent.atomic.AtomicBoolean();
 
     /** The attempt of {@code state}, or null (a dry run's or a test's state). */
     public static Attempt of(CycleState state) {
-        return state.read(KEY).orElse(null);
+        return state.readOrNull(KEY);
     }
 
     /** Whether the plugin calls of {@code state}'s attempt are timed (false without an attempt). */
     public static boolean timesPlugins(CycleState state) {
-        Attempt a = state.readOrNull(KEY);
+        Attempt a = of(state);
         return a != null && a.timesPlugins;
     }
 

@@ -91,8 +91,6 @@ public final class FrameworkImpl {
     private final Extenders extenders;
     private final FrameworkServices services;
     private final SchedulerMetrics metrics;
-    /** Per Filter slot, its successful calls' histogram, made on first use: per node, not looked up by labels. */
-    private final Histogram[] filterSucceeded;
 
     private final AtomicInteger pins = new AtomicInteger(1);
     private volatile boolean retired;
@@ -126,7 +124,6 @@ public final class FrameworkImpl {
         this.waitingPods = waitingPods;
         this.services = services;
         this.metrics = services.metrics();
-        this.filterSucceeded = new Histogram[filter.size()];
     }
 
     /** The configuration's extenders, as this framework was built with them. */
@@ -373,22 +370,27 @@ public final class FrameworkImpl {
         return st == null ? Code.SUCCESS : st.code();
     }
 
-    /** A timed per-node call of Filter or Score slot {@code i}; the histogram for success is kept per slot. */
-    private void observeNodeCall(Histogram[] succeeded, int i, String plugin, String point, Code code, long nanos) {
-        Histogram h;
-        if (code == Code.SUCCESS) {
-            h = succeeded[i];
-            if (h == null) {
-                // a race makes the same look-up twice: the vector hands out one histogram per labels
-                h = metrics.pluginExecutionDuration.with(plugin, point, SchedulerMetrics.status(code));
-                succeeded[i] = h;
-            }
-        } else {
-            h = metrics.pluginExecutionDuration.with(plugin, point, SchedulerMetrics.status(code));
+    /**
+     * For a sampled attempt, each of {@code slots}' histogram of successful calls at {@code point},
+     * looked up once for the attempt instead of by labels per node; null when the attempt is not
+     * timed.
+     */
+    private Histogram[] succeededHistograms(boolean timed, List<? extends Slot<?>> slots, String point) {
+        if (!timed) {
+            return null;
         }
-        h.observeNanos(nanos);
+        Histogram[] h = new Histogram[slots.size()];
+        for (int i = 0; i < h.length; i++) {
+            h[i] = metrics.pluginExecutionDuration.with(slots.get(i).name(), point, SchedulerMetrics.status(Code.SUCCESS));
+        }
+        return h;
     }
 
+    /**
+     * scheduler_framework_extension_point_duration_seconds: each public {@code run<Point>} method
+     * times its whole point with the status it returns; Filter, which runs per node, is not timed as
+     * a point, as upstream.
+     */
     private void observePoint(long startNanos, String point, Code code) {
         metrics.extensionPointDuration.with(point, SchedulerMetrics.status(code), profileName).observeSince(startNanos);
     }
@@ -554,13 +556,14 @@ final PodInfo current = pod;
 
     /**
      * What Filter reads from the attempt, read once for all its nodes: which plugins PreFilter
-     * skipped, whether calls are timed, the time-out. Per node these cycle-state look-ups were a
-     * fifth of the scheduling loop's time.
+     * skipped, the time-out, and (when the attempt is timed) each plugin's histogram. Per node these
+     * cycle-state look-ups were a fifth of the scheduling loop's time.
      */
     public final class FilterRun {
         final boolean[] skip;
-        final boolean timesPlugins;
         final long limit;
+        /** Null when the attempt's plugin calls are not timed. */
+        final Histogram[] succeeded;
 
         FilterRun(CycleState state) {
             Set<String> skipped = skippedFilter(state);
@@ -568,8 +571,8 @@ final PodInfo current = pod;
             for (int i = 0; i < skip.length; i++) {
                 skip[i] = skipped.contains(filter.get(i).name());
             }
-            timesPlugins = Attempt.timesPlugins(state);
             limit = limit(PluginTimeouts.FILTER);
+            succeeded = succeededHistograms(Attempt.timesPlugins(state), filter, PluginTimeouts.FILTER);
         }
     }
 
@@ -582,7 +585,7 @@ final PodInfo current = pod;
     Status runFilterPlugins(CycleState state, PodInfo pod, NodeInfo node, FilterRun run, CallWatch.Slot watch) {
         long filterLimit = run.limit;
         // one clock read per call when timed: each call's end is the next one's start
-        long timed = run.timesPlugins ? System.nanoTime() : 0;
+        long timed = run.succeeded != null ? System.nanoTime() : 0;
         for (int i = 0; i < filter.size(); i++) {
             Slot<FilterPlugin> s = filter.get(i);
             if (run.skip[i]) {
@@ -605,7 +608,10 @@ final PodInfo current = pod;
             }
             if (timed != 0) {
                 long end = System.nanoTime();
-                observeNodeCall(filterSucceeded, i, s.name(), PluginTimeouts.FILTER, st == null ? Code.SUCCESS : st.code(), end - timed);
+                Code code = st == null ? Code.SUCCESS : st.code();
+                Histogram h = code == Code.SUCCESS ? run.succeeded[i]
+                        : metrics.pluginExecutionDuration.with(s.name(), PluginTimeouts.FILTER, SchedulerMetrics.status(code));
+                h.observeNanos(end - timed);
                 timed = end;
             }
             long took = now() - t0;
@@ -778,6 +784,11 @@ Outcome<Status> o = call(state, s.instance(), PluginTimeouts.PRE_SCORE, "running
         return Status.SUCCESS;
     }
 
+    /**
+     * Score transformers, then every Score plugin over {@code nodes} in parallel, normalization,
+     * range check and weights. Fills {@code out}: per node the weighted total and, per plugin, the
+     * normalized score.
+     */
     public Status runScore(CycleState state, PodInfo pod, List<NodeInfo> nodes, ScoreTable out) {
         long t0 = System.nanoTime();
         Status r = runScorePlugins(state, pod, nodes, out);
@@ -785,11 +796,6 @@ Outcome<Status> o = call(state, s.instance(), PluginTimeouts.PRE_SCORE, "running
         return r;
     }
 
-    /**
-     * Score transformers, then every Score plugin over {@code nodes} in parallel, normalization,
-     * range check and weights. Fills {@code out}: per node the weighted total and, per plugin, the
-     * normalized score.
-     */
     private Status runScorePlugins(CycleState state, PodInfo pod, List<NodeInfo> nodes, ScoreTable out) {
         List<NodeInfo> scored = nodes;
         for (Slot<ScoreTransformer> t : scoreTransformers) {
@@ -834,14 +840,7 @@ Outcome<Status> o = call(state, s.instance(), PluginTimeouts.PRE_SCORE, "running
         AtomicReference<Status> failure = new AtomicReference<>();
         try {
             Attempt attempt = Attempt.of(state);
-            Histogram[] timing = null;
-            if (attempt != null && attempt.timesPlugins) {
-                timing = new Histogram[active.size()];
-                for (int p = 0; p < timing.length; p++) {
-                    timing[p] = metrics.pluginExecutionDuration.with(active.get(p).name(), PluginTimeouts.SCORE, SchedulerMetrics.status(Code.SUCCESS));
-                }
-            }
-            final Histogram[] timedScores = timing;
+            Histogram[] timedScores = succeededHistograms(attempt != null && attempt.timesPlugins, active, PluginTimeouts.SCORE);
             services.parallelizer().until(scoredNodes.size(), i -> {
                 if (failure.get() != null || attempt != null && attempt.givenUp()) {
                     return;
@@ -953,13 +952,13 @@ Outcome<Status> o = call(state, s.instance(), PluginTimeouts.RESERVE, "running R
         return Status.SUCCESS;
     }
 
+    /** Unreserve on every Reserve plugin, in reverse order; failures are logged, never thrown. */
     public void runUnreserve(CycleState state, PodInfo pod, String node) {
         long t0 = System.nanoTime();
         runUnreservePlugins(state, pod, node);
         observePoint(t0, "Unreserve", Code.SUCCESS);
     }
 
-    /** Unreserve on every Reserve plugin, in reverse order; failures are logged, never thrown. */
     private void runUnreservePlugins(CycleState state, PodInfo pod, String node) {
         for (int i = reserve.size() - 1; i >= 0; i--) {
             Slot<ReservePlugin> s = reserve.get(i);
@@ -972,6 +971,7 @@ Outcome<Status> o = call(state, s.instance(), PluginTimeouts.RESERVE, "running R
         }
     }
 
+    /** Success, a rejection, or {@link Code#WAIT} (the pod now waits in {@link #waitingPods()}). */
     public Status runPermit(CycleState state, PodInfo pod, String node) {
         long t0 = System.nanoTime();
         Status r = runPermitPlugins(state, pod, node);
@@ -979,7 +979,6 @@ Outcome<Status> o = call(state, s.instance(), PluginTimeouts.RESERVE, "running R
         return r;
     }
 
-    /** Success, a rejection, or {@link Code#WAIT} (the pod now waits in {@link #waitingPods()}). */
     private Status runPermitPlugins(CycleState state, PodInfo pod, String node) {
         Map<String, Duration> waits = new LinkedHashMap<>();
         for (Slot<PermitPlugin> s : permit) {

@@ -21,11 +21,9 @@ public final class Snapshot implements NodeInfoLister {
     private Map<String, Integer> index = Map.of();
     private long generation = -1;
     private long imageVersion = -1;
-    /** Indices of the nodes with pods that have affinity terms / required anti-affinity terms, kept up to date per node. */
-    private final BitSet withAffinity = new BitSet();
-    private final BitSet withAntiAffinity = new BitSet();
-    private List<NodeInfo> affinityList;
-    private List<NodeInfo> antiAffinityList;
+    /** The nodes with pods that have affinity terms, and those with pods that have required anti-affinity terms. */
+    private final NodeSubset withAffinity = new NodeSubset();
+    private final NodeSubset withAntiAffinity = new NodeSubset();
     private final List<NodeInfo> view = new AbstractList<>() {
         @Override
         public NodeInfo get(int i) {
@@ -80,41 +78,50 @@ public final class Snapshot implements NodeInfoLister {
         withAffinity.clear();
         withAntiAffinity.clear();
         for (int i = 0; i < n.length; i++) {
-            mark(i, n[i]);
+            withAffinity.set(i, !n[i].podsWithAffinity().isEmpty());
+            withAntiAffinity.set(i, !n[i].podsWithRequiredAntiAffinity().isEmpty());
         }
-        affinityList = null;
-        antiAffinityList = null;
-    }
-
-    private void mark(int i, NodeInfo n) {
-        withAffinity.set(i, !n.podsWithAffinity().isEmpty());
-        withAntiAffinity.set(i, !n.podsWithRequiredAntiAffinity().isEmpty());
     }
 
     @Override
     public List<NodeInfo> havePodsWithAffinityList() {
-        List<NodeInfo> l = affinityList;
-        if (l == null) {
-            l = affinityList = collect(withAffinity);
-        }
-        return l;
+        return withAffinity.list();
     }
 
     @Override
     public List<NodeInfo> havePodsWithRequiredAntiAffinityList() {
-        List<NodeInfo> l = antiAffinityList;
-        if (l == null) {
-            l = antiAffinityList = collect(withAntiAffinity);
-        }
-        return l;
+        return withAntiAffinity.list();
     }
 
-    private List<NodeInfo> collect(BitSet bits) {
-        List<NodeInfo> out = new ArrayList<>(bits.cardinality());
-        for (int i = bits.nextSetBit(0); i >= 0; i = bits.nextSetBit(i + 1)) {
-            out.add(nodes[i]);
+    /** Which of the snapshot's nodes belong (by index), and their list, made when asked after a change. */
+    private final class NodeSubset {
+        private final BitSet members = new BitSet();
+        private List<NodeInfo> list;
+
+        void clear() {
+            members.clear();
+            list = null;
         }
-        return List.copyOf(out);
+
+        /** Node {@code i} (just replaced) belongs or not; a list holding its old copy, or one it joins or leaves, is stale. */
+        void set(int i, boolean member) {
+            if (member || members.get(i)) {
+                list = null;
+            }
+            members.set(i, member);
+        }
+
+        List<NodeInfo> list() {
+            List<NodeInfo> l = list;
+            if (l == null) {
+                List<NodeInfo> out = new ArrayList<>(members.cardinality());
+                for (int i = members.nextSetBit(0); i >= 0; i = members.nextSetBit(i + 1)) {
+                    out.add(nodes[i]);
+                }
+                l = list = List.copyOf(out);
+            }
+            return l;
+        }
     }
 
     /** Replaces one node with a fresh copy (it changed, the set did not). */
@@ -125,14 +132,8 @@ public final class Snapshot implements NodeInfoLister {
         }
         nodes[i] = node;
         this.generation = Math.max(this.generation, gen);
-        // a list holding the node's old copy, or one it joins or leaves, is stale
-        if (withAffinity.get(i) || !node.podsWithAffinity().isEmpty()) {
-            affinityList = null;
-        }
-        if (withAntiAffinity.get(i) || !node.podsWithRequiredAntiAffinity().isEmpty()) {
-            antiAffinityList = null;
-        }
-        mark(i, node);
+        withAffinity.set(i, !node.podsWithAffinity().isEmpty());
+        withAntiAffinity.set(i, !node.podsWithRequiredAntiAffinity().isEmpty());
     }
 
     public void setGeneration(long gen) {

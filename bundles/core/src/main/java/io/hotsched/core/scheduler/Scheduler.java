@@ -13,9 +13,9 @@ import io.hotsched.api.framework.QueueingHint;
 import io.hotsched.api.framework.Status;
 import io.hotsched.core.cache.ClusterCache;
 import io.hotsched.core.cache.ObjectStore;
-import io.hotsched.core.metrics.SchedulerMetrics;
 import io.hotsched.core.config.ConfigException;
 import io.hotsched.core.config.SchedulerConfig;
+import io.hotsched.core.metrics.SchedulerMetrics;
 import io.hotsched.core.queue.QueuedPod;
 import io.hotsched.core.queue.SchedulingQueue;
 import io.hotsched.core.registry.PluginHealth;
@@ -32,6 +32,7 @@ import io.hotsched.core.runtime.Snapshot;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -104,7 +105,7 @@ public final class Scheduler implements ClusterEvents, AutoCloseable {
         this.cycle = new SchedulingCycle(profiles, cache, queue, binders, statusWriter, () -> backend, registry, health, explanations,
                 clock, () -> leading, metrics);
         metrics.pendingPodsFrom(() -> {
-            Map<String, Integer> c = new java.util.LinkedHashMap<>(queue.counts());
+            Map<String, Integer> c = new LinkedHashMap<>(queue.counts());
             // upstream's queue labels: what is in flight is not pending
             c.remove("inFlight");
             return c;
@@ -588,6 +589,7 @@ public final class Scheduler implements ClusterEvents, AutoCloseable {
 
     /** Pods bound, found unschedulable, failed with an error since start. */
     public Map<String, Long> counters() {
-        return Map.of("scheduled", cycle.scheduled.get(), "unschedulable", cycle.unschedulable.get(), "errors", cycle.errors.get());
+        return Map.of("scheduled", metrics.attempts(SchedulerMetrics.SCHEDULED), "unschedulable", metrics.attempts(SchedulerMetrics.UNSCHEDULABLE),
+                "errors", metrics.attempts(SchedulerMetrics.ERROR));
     }
 }

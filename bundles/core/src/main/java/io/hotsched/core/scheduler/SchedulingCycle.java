@@ -38,7 +38,6 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Semaphore;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
@@ -70,9 +69,6 @@ final class SchedulingCycle {
     private final Clock clock;
     private final java.util.function.BooleanSupplier leading;
     private final SchedulerMetrics metrics;
-    final AtomicLong scheduled = new AtomicLong();
-    final AtomicLong unschedulable = new AtomicLong();
-    final AtomicLong errors = new AtomicLong();
 
     SchedulingCycle(ProfileManager profiles, ClusterCache cache, SchedulingQueue queue, ExecutorService binders, ExecutorService statusWriter, Supplier<ClusterBackend> backend,
             PluginRegistry registry, PluginHealth health, Explanations explanations, Clock clock, java.util.function.BooleanSupplier leading,
@@ -332,7 +328,6 @@ final class SchedulingCycle {
             cache.finishBinding(assumed);
             queue.nominator().delete(assumed.uid());
             queue.done(qp);
-            scheduled.incrementAndGet();
             attemptDone(state, SchedulerMetrics.SCHEDULED, fw.profileName());
             record(assumed, "Normal", "Scheduled", "Successfully assigned " + assumed.key() + " to " + host);
             fw.runPostBind(state, assumed, host);
@@ -376,7 +371,6 @@ final class SchedulingCycle {
             d.setPostFilterMsg(pf.status().message());
         }
         String message = fe.getMessage();
-        unschedulable.incrementAndGet();
         attemptDone(state, SchedulerMetrics.UNSCHEDULABLE, fw.profileName());
         explanations.put(new Explanation(pod.key(), fw.profileName(), clock.instant(), qp.attempts(), "unschedulable", message,
                 rejections(d), List.of()));
@@ -389,7 +383,6 @@ final class SchedulingCycle {
     private void handleError(QueuedPod qp, Attempt attempt, Status st, String profile) {
         PodInfo pod = qp.pod();
         String message = st.message();
-        errors.incrementAndGet();
         attemptDone(attempt, SchedulerMetrics.ERROR, profile);
         explanations.put(new Explanation(pod.key(), profile, clock.instant(), qp.attempts(), "error", message, Map.of(), List.of()));
         queue.addBackoff(qp, message);
@@ -400,7 +393,6 @@ final class SchedulingCycle {
     private void failAfterAssume(QueuedPod qp, Attempt attempt, Status st, String profile) {
         if (st.isRejection()) {
             PodInfo pod = qp.pod();
-            unschedulable.incrementAndGet();
             attemptDone(attempt, SchedulerMetrics.UNSCHEDULABLE, profile);
             explanations.put(new Explanation(pod.key(), profile, clock.instant(), qp.attempts(), "unschedulable", st.message(),
                     Map.of(), List.of()));
