@@ -62,8 +62,14 @@ public class FilterScoreBenchmark {
     @Param({"5000"})
     public int nodes;
 
-    @Param({"NodeResourcesFit", "NodeResourcesBalancedAllocation", "NodeAffinity", "TaintToleration", "InterPodAffinity",
-            "PodTopologySpread"})
+    @Param({
+        "NodeResourcesFit",
+        "NodeResourcesBalancedAllocation",
+        "NodeAffinity",
+        "TaintToleration",
+        "InterPodAffinity",
+        "PodTopologySpread"
+    })
     public String plugin;
 
     private static final Map<String, PluginFactory> FACTORIES = Map.of(
@@ -89,15 +95,25 @@ public class FilterScoreBenchmark {
         cluster = new ArrayList<>(nodes);
         for (int i = 0; i < nodes; i++) {
             String name = "node-" + i;
-            Nodes n = Nodes.node(name).cpu("32").memory("128Gi").pods(110).label("kubernetes.io/hostname", name)
-                    .label("topology.kubernetes.io/zone", "zone-" + (i % 3)).label("disktype", i % 2 == 0 ? "ssd" : "hdd");
+            Nodes n = Nodes.node(name)
+                    .cpu("32")
+                    .memory("128Gi")
+                    .pods(110)
+                    .label("kubernetes.io/hostname", name)
+                    .label("topology.kubernetes.io/zone", "zone-" + (i % 3))
+                    .label("disktype", i % 2 == 0 ? "ssd" : "hdd");
             if (i % 10 == 0) {
                 n.taint("dedicated", "infra", "NoSchedule");
             }
             NodeInfo info = new NodeInfo(n.build());
             for (int p = 0; p < 10; p++) {
-                info.addPod(Pods.pod(name + "-p" + p).uid(name + "-p" + p).node(name).label("app", "app-" + (p % 5))
-                        .cpu("500m").memory("1Gi").info());
+                info.addPod(Pods.pod(name + "-p" + p)
+                        .uid(name + "-p" + p)
+                        .node(name)
+                        .label("app", "app-" + (p % 5))
+                        .cpu("500m")
+                        .memory("1Gi")
+                        .info());
             }
             cluster.add(info);
         }
@@ -107,22 +123,60 @@ public class FilterScoreBenchmark {
         parallelizer = new ParallelizerImpl(parallelism, "bench");
         handle.setParallelizer(parallelizer);
         instance = FACTORIES.get(plugin).create(new PluginArgsImpl(Map.of()), handle);
-        Pod p = new PodBuilder(Pods.pod("incoming").label("app", "app-1").cpu("1").memory("2Gi").build()).editSpec()
+        Pod p = new PodBuilder(Pods.pod("incoming")
+                        .label("app", "app-1")
+                        .cpu("1")
+                        .memory("2Gi")
+                        .build())
+                .editSpec()
                 .withNewAffinity()
-                .withNewNodeAffinity().withNewRequiredDuringSchedulingIgnoredDuringExecution().addNewNodeSelectorTerm()
-                .addNewMatchExpression().withKey("disktype").withOperator("In").withValues("ssd", "hdd").endMatchExpression()
-                .endNodeSelectorTerm().endRequiredDuringSchedulingIgnoredDuringExecution().endNodeAffinity()
-                .withNewPodAntiAffinity().addNewRequiredDuringSchedulingIgnoredDuringExecution().withTopologyKey("kubernetes.io/hostname")
-                .withLabelSelector(new LabelSelectorBuilder().addToMatchLabels("app", "app-9").build()).endRequiredDuringSchedulingIgnoredDuringExecution()
-                .addNewPreferredDuringSchedulingIgnoredDuringExecution().withWeight(10).withNewPodAffinityTerm().withTopologyKey("topology.kubernetes.io/zone")
-                .withLabelSelector(new LabelSelectorBuilder().addToMatchLabels("app", "app-1").build()).endPodAffinityTerm()
-                .endPreferredDuringSchedulingIgnoredDuringExecution().endPodAntiAffinity()
+                .withNewNodeAffinity()
+                .withNewRequiredDuringSchedulingIgnoredDuringExecution()
+                .addNewNodeSelectorTerm()
+                .addNewMatchExpression()
+                .withKey("disktype")
+                .withOperator("In")
+                .withValues("ssd", "hdd")
+                .endMatchExpression()
+                .endNodeSelectorTerm()
+                .endRequiredDuringSchedulingIgnoredDuringExecution()
+                .endNodeAffinity()
+                .withNewPodAntiAffinity()
+                .addNewRequiredDuringSchedulingIgnoredDuringExecution()
+                .withTopologyKey("kubernetes.io/hostname")
+                .withLabelSelector(new LabelSelectorBuilder()
+                        .addToMatchLabels("app", "app-9")
+                        .build())
+                .endRequiredDuringSchedulingIgnoredDuringExecution()
+                .addNewPreferredDuringSchedulingIgnoredDuringExecution()
+                .withWeight(10)
+                .withNewPodAffinityTerm()
+                .withTopologyKey("topology.kubernetes.io/zone")
+                .withLabelSelector(new LabelSelectorBuilder()
+                        .addToMatchLabels("app", "app-1")
+                        .build())
+                .endPodAffinityTerm()
+                .endPreferredDuringSchedulingIgnoredDuringExecution()
+                .endPodAntiAffinity()
                 .endAffinity()
-                .addNewTopologySpreadConstraint().withMaxSkew(1).withTopologyKey("topology.kubernetes.io/zone").withWhenUnsatisfiable("DoNotSchedule")
-                .withLabelSelector(new LabelSelectorBuilder().addToMatchLabels("app", "app-1").build()).endTopologySpreadConstraint()
-                .addNewTopologySpreadConstraint().withMaxSkew(1).withTopologyKey("kubernetes.io/hostname").withWhenUnsatisfiable("ScheduleAnyway")
-                .withLabelSelector(new LabelSelectorBuilder().addToMatchLabels("app", "app-1").build()).endTopologySpreadConstraint()
-                .endSpec().build();
+                .addNewTopologySpreadConstraint()
+                .withMaxSkew(1)
+                .withTopologyKey("topology.kubernetes.io/zone")
+                .withWhenUnsatisfiable("DoNotSchedule")
+                .withLabelSelector(new LabelSelectorBuilder()
+                        .addToMatchLabels("app", "app-1")
+                        .build())
+                .endTopologySpreadConstraint()
+                .addNewTopologySpreadConstraint()
+                .withMaxSkew(1)
+                .withTopologyKey("kubernetes.io/hostname")
+                .withWhenUnsatisfiable("ScheduleAnyway")
+                .withLabelSelector(new LabelSelectorBuilder()
+                        .addToMatchLabels("app", "app-1")
+                        .build())
+                .endTopologySpreadConstraint()
+                .endSpec()
+                .build();
         pod = PodInfo.of(p);
     }
 
@@ -160,7 +214,8 @@ public class FilterScoreBenchmark {
             return -1;
         }
         CycleState state = new CycleState();
-        if (instance instanceof PreScorePlugin ps && ps.preScore(state, pod, cluster).isSkip()) {
+        if (instance instanceof PreScorePlugin ps
+                && ps.preScore(state, pod, cluster).isSkip()) {
             return 0;
         }
         NodeScores scores = new NodeScores(cluster);

@@ -15,7 +15,10 @@ public record CaseResult(String file, String plugin, String name, String upstrea
      * else. NOT_PLUGIN_CASES: the file holds no plugin cases (framework vectors), said so and not counted.
      */
     public enum Outcome {
-        PASS, DIVERGES, FAIL, NOT_PLUGIN_CASES
+        PASS,
+        DIVERGES,
+        FAIL,
+        NOT_PLUGIN_CASES
     }
 
     public boolean failed() {

@@ -5,8 +5,7 @@ import java.util.Objects;
 /** The comparisons a case makes; a difference is thrown as an {@link AssertionError} naming what differed. */
 final class Check {
 
-    private Check() {
-    }
+    private Check() {}
 
     static void equal(Object expected, Object actual, String what) {
         if (!Objects.equals(expected, actual)) {

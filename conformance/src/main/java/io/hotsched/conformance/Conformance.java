@@ -66,8 +66,10 @@ public final class Conformance {
             throw new IOException(dir + ": not a directory");
         }
         try (Stream<Path> files = Files.list(dir)) {
-            List<CaseFile> out = files.filter(p -> p.getFileName().toString().endsWith(".json")).sorted()
-                    .map(p -> new CaseFile(p.getFileName().toString(), () -> Files.newInputStream(p))).toList();
+            List<CaseFile> out = files.filter(p -> p.getFileName().toString().endsWith(".json"))
+                    .sorted()
+                    .map(p -> new CaseFile(p.getFileName().toString(), () -> Files.newInputStream(p)))
+                    .toList();
             if (out.isEmpty()) {
                 throw new IOException(dir + ": no *.json case files");
             }
@@ -84,12 +86,19 @@ public final class Conformance {
             }
             doc = ConformanceRunner.JSON.readTree(in);
         } catch (IOException | RuntimeException e) {
-            return List.of(new CaseResult(file.name(), "?", "(file)", "", CaseResult.Outcome.FAIL, "cannot read " + file.name() + ": " + e));
+            return List.of(new CaseResult(
+                    file.name(), "?", "(file)", "", CaseResult.Outcome.FAIL, "cannot read " + file.name() + ": " + e));
         }
         if (!doc.has("plugin") && doc.has("component")) {
             // framework.json: the scheduler's own vectors, which the core's tests run (FrameworkVectorsTest)
-            return List.of(new CaseResult(file.name(), doc.path("component").asText(), "(file)", "", CaseResult.Outcome.NOT_PLUGIN_CASES,
-                    "vectors of component \"" + doc.path("component").asText() + "\", not plugin cases: the core's tests check them"));
+            return List.of(new CaseResult(
+                    file.name(),
+                    doc.path("component").asText(),
+                    "(file)",
+                    "",
+                    CaseResult.Outcome.NOT_PLUGIN_CASES,
+                    "vectors of component \"" + doc.path("component").asText()
+                            + "\", not plugin cases: the core's tests check them"));
         }
         String plugin = doc.path("plugin").asText();
         List<CaseResult> out = new ArrayList<>();
@@ -97,17 +106,24 @@ public final class Conformance {
             out.add(runCase(file.name(), plugin, c));
         }
         if (out.isEmpty()) {
-            out.add(new CaseResult(file.name(), plugin, "(file)", "", CaseResult.Outcome.FAIL, file.name() + " holds no cases"));
+            out.add(new CaseResult(
+                    file.name(), plugin, "(file)", "", CaseResult.Outcome.FAIL, file.name() + " holds no cases"));
         }
         return out;
     }
 
     private CaseResult runCase(String file, String plugin, JsonNode c) {
         String name = c.path("name").asText();
-        String upstream = c.path("upstreamTest").asText() + ": " + c.path("upstreamCase").asText();
+        String upstream =
+                c.path("upstreamTest").asText() + ": " + c.path("upstreamCase").asText();
         PluginFactory factory = plugins.get(plugin);
         if (factory == null) {
-            return new CaseResult(file, plugin, name, upstream, CaseResult.Outcome.FAIL,
+            return new CaseResult(
+                    file,
+                    plugin,
+                    name,
+                    upstream,
+                    CaseResult.Outcome.FAIL,
                     "plugin " + plugin + " is not provided by any bundle on the class path");
         }
         try {

@@ -1,15 +1,14 @@
 package io.hotsched.conformance;
 
-
 import io.fabric8.kubernetes.api.model.ContainerImage;
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.ReplicationController;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.apps.ReplicaSet;
 import io.fabric8.kubernetes.api.model.apps.StatefulSet;
-import io.fabric8.kubernetes.api.model.Node;
-import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.hotsched.api.framework.BindPlugin;
 import io.hotsched.api.framework.Code;
 import io.hotsched.api.framework.CycleState;
@@ -29,9 +28,9 @@ import io.hotsched.api.framework.ScoreExtensions;
 import io.hotsched.api.framework.ScorePlugin;
 import io.hotsched.api.framework.Status;
 import io.hotsched.core.runtime.PluginArgsImpl;
+import io.hotsched.core.runtime.Snapshot;
 import io.hotsched.plugins.defaults.noderesourcesfit.InsufficientResource;
 import io.hotsched.plugins.defaults.noderesourcesfit.NodeResourcesFit;
-import io.hotsched.core.runtime.Snapshot;
 import io.hotsched.testing.FakeHandle;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -52,8 +51,7 @@ final class ConformanceRunner {
 
     static final JsonMapper JSON = JsonMapper.builder().build();
 
-    private ConformanceRunner() {
-    }
+    private ConformanceRunner() {}
 
     static void run(PluginFactory factory, JsonNode c) throws Exception {
         JsonNode in = c.path("input");
@@ -61,7 +59,10 @@ final class ConformanceRunner {
         FakeHandle handle = new FakeHandle();
         for (JsonNode ns : in.path("namespaces")) {
             Map<String, String> labels = new LinkedHashMap<>();
-            ns.path("metadata").path("labels").properties().forEach(e -> labels.put(e.getKey(), e.getValue().asText()));
+            ns.path("metadata")
+                    .path("labels")
+                    .properties()
+                    .forEach(e -> labels.put(e.getKey(), e.getValue().asText()));
             handle.setNamespaceLabels(ns.path("metadata").path("name").asText(), labels);
         }
         for (JsonNode o : in.path("otherObjects")) {
@@ -70,7 +71,9 @@ final class ConformanceRunner {
                 case "ReplicationController" -> ReplicationController.class;
                 case "ReplicaSet" -> ReplicaSet.class;
                 case "StatefulSet" -> StatefulSet.class;
-                default -> throw new IllegalArgumentException("otherObjects: kind " + o.path("kind") + " is not read by the runner");
+                default ->
+                    throw new IllegalArgumentException(
+                            "otherObjects: kind " + o.path("kind") + " is not read by the runner");
             };
             HasMetadata obj = JSON.treeToValue(o, type);
             if (obj.getMetadata() == null) {
@@ -85,7 +88,9 @@ final class ConformanceRunner {
             if (want.has("pluginConstructionError")) {
                 JsonNode err = want.get("pluginConstructionError");
                 String expected = err.isObject() ? err.path("field").asText() : err.asText();
-                Check.isTrue(!expected.isEmpty() && e.getMessage().contains(expected), "expected an error about '" + expected + "', got: " + e.getMessage());
+                Check.isTrue(
+                        !expected.isEmpty() && e.getMessage().contains(expected),
+                        "expected an error about '" + expected + "', got: " + e.getMessage());
                 return;
             }
             throw e;
@@ -94,7 +99,8 @@ final class ConformanceRunner {
             Check.fail("expected the plugin to refuse its arguments: " + want.get("pluginConstructionError"));
         }
         switch (c.path("kind").asText()) {
-            case "filter", "prefilter+filter", "prefilter" -> filter(plugin, in, want, c.path("kind").asText(), handle);
+            case "filter", "prefilter+filter", "prefilter" ->
+                filter(plugin, in, want, c.path("kind").asText(), handle);
             case "score", "prescore+score+normalize", "score+normalize" -> score(plugin, in, want, handle);
             case "less" -> less(plugin, in, want);
             case "bind" -> bind(plugin, in, want, handle);
@@ -103,7 +109,8 @@ final class ConformanceRunner {
         }
     }
 
-    private static void filter(Plugin plugin, JsonNode in, JsonNode want, String kind, FakeHandle handle) throws Exception {
+    private static void filter(Plugin plugin, JsonNode in, JsonNode want, String kind, FakeHandle handle)
+            throws Exception {
         PodInfo pod = PodInfo.of(pod(in.path("pod")));
         List<NodeInfo> nodes = nodes(in);
         handle.setSnapshot(new Snapshot(nodes));
@@ -126,7 +133,10 @@ final class ConformanceRunner {
                 }
             }
             if (!r.status().isSuccess()) {
-                Check.isTrue(!want.has("status") || r.status().isSkip() || codeOf(want.get("status")) == r.status().code(),
+                Check.isTrue(
+                        !want.has("status")
+                                || r.status().isSkip()
+                                || codeOf(want.get("status")) == r.status().code(),
                         "PreFilter failed with " + r.status() + " while Filter expectations exist");
                 if (r.status().isSkip() && want.has("status")) {
                     assertStatus(want.get("status"), Status.SUCCESS, "Filter (skipped by PreFilter)");
@@ -149,10 +159,18 @@ final class ConformanceRunner {
         if (want.has("insufficientResources") && plugin instanceof NodeResourcesFit.Instance fit) {
             List<String> expected = new ArrayList<>();
             for (JsonNode r : want.get("insufficientResources")) {
-                expected.add(new InsufficientResource(r.path("resourceName").asText(), r.path("reason").asText(), r.path("requested").asLong(),
-                        r.path("used").asLong(), r.path("capacity").asLong(), r.path("unresolvable").asBoolean(false)).toString());
+                expected.add(new InsufficientResource(
+                                r.path("resourceName").asText(),
+                                r.path("reason").asText(),
+                                r.path("requested").asLong(),
+                                r.path("used").asLong(),
+                                r.path("capacity").asLong(),
+                                r.path("unresolvable").asBoolean(false))
+                        .toString());
             }
-            List<String> actual = fit.insufficientResources(pod, nodes.get(0)).stream().map(Object::toString).toList();
+            List<String> actual = fit.insufficientResources(pod, nodes.get(0)).stream()
+                    .map(Object::toString)
+                    .toList();
             Check.equal(expected, actual, "insufficient resources");
         }
     }
@@ -162,7 +180,8 @@ final class ConformanceRunner {
         List<NodeInfo> all = nodes(in);
         handle.setSnapshot(new Snapshot(all));
         // candidateNodes passed Filter and are scored; failedNodes are only in the snapshot
-        List<NodeInfo> nodes = all.subList(0, all.size() - in.path("failedNodes").size());
+        List<NodeInfo> nodes =
+                all.subList(0, all.size() - in.path("failedNodes").size());
         CycleState state = new CycleState();
         if (plugin instanceof PreScorePlugin ps && in.path("runPreScore").asBoolean(true)) {
             Status st = ps.preScore(state, pod, nodes);
@@ -207,14 +226,19 @@ final class ConformanceRunner {
         if (in.has("apiServerBindError")) {
             handle.cluster().failBindsWith(in.get("apiServerBindError").asText());
         }
-        Status st = ((BindPlugin) plugin).bind(new CycleState(), pod, in.get("nodeName").asText());
+        Status st = ((BindPlugin) plugin)
+                .bind(new CycleState(), pod, in.get("nodeName").asText());
         assertStatus(want.get("status"), st, "Bind");
         JsonNode binding = want.path("binding");
         if (binding.isNull()) {
             Check.isTrue(handle.cluster().bindings().isEmpty(), "no binding expected");
         } else if (!binding.isMissingNode()) {
-            Check.equal(List.of(binding.path("metadata").path("namespace").asText() + "/" + binding.path("metadata").path("name").asText()
-                    + " -> " + binding.path("target").path("name").asText()), handle.cluster().bindings(), "bindings");
+            Check.equal(
+                    List.of(binding.path("metadata").path("namespace").asText() + "/"
+                            + binding.path("metadata").path("name").asText() + " -> "
+                            + binding.path("target").path("name").asText()),
+                    handle.cluster().bindings(),
+                    "bindings");
         }
     }
 
@@ -271,7 +295,8 @@ final class ConformanceRunner {
             NodeInfo info = new NodeInfo(node);
             for (Pod p : existing) {
                 // a case with a single "node" places every existing pod on it, as upstream's filter tests do
-                if (in.has("node") || node.getMetadata().getName().equals(p.getSpec().getNodeName())) {
+                if (in.has("node")
+                        || node.getMetadata().getName().equals(p.getSpec().getNodeName())) {
                     if (p.getMetadata().getUid() == null) {
                         p.getMetadata().setUid("existing-" + uid++);
                     }
@@ -293,7 +318,9 @@ final class ConformanceRunner {
             if (n.node().getStatus() != null && n.node().getStatus().getImages() != null) {
                 for (ContainerImage image : n.node().getStatus().getImages()) {
                     for (String name : image.getNames() == null ? List.<String>of() : image.getNames()) {
-                        sizes.put(ImageStateSummary.normalizedName(name), image.getSizeBytes() == null ? 0 : image.getSizeBytes());
+                        sizes.put(
+                                ImageStateSummary.normalizedName(name),
+                                image.getSizeBytes() == null ? 0 : image.getSizeBytes());
                     }
                 }
             }
@@ -326,10 +353,13 @@ final class ConformanceRunner {
             Check.equal(want.get("message").asText(), st.message(), point + " message");
         }
         if (want.has("messageContains")) {
-            Check.isTrue(st.message().contains(want.get("messageContains").asText()), point + " message: " + st.message());
+            Check.isTrue(
+                    st.message().contains(want.get("messageContains").asText()), point + " message: " + st.message());
         }
         if (want.has("errorMessage")) {
-            Check.isTrue(st.message().contains(want.get("errorMessage").asText()), point + " error message: " + st.message());
+            Check.isTrue(
+                    st.message().contains(want.get("errorMessage").asText()),
+                    point + " error message: " + st.message());
         }
     }
 

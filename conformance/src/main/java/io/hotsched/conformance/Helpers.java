@@ -1,6 +1,5 @@
 package io.hotsched.conformance;
 
-
 import io.hotsched.api.framework.HostPort;
 import io.hotsched.api.framework.ImageStateSummary;
 import io.hotsched.api.framework.PodInfo;
@@ -12,8 +11,7 @@ import tools.jackson.databind.JsonNode;
 /** Upstream's tests of plugin helpers ("helper" cases), checked against what our plugins use. */
 final class Helpers {
 
-    private Helpers() {
-    }
+    private Helpers() {}
 
     static void run(String plugin, JsonNode c) {
         JsonNode in = c.path("input");
@@ -43,9 +41,14 @@ final class Helpers {
                     Check.equal(pair.get(1).asLong(), f.apply(pair.get(0).asLong()), "f(" + pair.get(0) + ")");
                 }
             }
-            case "ImageLocality" -> Check.equal(want.path("normalized").asText(),
-                    ImageStateSummary.normalizedName(in.path("image").asText()), "normalized image name");
-            default -> Check.fail("no helper check for plugin " + plugin + ": " + c.path("name").asText());
+            case "ImageLocality" ->
+                Check.equal(
+                        want.path("normalized").asText(),
+                        ImageStateSummary.normalizedName(in.path("image").asText()),
+                        "normalized image name");
+            default ->
+                Check.fail("no helper check for plugin " + plugin + ": "
+                        + c.path("name").asText());
         }
     }
 }

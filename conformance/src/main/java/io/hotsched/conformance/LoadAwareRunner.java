@@ -38,8 +38,7 @@ import tools.jackson.databind.node.ObjectNode;
  */
 final class LoadAwareRunner {
 
-    private LoadAwareRunner() {
-    }
+    private LoadAwareRunner() {}
 
     static void run(PluginFactory factory, JsonNode c) throws Exception {
         JsonNode in = c.path("input");
@@ -55,35 +54,53 @@ final class LoadAwareRunner {
             }
             case "estimateNode" -> {
                 LoadAwareArgs args = args(in);
-                Map<String, Quantity> alloc = new Estimator(args, new Vectorizer(args.resourceNames())).estimateNode(node(in.path("node")));
+                Map<String, Quantity> alloc =
+                        new Estimator(args, new Vectorizer(args.resourceNames())).estimateNode(node(in.path("node")));
                 Map<String, String> got = new LinkedHashMap<>();
-                alloc.forEach((k, q) -> got.put(k, q.getNumericalAmount().stripTrailingZeros().toPlainString()));
+                alloc.forEach((k, q) ->
+                        got.put(k, q.getNumericalAmount().stripTrailingZeros().toPlainString()));
                 Map<String, String> expected = new LinkedHashMap<>();
-                want.path("allocatable").properties().forEach(e -> expected.put(e.getKey(),
-                        new Quantity(e.getValue().asText()).getNumericalAmount().stripTrailingZeros().toPlainString()));
+                want.path("allocatable")
+                        .properties()
+                        .forEach(e -> expected.put(
+                                e.getKey(),
+                                new Quantity(e.getValue().asText())
+                                        .getNumericalAmount()
+                                        .stripTrailingZeros()
+                                        .toPlainString()));
                 Check.equal(expected, got, "estimated node allocatable");
             }
             case "estimateDeadline" -> {
                 LoadAwareArgs args = args(in);
                 Pod pod = in.path("pod").isNull() ? null : pod(in.path("pod"), now);
-                long timestamp = now.plusSeconds(in.path("timestampOffsetSeconds").asLong()).toEpochMilli();
+                long timestamp = now.plusSeconds(
+                                in.path("timestampOffsetSeconds").asLong())
+                        .toEpochMilli();
                 long deadline = new Estimator(args, new Vectorizer(args.resourceNames())).deadline(pod, timestamp);
                 JsonNode w = want.path("deadlineOffsetSeconds");
-                Check.equal(w.isNull() ? "none" : String.valueOf(w.asLong()),
-                        deadline == 0 ? "none" : String.valueOf((deadline - now.toEpochMilli()) / 1000), "deadline (seconds from now)");
+                Check.equal(
+                        w.isNull() ? "none" : String.valueOf(w.asLong()),
+                        deadline == 0 ? "none" : String.valueOf((deadline - now.toEpochMilli()) / 1000),
+                        "deadline (seconds from now)");
             }
             case "aggregatedUsage" -> {
                 Vectorizer v = vectorizer(in);
                 NodeMetricView m = NodeMetricView.of(nodeMetric(in.path("nodeMetric"), now), v);
-                long[] got = m.aggregated(in.path("aggregationType").asText(), durationMillis(in.path("aggregatedDuration").asText()));
-                Check.equal(longs(want.path("vector")), got == null ? null : named(v, got, want.path("vector")), "aggregated usage");
+                long[] got = m.aggregated(
+                        in.path("aggregationType").asText(),
+                        durationMillis(in.path("aggregatedDuration").asText()));
+                Check.equal(
+                        longs(want.path("vector")),
+                        got == null ? null : named(v, got, want.path("vector")),
+                        "aggregated usage");
             }
             case "cache" -> cache(in, want, now);
             default -> Check.fail("case kind '" + c.path("kind").asText() + "' is not run for LoadAwareScheduling");
         }
     }
 
-    private static void framework(PluginFactory factory, String kind, JsonNode in, JsonNode want, Instant now) throws Exception {
+    private static void framework(PluginFactory factory, String kind, JsonNode in, JsonNode want, Instant now)
+            throws Exception {
         FakeHandle handle = new FakeHandle();
         handle.setClock(Clock.fixed(now, ZoneOffset.UTC));
         if (in.has("nodeMetric") && !in.path("nodeMetric").isNull()) {
@@ -99,8 +116,15 @@ final class LoadAwareRunner {
             p.getSpec().setNodeName(node.name());
             if (a.has("assignedSecondsAgo") && !scheduled(p)) {
                 // the cache's timestamp for the pod: when it was scheduled
-                p.getStatus().getConditions().add(new io.fabric8.kubernetes.api.model.PodConditionBuilder().withType("PodScheduled")
-                        .withStatus("True").withLastTransitionTime(now.minusSeconds(a.path("assignedSecondsAgo").asLong()).toString()).build());
+                p.getStatus()
+                        .getConditions()
+                        .add(new io.fabric8.kubernetes.api.model.PodConditionBuilder()
+                                .withType("PodScheduled")
+                                .withStatus("True")
+                                .withLastTransitionTime(now.minusSeconds(
+                                                a.path("assignedSecondsAgo").asLong())
+                                        .toString())
+                                .build());
             }
             node.addPod(PodInfo.of(p));
         }
@@ -124,14 +148,16 @@ final class LoadAwareRunner {
         if (p.getStatus().getConditions() == null) {
             p.getStatus().setConditions(new ArrayList<>());
         }
-        return p.getStatus().getConditions().stream().anyMatch(cd -> "PodScheduled".equals(cd.getType()) && "True".equals(cd.getStatus()));
+        return p.getStatus().getConditions().stream()
+                .anyMatch(cd -> "PodScheduled".equals(cd.getType()) && "True".equals(cd.getStatus()));
     }
 
     /** The assigned-pod cache: events applied in order, then (and at checkpoints) the node's load compared. */
     private static void cache(JsonNode in, JsonNode want, Instant now) throws Exception {
         Vectorizer v = vectorizer(in);
         LoadAwareArgs args = args(in);
-        LoadAwareArgs estimatorArgs = in.has("estimatorArgs") ? LoadAwareArgs.asGiven(ConformanceRunner.JSON.treeToValue(in.path("estimatorArgs"), Args.class))
+        LoadAwareArgs estimatorArgs = in.has("estimatorArgs")
+                ? LoadAwareArgs.asGiven(ConformanceRunner.JSON.treeToValue(in.path("estimatorArgs"), Args.class))
                 : args;
         Estimator estimator = new Estimator(estimatorArgs, v);
         long clock = now.plusSeconds(in.path("clockOffsetSeconds").asLong()).toEpochMilli();
@@ -149,8 +175,17 @@ final class LoadAwareRunner {
                     }
                 }
                 case "podDelete" -> pods.remove(uidOf(pod(e.path("pod"), now)));
-                case "checkpoint" -> compare(want.path("checkpoints").path(e.path("id").asText()), pods, metric, estimator, args, v, clock, now,
-                        "checkpoint " + e.path("id").asText());
+                case "checkpoint" ->
+                    compare(
+                            want.path("checkpoints").path(e.path("id").asText()),
+                            pods,
+                            metric,
+                            estimator,
+                            args,
+                            v,
+                            clock,
+                            now,
+                            "checkpoint " + e.path("id").asText());
                 default -> Check.fail("cache event " + e.path("op") + " is not known to the runner");
             }
         }
@@ -159,27 +194,48 @@ final class LoadAwareRunner {
         }
         if (want.has("existingLoadLookup")) {
             NodeLoad load = NodeLoad.of(assigned(pods, estimator, clock), metric, v.size(), args.prodUsageIncludeSys());
-            Check.equal(want.path("existingLoadLookup").path("code").asText(), load.found() ? "Found" : "NotFound", "existing load lookup");
+            Check.equal(
+                    want.path("existingLoadLookup").path("code").asText(),
+                    load.found() ? "Found" : "NotFound",
+                    "existing load lookup");
         }
         if (want.has("nodeInfo")) {
             compare(want.path("nodeInfo"), pods, metric, estimator, args, v, clock, now, "node");
         }
     }
 
-    private static void compare(JsonNode w, Map<String, Pod> pods, NodeMetricView metric, Estimator estimator, LoadAwareArgs args, Vectorizer v,
-            long clock, Instant now, String what) {
+    private static void compare(
+            JsonNode w,
+            Map<String, Pod> pods,
+            NodeMetricView metric,
+            Estimator estimator,
+            LoadAwareArgs args,
+            Vectorizer v,
+            long clock,
+            Instant now,
+            String what) {
         List<AssignedPod> assigned = assigned(pods, estimator, clock);
         if (w.has("podCount")) {
             Check.equal(w.path("podCount").asInt(), assigned.size(), what + ": pods counted");
         }
         for (JsonNode wp : w.path("pods")) {
-            AssignedPod a = assigned.stream().filter(p -> p.uid().equals(wp.path("uid").asText())).findFirst().orElse(null);
+            AssignedPod a = assigned.stream()
+                    .filter(p -> p.uid().equals(wp.path("uid").asText()))
+                    .findFirst()
+                    .orElse(null);
             Check.notNull(a, what + ": pod " + wp.path("uid").asText() + " counted");
-            Check.equal(wp.path("timestampOffsetSeconds").asLong(), (a.timestampMillis() - now.toEpochMilli()) / 1000, what + ": timestamp of " + a.uid());
-            Check.equal(longs(wp.path("estimated")), a.estimated() == null ? null : named(v, a.estimated(), wp.path("estimated")),
+            Check.equal(
+                    wp.path("timestampOffsetSeconds").asLong(),
+                    (a.timestampMillis() - now.toEpochMilli()) / 1000,
+                    what + ": timestamp of " + a.uid());
+            Check.equal(
+                    longs(wp.path("estimated")),
+                    a.estimated() == null ? null : named(v, a.estimated(), wp.path("estimated")),
                     what + ": estimate of " + a.uid());
             JsonNode d = wp.path("estimatedDeadline");
-            Check.equal(d.isNull() || d.isMissingNode() ? "none" : d.asText(), a.deadlineMillis() == 0 ? "none" : String.valueOf(a.deadlineMillis()),
+            Check.equal(
+                    d.isNull() || d.isMissingNode() ? "none" : d.asText(),
+                    a.deadlineMillis() == 0 ? "none" : String.valueOf(a.deadlineMillis()),
                     what + ": deadline of " + a.uid());
         }
         NodeMetricView m = metric;
@@ -195,7 +251,8 @@ final class LoadAwareRunner {
 
     private static void vector(JsonNode w, String field, long[] actual, Vectorizer v, String what) {
         if (w.has(field)) {
-            Check.equal(longs(w.path(field)), actual == null ? null : named(v, actual, w.path(field)), what + ": " + field);
+            Check.equal(
+                    longs(w.path(field)), actual == null ? null : named(v, actual, w.path(field)), what + ": " + field);
         }
     }
 
@@ -203,7 +260,10 @@ final class LoadAwareRunner {
         if (w.has(field)) {
             List<String> expected = new ArrayList<>();
             w.path(field).forEach(p -> expected.add(p.asText()));
-            Check.equal(expected.stream().sorted().toList(), actual.stream().sorted().toList(), what + ": " + field);
+            Check.equal(
+                    expected.stream().sorted().toList(),
+                    actual.stream().sorted().toList(),
+                    what + ": " + field);
         }
     }
 
@@ -211,7 +271,8 @@ final class LoadAwareRunner {
         List<AssignedPod> out = new ArrayList<>();
         for (Map.Entry<String, Pod> e : pods.entrySet()) {
             Pod p = e.getValue();
-            AssignedPod a = LoadAware.assign(p, e.getKey(), ns(p) + "/" + p.getMetadata().getName(), estimator, () -> clock);
+            AssignedPod a = LoadAware.assign(
+                    p, e.getKey(), ns(p) + "/" + p.getMetadata().getName(), estimator, () -> clock);
             if (a != null) {
                 out.add(a);
             }
@@ -226,8 +287,12 @@ final class LoadAwareRunner {
      * {@code argsDefaulting} is false, not validated (Filter and Score cases go through the factory).
      */
     private static LoadAwareArgs args(JsonNode in) throws Exception {
-        Args a = in.path("args").isObject() ? ConformanceRunner.JSON.treeToValue(in.path("args"), Args.class) : new Args();
-        return in.path("argsDefaulting").asBoolean(true) ? LoadAwareArgs.defaultedUnchecked(a) : LoadAwareArgs.asGiven(a);
+        Args a = in.path("args").isObject()
+                ? ConformanceRunner.JSON.treeToValue(in.path("args"), Args.class)
+                : new Args();
+        return in.path("argsDefaulting").asBoolean(true)
+                ? LoadAwareArgs.defaultedUnchecked(a)
+                : LoadAwareArgs.asGiven(a);
     }
 
     private static Vectorizer vectorizer(JsonNode in) {
@@ -241,7 +306,12 @@ final class LoadAwareRunner {
         ObjectNode copy = (ObjectNode) n.deepCopy();
         JsonNode status = copy.path("status");
         if (status.isObject() && status.has("updateTimeOffsetSeconds")) {
-            ((ObjectNode) status).put("updateTime", now.plusSeconds(status.path("updateTimeOffsetSeconds").asLong()).toString());
+            ((ObjectNode) status)
+                    .put(
+                            "updateTime",
+                            now.plusSeconds(status.path("updateTimeOffsetSeconds")
+                                            .asLong())
+                                    .toString());
             ((ObjectNode) status).remove("updateTimeOffsetSeconds");
         }
         if (!copy.has("metadata") || copy.path("metadata").isEmpty()) {
@@ -255,7 +325,12 @@ final class LoadAwareRunner {
         JsonNode copy = n.deepCopy();
         for (JsonNode cond : copy.path("status").path("conditions")) {
             if (cond.has("lastTransitionTimeOffsetSeconds")) {
-                ((ObjectNode) cond).put("lastTransitionTime", now.plusSeconds(cond.path("lastTransitionTimeOffsetSeconds").asLong()).toString());
+                ((ObjectNode) cond)
+                        .put(
+                                "lastTransitionTime",
+                                now.plusSeconds(cond.path("lastTransitionTimeOffsetSeconds")
+                                                .asLong())
+                                        .toString());
                 ((ObjectNode) cond).remove("lastTransitionTimeOffsetSeconds");
             }
         }
@@ -267,7 +342,8 @@ final class LoadAwareRunner {
     }
 
     private static Node node(JsonNode n) {
-        Node node = ConformanceRunner.JSON.treeToValue(n.isMissingNode() ? ConformanceRunner.JSON.createObjectNode() : n, Node.class);
+        Node node = ConformanceRunner.JSON.treeToValue(
+                n.isMissingNode() ? ConformanceRunner.JSON.createObjectNode() : n, Node.class);
         if (node.getMetadata() == null) {
             node.setMetadata(new io.fabric8.kubernetes.api.model.ObjectMeta());
         }
@@ -278,15 +354,20 @@ final class LoadAwareRunner {
     }
 
     private static String uidOf(Pod p) {
-        return p.getMetadata().getUid() != null ? p.getMetadata().getUid() : ns(p) + "/" + p.getMetadata().getName();
+        return p.getMetadata().getUid() != null
+                ? p.getMetadata().getUid()
+                : ns(p) + "/" + p.getMetadata().getName();
     }
 
     private static String ns(Pod p) {
-        return p.getMetadata().getNamespace() == null ? "default" : p.getMetadata().getNamespace();
+        return p.getMetadata().getNamespace() == null
+                ? "default"
+                : p.getMetadata().getNamespace();
     }
 
     private static long durationMillis(String goDuration) {
-        java.util.regex.Matcher m = java.util.regex.Pattern.compile("(\\d+)(h|m|s)").matcher(goDuration);
+        java.util.regex.Matcher m =
+                java.util.regex.Pattern.compile("(\\d+)(h|m|s)").matcher(goDuration);
         long ms = 0;
         while (m.find()) {
             long n = Long.parseLong(m.group(1));

@@ -27,8 +27,7 @@ public final class Main {
               --failures-only  print only failed cases and the total
             Exit code: 0 all passed, 1 a case failed, 2 bad command line.""";
 
-    private Main() {
-    }
+    private Main() {}
 
     public static void main(String[] args) {
         System.exit(run(args, System.out, System.err));
@@ -75,7 +74,9 @@ public final class Main {
         }
         catalog.problems().forEach(p -> err.println("hotsched conformance: " + p));
         Map<String, Set<String>> bundles = new TreeMap<>();
-        catalog.sources().forEach((plugin, bundle) -> bundles.computeIfAbsent(bundle, b -> new TreeSet<>()).add(plugin));
+        catalog.sources()
+                .forEach((plugin, bundle) ->
+                        bundles.computeIfAbsent(bundle, b -> new TreeSet<>()).add(plugin));
         bundles.forEach((bundle, plugins) -> out.println("plugins of " + bundle + ": " + String.join(", ", plugins)));
         Conformance conformance = new Conformance(catalog.factories());
         int passed = 0;
@@ -95,18 +96,21 @@ public final class Main {
                     case PASS -> passed++;
                     case DIVERGES -> diverged++;
                     case FAIL -> failed++;
-                    default -> {
-                    }
+                    default -> {}
                 }
                 if (failuresOnly && !r.failed()) {
                     continue;
                 }
-                String line = "  " + pad(r.outcome().name()) + " " + (failuresOnly ? f.name() + " " : "") + r.name() + " [" + r.upstream() + "]";
-                out.println(r.detail().isEmpty() ? line : line + "\n           " + r.detail().replace("\n", "\n           "));
+                String line = "  " + pad(r.outcome().name()) + " " + (failuresOnly ? f.name() + " " : "") + r.name()
+                        + " [" + r.upstream() + "]";
+                out.println(
+                        r.detail().isEmpty()
+                                ? line
+                                : line + "\n           " + r.detail().replace("\n", "\n           "));
             }
         }
-        out.println((passed + diverged + failed) + " cases: " + passed + " passed, " + diverged + " diverge on purpose (checked), " + failed
-                + " failed");
+        out.println((passed + diverged + failed) + " cases: " + passed + " passed, " + diverged
+                + " diverge on purpose (checked), " + failed + " failed");
         return failed == 0 ? 0 : 1;
     }
 

@@ -28,8 +28,7 @@ public final class PluginCatalog {
     private final Map<String, String> sources = new LinkedHashMap<>();
     private final List<String> problems = new ArrayList<>();
 
-    private PluginCatalog() {
-    }
+    private PluginCatalog() {}
 
     /** Every plugin factory declared by a jar visible to {@code loader}; the first jar declaring a name wins. */
     public static PluginCatalog fromClassPath(ClassLoader loader) throws IOException {
@@ -45,7 +44,8 @@ public final class PluginCatalog {
             if (components == null) {
                 continue;
             }
-            String bundle = mf.getMainAttributes().getValue("Bundle-SymbolicName") + " " + mf.getMainAttributes().getValue("Bundle-Version");
+            String bundle = mf.getMainAttributes().getValue("Bundle-SymbolicName") + " "
+                    + mf.getMainAttributes().getValue("Bundle-Version");
             String base = m.toString().substring(0, m.toString().length() - "META-INF/MANIFEST.MF".length());
             for (String path : components.split(",")) {
                 c.read(new URL(base + path.trim()), bundle, loader);
@@ -76,10 +76,13 @@ public final class PluginCatalog {
             }
             String className = ((Element) impl.item(0)).getAttribute("class");
             if (factories.containsKey(pluginName)) {
-                problems.add("plugin " + pluginName + " of " + bundle + " ignored: " + sources.get(pluginName) + " came first on the class path");
+                problems.add("plugin " + pluginName + " of " + bundle + " ignored: " + sources.get(pluginName)
+                        + " came first on the class path");
                 return;
             }
-            Object o = Class.forName(className, true, loader).getDeclaredConstructor().newInstance();
+            Object o = Class.forName(className, true, loader)
+                    .getDeclaredConstructor()
+                    .newInstance();
             if (o instanceof PluginFactory pf) {
                 factories.put(pluginName, pf);
                 sources.put(pluginName, bundle);

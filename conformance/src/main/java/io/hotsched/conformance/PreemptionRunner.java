@@ -1,6 +1,5 @@
 package io.hotsched.conformance;
 
-
 import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
 import io.hotsched.api.framework.Code;
 import io.hotsched.api.framework.CycleState;
@@ -53,12 +52,17 @@ final class PreemptionRunner {
 
     static final String COUNTER = "FilterCallCounter";
 
-    private PreemptionRunner() {
-    }
+    private PreemptionRunner() {}
 
     /** The framework of one case, with the handle its plugins got and the cluster writes it made. */
-    private record Composed(FrameworkImpl framework, Handle handle, AtomicInteger filterCalls, FakeHandle.FakeCluster cluster,
-            ScheduledExecutorService timer, ParallelizerImpl parallelizer) implements AutoCloseable {
+    private record Composed(
+            FrameworkImpl framework,
+            Handle handle,
+            AtomicInteger filterCalls,
+            FakeHandle.FakeCluster cluster,
+            ScheduledExecutorService timer,
+            ParallelizerImpl parallelizer)
+            implements AutoCloseable {
         @Override
         public void close() {
             timer.shutdownNow();
@@ -93,8 +97,13 @@ final class PreemptionRunner {
         CycleState state = new CycleState();
         preFilter(f, state, pod, nodes);
         Map<String, Status> explicit = new HashMap<>();
-        in.path("filteredNodesStatuses").properties().forEach(e -> explicit.put(e.getKey(),
-                Status.of(ConformanceRunner.codeOf(ConformanceRunner.JSON.createObjectNode().put("code", e.getValue().asText())))));
+        in.path("filteredNodesStatuses")
+                .properties()
+                .forEach(e -> explicit.put(
+                        e.getKey(),
+                        Status.of(ConformanceRunner.codeOf(ConformanceRunner.JSON
+                                .createObjectNode()
+                                .put("code", e.getValue().asText())))));
         // nodes without a status were not rejected in a way preemption could help with
         NodeToStatus statuses = new NodeToStatus(explicit, Status.unresolvable());
         PostFilterResult r = f.framework().runPostFilter(state, pod, statuses);
@@ -102,22 +111,37 @@ final class PreemptionRunner {
             ConformanceRunner.assertStatus(want.get("status"), r.status(), "PostFilter");
         }
         if (want.has("postFilterResult")) {
-            Check.equal(want.get("postFilterResult").path("nominatedNodeName").asText(), r.nominatedNodeName(), "nominated node");
+            Check.equal(
+                    want.get("postFilterResult").path("nominatedNodeName").asText(),
+                    r.nominatedNodeName(),
+                    "nominated node");
         }
         if (want.has("deletedPods")) {
             List<String> expected = new ArrayList<>();
             want.get("deletedPods").forEach(p -> expected.add(p.asText()));
-            List<String> deleted = f.cluster().deleted().stream().map(k -> k.substring(k.indexOf('/') + 1)).sorted().toList();
+            List<String> deleted = f.cluster().deleted().stream()
+                    .map(k -> k.substring(k.indexOf('/') + 1))
+                    .sorted()
+                    .toList();
             Check.equal(expected.stream().sorted().toList(), deleted, "deleted pods");
             for (var patched : f.cluster().statusPatches()) {
-                Check.isTrue(patched.getStatus().getConditions().stream().anyMatch(cd -> "DisruptionTarget".equals(cd.getType())
-                        && "PreemptionByScheduler".equals(cd.getReason())), "victim " + patched.getMetadata().getName() + " marked as disruption target");
+                Check.isTrue(
+                        patched.getStatus().getConditions().stream()
+                                .anyMatch(cd -> "DisruptionTarget".equals(cd.getType())
+                                        && "PreemptionByScheduler".equals(cd.getReason())),
+                        "victim " + patched.getMetadata().getName() + " marked as disruption target");
             }
             Check.equal(deleted.size(), f.cluster().statusPatches().size(), "one DisruptionTarget patch per victim");
         }
     }
 
-    private static void dryRun(Composed f, JsonNode in, JsonNode want, List<NodeInfo> nodes, List<PodDisruptionBudget> pdbs, int percentage,
+    private static void dryRun(
+            Composed f,
+            JsonNode in,
+            JsonNode want,
+            List<NodeInfo> nodes,
+            List<PodDisruptionBudget> pdbs,
+            int percentage,
             int absolute) {
         JsonNode offsets = in.path("offsetPerCycle");
         JsonNode expectedCycles = want.path("candidatesPerCycle");
@@ -130,19 +154,28 @@ final class PreemptionRunner {
             Evaluator ev = new Evaluator(f.handle(), DefaultPreemption.NAME, percentage, absolute, n -> 0);
             int offset = offsets.has(cycle) ? offsets.get(cycle).asInt() : 0;
             f.filterCalls().set(0);
-            Evaluator.DryRun dr = ev.dryRun(state, pod, nodes, pdbs, offset, ev.numCandidates(nodes.size()), Instant.now());
+            Evaluator.DryRun dr =
+                    ev.dryRun(state, pod, nodes, pdbs, offset, ev.numCandidates(nodes.size()), Instant.now());
             // upstream's test compares candidates sorted by node name, victims by pod name
-            List<String> actual = dr.candidates().stream().sorted(Comparator.comparing(Candidate::nodeName)).map(PreemptionRunner::describe).toList();
+            List<String> actual = dr.candidates().stream()
+                    .sorted(Comparator.comparing(Candidate::nodeName))
+                    .map(PreemptionRunner::describe)
+                    .toList();
             List<String> expected = new ArrayList<>();
             for (JsonNode e : expectedCycles.path(cycle)) {
                 List<String> victims = new ArrayList<>();
                 e.path("victims").forEach(v -> victims.add(v.asText()));
-                expected.add(e.path("node").asText() + " " + victims.stream().sorted().toList() + " pdbViolations=" + e.path("numPDBViolations").asInt());
+                expected.add(e.path("node").asText() + " "
+                        + victims.stream().sorted().toList() + " pdbViolations="
+                        + e.path("numPDBViolations").asInt());
             }
             expected.sort(null);
             Check.equal(expected, actual, "candidates of cycle " + cycle);
             if (expectedCalls.has(cycle)) {
-                Check.equal(expectedCalls.get(cycle).asInt(), f.filterCalls().get(), "Filter runs in the dry run of cycle " + cycle);
+                Check.equal(
+                        expectedCalls.get(cycle).asInt(),
+                        f.filterCalls().get(),
+                        "Filter runs in the dry run of cycle " + cycle);
             }
             cycle++;
         }
@@ -150,10 +183,17 @@ final class PreemptionRunner {
     }
 
     private static String describe(Candidate c) {
-        return c.nodeName() + " " + c.victims().stream().map(PodInfo::name).sorted().toList() + " pdbViolations=" + c.numPDBViolations();
+        return c.nodeName() + " "
+                + c.victims().stream().map(PodInfo::name).sorted().toList() + " pdbViolations=" + c.numPDBViolations();
     }
 
-    private static void select(Composed f, JsonNode in, JsonNode want, List<NodeInfo> nodes, List<PodDisruptionBudget> pdbs, int percentage,
+    private static void select(
+            Composed f,
+            JsonNode in,
+            JsonNode want,
+            List<NodeInfo> nodes,
+            List<PodDisruptionBudget> pdbs,
+            int percentage,
             int absolute) {
         PodInfo pod = PodInfo.of(ConformanceRunner.pod(in.path("pod")));
         CycleState state = new CycleState();
@@ -164,16 +204,23 @@ final class PreemptionRunner {
         Candidate best = ev.select(dr.candidates(), now);
         Set<String> anyOf = new LinkedHashSet<>();
         want.path("selectedNodeAnyOf").forEach(n -> anyOf.add(n.asText()));
-        Check.isTrue(best != null && anyOf.contains(best.nodeName()),
-                "selected " + (best == null ? "nothing" : best.nodeName()) + ", expected one of " + anyOf + "; candidates " + dr.candidates());
+        Check.isTrue(
+                best != null && anyOf.contains(best.nodeName()),
+                "selected " + (best == null ? "nothing" : best.nodeName()) + ", expected one of " + anyOf
+                        + "; candidates " + dr.candidates());
     }
 
     private static void eligibility(Composed f, JsonNode in, JsonNode want, int percentage, int absolute) {
         PodInfo pod = PodInfo.of(ConformanceRunner.pod(in.path("pod")));
         JsonNode s = in.path("nominatedNodeStatus");
-        Status nominatedStatus = s.isNull() || s.isMissingNode() ? null
-                : Status.of(ConformanceRunner.codeOf(s.isObject() ? s : ConformanceRunner.JSON.createObjectNode().put("code", s.asText())));
-        Evaluator.Eligibility e = new Evaluator(f.handle(), DefaultPreemption.NAME, percentage, absolute, n -> 0).eligibility(pod, nominatedStatus);
+        Status nominatedStatus = s.isNull() || s.isMissingNode()
+                ? null
+                : Status.of(ConformanceRunner.codeOf(
+                        s.isObject()
+                                ? s
+                                : ConformanceRunner.JSON.createObjectNode().put("code", s.asText())));
+        Evaluator.Eligibility e = new Evaluator(f.handle(), DefaultPreemption.NAME, percentage, absolute, n -> 0)
+                .eligibility(pod, nominatedStatus);
         Check.equal(want.path("eligible").asBoolean(), e.eligible(), "eligible; message " + e.message());
         if (want.has("message")) {
             Check.equal(want.get("message").asText(), e.message(), "message");
@@ -182,12 +229,15 @@ final class PreemptionRunner {
 
     private static void preFilter(Composed f, CycleState state, PodInfo pod, List<NodeInfo> nodes) {
         PreFilterOutcome o = f.framework().runPreFilter(state, pod, new Snapshot(nodes));
-        Check.isTrue(o.status() == null || o.status().isSuccess() || o.status().code() != Code.ERROR, "PreFilter failed: " + o.status());
+        Check.isTrue(
+                o.status() == null || o.status().isSuccess() || o.status().code() != Code.ERROR,
+                "PreFilter failed: " + o.status());
     }
 
     // ---- composing the framework ---------------------------------------------------------------------
 
-    private static Composed compose(Map<String, PluginFactory> plugins, JsonNode in, List<NodeInfo> nodes, List<PodDisruptionBudget> pdbs)
+    private static Composed compose(
+            Map<String, PluginFactory> plugins, JsonNode in, List<NodeInfo> nodes, List<PodDisruptionBudget> pdbs)
             throws Exception {
         Map<String, List<String>> byPoint = new TreeMap<>();
         Map<String, PluginFactory> used = new LinkedHashMap<>();
@@ -228,21 +278,28 @@ final class PreemptionRunner {
                 continue;
             }
             for (String point : spec.substring(open + 1, spec.length() - 1).split(",")) {
-                String key = Character.toLowerCase(point.trim().charAt(0)) + point.trim().substring(1);
+                String key = Character.toLowerCase(point.trim().charAt(0))
+                        + point.trim().substring(1);
                 List<String> names = byPoint.computeIfAbsent(key, k -> new ArrayList<>());
                 if (!names.contains(name)) {
                     names.add(name);
                 }
             }
         }
-        StringBuilder yaml = new StringBuilder("apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\n"
-                + "profiles:\n- schedulerName: default-scheduler\n  plugins:\n    multiPoint:\n      disabled:\n      - name: \"*\"\n");
+        StringBuilder yaml = new StringBuilder(
+                "apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\n"
+                        + "profiles:\n- schedulerName: default-scheduler\n  plugins:\n    multiPoint:\n      disabled:\n      - name: \"*\"\n");
         byPoint.forEach((point, names) -> {
             yaml.append("    ").append(point).append(":\n      enabled:\n");
             names.forEach(n -> yaml.append("      - name: ").append(n).append('\n'));
         });
-        String args = ConformanceRunner.JSON.writeValueAsString(in.path("args").isObject() ? in.path("args") : ConformanceRunner.JSON.createObjectNode());
-        yaml.append("  pluginConfig:\n  - name: ").append(DefaultPreemption.NAME).append("\n    args: ").append(args).append('\n');
+        String args = ConformanceRunner.JSON.writeValueAsString(
+                in.path("args").isObject() ? in.path("args") : ConformanceRunner.JSON.createObjectNode());
+        yaml.append("  pluginConfig:\n  - name: ")
+                .append(DefaultPreemption.NAME)
+                .append("\n    args: ")
+                .append(args)
+                .append('\n');
         SchedulerConfig config = ConfigParser.parse(yaml.toString(), "case.yaml");
         ObjectStore objects = new ObjectStore();
         pdbs.forEach(pdb -> objects.changed("PodDisruptionBudget", null, pdb));
@@ -250,10 +307,26 @@ final class PreemptionRunner {
         ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor();
         ParallelizerImpl parallelizer = new ParallelizerImpl(1, "case");
         Snapshot snapshot = new Snapshot(nodes);
-        FrameworkServices services = new FrameworkServices(parallelizer, cluster, () -> snapshot, n -> List.of(), timer);
-        services = new FrameworkServices(parallelizer, cluster, () -> snapshot, n -> List.of(), timer, services.timeouts(), null, objects, null, services.metrics());
-        FrameworkBuilder.Result r = FrameworkBuilder.build(config.profiles().get(0), "case.yaml", 0,
-                n -> Optional.ofNullable(used.get(n)).map(fac -> new Registration(n, fac, "case", Version.emptyVersion, 1)), services);
+        FrameworkServices services =
+                new FrameworkServices(parallelizer, cluster, () -> snapshot, n -> List.of(), timer);
+        services = new FrameworkServices(
+                parallelizer,
+                cluster,
+                () -> snapshot,
+                n -> List.of(),
+                timer,
+                services.timeouts(),
+                null,
+                objects,
+                null,
+                services.metrics());
+        FrameworkBuilder.Result r = FrameworkBuilder.build(
+                config.profiles().get(0),
+                "case.yaml",
+                0,
+                n -> Optional.ofNullable(used.get(n))
+                        .map(fac -> new Registration(n, fac, "case", Version.emptyVersion, 1)),
+                services);
         if (!(r instanceof FrameworkBuilder.Built b)) {
             timer.shutdownNow();
             parallelizer.close();

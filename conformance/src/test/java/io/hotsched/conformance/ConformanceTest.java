@@ -25,10 +25,12 @@ class ConformanceTest {
         PluginCatalog catalog = PluginCatalog.fromClassPath(getClass().getClassLoader());
         assertEquals(List.of(), catalog.problems(), "every plugin component on the class path can be created");
         if (catalog.factories().isEmpty()) {
-            fail("no plugin bundle on the class path: run through `mvn verify` (the bundles' manifests are made when they are packaged)");
+            fail(
+                    "no plugin bundle on the class path: run through `mvn verify` (the bundles' manifests are made when they are packaged)");
         }
         String dir = System.getProperty("conformance.dir");
-        List<Conformance.CaseFile> files = dir != null && !dir.isBlank() ? Conformance.directory(Path.of(dir)) : Conformance.bundled();
+        List<Conformance.CaseFile> files =
+                dir != null && !dir.isBlank() ? Conformance.directory(Path.of(dir)) : Conformance.bundled();
         Conformance conformance = new Conformance(catalog.factories());
         List<DynamicNode> nodes = new ArrayList<>();
         for (Conformance.CaseFile f : files) {

@@ -18,7 +18,10 @@ class MainTest {
     private final ByteArrayOutputStream err = new ByteArrayOutputStream();
 
     private int run(String... args) {
-        return Main.run(args, new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
+        return Main.run(
+                args,
+                new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8));
     }
 
     private static final String CASES = """
@@ -47,7 +50,8 @@ class MainTest {
     void aPluginNoBundleProvidesFailsItsCases(@TempDir Path dir) throws Exception {
         Files.writeString(dir.resolve("x.json"), CASES.replace("NodeName", "NoSuchPlugin"));
         assertEquals(1, run("--failures-only", dir.toString()));
-        assertTrue(out.toString(StandardCharsets.UTF_8).contains("plugin NoSuchPlugin is not provided by any bundle on the class path"));
+        assertTrue(out.toString(StandardCharsets.UTF_8)
+                .contains("plugin NoSuchPlugin is not provided by any bundle on the class path"));
     }
 
     @Test
@@ -61,14 +65,17 @@ class MainTest {
         Files.writeString(dir.resolve("framework.json"), "{\"component\": \"scheduler framework\", \"cases\": []}");
         assertEquals(0, run(dir.toString()));
         String report = out.toString(StandardCharsets.UTF_8);
-        assertTrue(report.contains("framework.json: not run here: vectors of component \"scheduler framework\""), report);
+        assertTrue(
+                report.contains("framework.json: not run here: vectors of component \"scheduler framework\""), report);
         assertTrue(report.contains("0 cases: 0 passed"), report);
     }
 
     @Test
     void aDirectoryWithoutCasesIsACommandLineError(@TempDir Path dir) {
         assertEquals(2, run(dir.toString()));
-        assertTrue(err.toString(StandardCharsets.UTF_8).contains("no *.json case files"), err.toString(StandardCharsets.UTF_8));
+        assertTrue(
+                err.toString(StandardCharsets.UTF_8).contains("no *.json case files"),
+                err.toString(StandardCharsets.UTF_8));
         assertEquals(2, run("--bogus"));
     }
 }

@@ -12,28 +12,38 @@ import java.util.Map;
 final class Discovery {
 
     /** One served resource: plural, kind, namespaced, short names. */
-    record Res(String name, String kind, boolean namespaced, String... shortNames) {
-    }
+    record Res(String name, String kind, boolean namespaced, String... shortNames) {}
 
     static final Map<String, List<Res>> GROUPS = new LinkedHashMap<>();
 
     static {
-        GROUPS.put("v1", List.of(
-                new Res("pods", "Pod", true, "po"), new Res("pods/binding", "Binding", true), new Res("pods/status", "Pod", true),
-                new Res("bindings", "Binding", true), new Res("nodes", "Node", false, "no"), new Res("nodes/status", "Node", false),
-                new Res("namespaces", "Namespace", false, "ns"), new Res("events", "Event", true, "ev"),
-                new Res("configmaps", "ConfigMap", true, "cm"), new Res("services", "Service", true, "svc")));
+        GROUPS.put(
+                "v1",
+                List.of(
+                        new Res("pods", "Pod", true, "po"),
+                        new Res("pods/binding", "Binding", true),
+                        new Res("pods/status", "Pod", true),
+                        new Res("bindings", "Binding", true),
+                        new Res("nodes", "Node", false, "no"),
+                        new Res("nodes/status", "Node", false),
+                        new Res("namespaces", "Namespace", false, "ns"),
+                        new Res("events", "Event", true, "ev"),
+                        new Res("configmaps", "ConfigMap", true, "cm"),
+                        new Res("services", "Service", true, "svc")));
         GROUPS.put("coordination.k8s.io/v1", List.of(new Res("leases", "Lease", true)));
         GROUPS.put("policy/v1", List.of(new Res("poddisruptionbudgets", "PodDisruptionBudget", true, "pdb")));
         GROUPS.put("scheduling.k8s.io/v1", List.of(new Res("priorityclasses", "PriorityClass", false, "pc")));
         GROUPS.put("events.k8s.io/v1", List.of(new Res("events", "Event", true, "ev")));
-        GROUPS.put("apps/v1", List.of(new Res("replicasets", "ReplicaSet", true, "rs"), new Res("statefulsets", "StatefulSet", true, "sts")));
+        GROUPS.put(
+                "apps/v1",
+                List.of(
+                        new Res("replicasets", "ReplicaSet", true, "rs"),
+                        new Res("statefulsets", "StatefulSet", true, "sts")));
         GROUPS.put("slo.koordinator.sh/v1alpha1", List.of(new Res("nodemetrics", "NodeMetric", false)));
         GROUPS.put("scheduling.koordinator.sh/v1alpha1", List.of(new Res("devices", "Device", false)));
     }
 
-    private Discovery() {
-    }
+    private Discovery() {}
 
     /** The document for {@code path}, or null when it is not a discovery path. */
     static String document(String path) {
@@ -60,9 +70,18 @@ final class Discovery {
                 }
                 String group = gv.substring(0, gv.indexOf('/'));
                 String version = gv.substring(gv.indexOf('/') + 1);
-                b.append(first ? "" : ",").append("{\"name\":\"").append(group).append("\",\"versions\":[{\"groupVersion\":\"").append(gv)
-                        .append("\",\"version\":\"").append(version).append("\"}],\"preferredVersion\":{\"groupVersion\":\"").append(gv)
-                        .append("\",\"version\":\"").append(version).append("\"}}");
+                b.append(first ? "" : ",")
+                        .append("{\"name\":\"")
+                        .append(group)
+                        .append("\",\"versions\":[{\"groupVersion\":\"")
+                        .append(gv)
+                        .append("\",\"version\":\"")
+                        .append(version)
+                        .append("\"}],\"preferredVersion\":{\"groupVersion\":\"")
+                        .append(gv)
+                        .append("\",\"version\":\"")
+                        .append(version)
+                        .append("\"}}");
                 first = false;
             }
             return b.append("]}").toString();
@@ -77,17 +96,28 @@ final class Discovery {
     }
 
     private static String resourceList(String gv) {
-        StringBuilder b = new StringBuilder("{\"kind\":\"APIResourceList\",\"apiVersion\":\"v1\",\"groupVersion\":\"").append(gv)
+        StringBuilder b = new StringBuilder("{\"kind\":\"APIResourceList\",\"apiVersion\":\"v1\",\"groupVersion\":\"")
+                .append(gv)
                 .append("\",\"resources\":[");
         boolean first = true;
         for (Res r : GROUPS.get(gv)) {
-            b.append(first ? "" : ",").append("{\"name\":\"").append(r.name()).append("\",\"singularName\":\"\",\"namespaced\":")
-                    .append(r.namespaced()).append(",\"kind\":\"").append(r.kind()).append("\",\"verbs\":[")
-                    .append(r.name().contains("/") ? "\"get\",\"create\",\"update\",\"patch\""
-                            : "\"create\",\"delete\",\"get\",\"list\",\"patch\",\"update\",\"watch\"")
+            b.append(first ? "" : ",")
+                    .append("{\"name\":\"")
+                    .append(r.name())
+                    .append("\",\"singularName\":\"\",\"namespaced\":")
+                    .append(r.namespaced())
+                    .append(",\"kind\":\"")
+                    .append(r.kind())
+                    .append("\",\"verbs\":[")
+                    .append(
+                            r.name().contains("/")
+                                    ? "\"get\",\"create\",\"update\",\"patch\""
+                                    : "\"create\",\"delete\",\"get\",\"list\",\"patch\",\"update\",\"watch\"")
                     .append("]");
             if (r.shortNames().length > 0) {
-                b.append(",\"shortNames\":[\"").append(String.join("\",\"", r.shortNames())).append("\"]");
+                b.append(",\"shortNames\":[\"")
+                        .append(String.join("\",\"", r.shortNames()))
+                        .append("\"]");
             }
             b.append("}");
             first = false;

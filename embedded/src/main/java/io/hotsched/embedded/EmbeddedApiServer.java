@@ -32,13 +32,24 @@ public final class EmbeddedApiServer implements AutoCloseable {
 
     /** Koordinator's custom resources, served like built-in kinds. */
     static final List<CustomResourceDefinitionContext> CRDS = List.of(
-            new CustomResourceDefinitionContext.Builder().withGroup("slo.koordinator.sh").withVersion("v1alpha1")
-                    .withKind("NodeMetric").withPlural("nodemetrics").withScope("Cluster").build(),
-            new CustomResourceDefinitionContext.Builder().withGroup("scheduling.koordinator.sh").withVersion("v1alpha1")
-                    .withKind("Device").withPlural("devices").withScope("Cluster").build());
+            new CustomResourceDefinitionContext.Builder()
+                    .withGroup("slo.koordinator.sh")
+                    .withVersion("v1alpha1")
+                    .withKind("NodeMetric")
+                    .withPlural("nodemetrics")
+                    .withScope("Cluster")
+                    .build(),
+            new CustomResourceDefinitionContext.Builder()
+                    .withGroup("scheduling.koordinator.sh")
+                    .withVersion("v1alpha1")
+                    .withKind("Device")
+                    .withPlural("devices")
+                    .withScope("Cluster")
+                    .build());
 
     /** Held so the level stays set: the mock logs every request at INFO, on its one event loop thread. */
-    private static final java.util.logging.Logger REQUEST_LOG = quiet(java.util.logging.Logger.getLogger(MockWebServer.class.getName()));
+    private static final java.util.logging.Logger REQUEST_LOG =
+            quiet(java.util.logging.Logger.getLogger(MockWebServer.class.getName()));
 
     private static java.util.logging.Logger quiet(java.util.logging.Logger l) {
         l.setLevel(java.util.logging.Level.WARNING);
@@ -105,9 +116,17 @@ public final class EmbeddedApiServer implements AutoCloseable {
     }
 
     public static KubernetesClient newClient(String url) {
-        Config config = new ConfigBuilder(Config.empty()).withMasterUrl(url).withTrustCerts(true).withHttp2Disable(true)
-                .withNamespace("default").withRequestTimeout(60_000).build();
-        return new KubernetesClientBuilder().withConfig(config).withHttpClientFactory(new JdkHttpClientFactory()).build();
+        Config config = new ConfigBuilder(Config.empty())
+                .withMasterUrl(url)
+                .withTrustCerts(true)
+                .withHttp2Disable(true)
+                .withNamespace("default")
+                .withRequestTimeout(60_000)
+                .build();
+        return new KubernetesClientBuilder()
+                .withConfig(config)
+                .withHttpClientFactory(new JdkHttpClientFactory())
+                .build();
     }
 
     /**
@@ -119,7 +138,10 @@ public final class EmbeddedApiServer implements AutoCloseable {
     public int seed(Path dir) throws IOException {
         List<HasMetadata> objects = new ArrayList<>();
         try (Stream<Path> files = Files.list(dir)) {
-            for (Path f : files.filter(p -> p.toString().endsWith(".yaml") || p.toString().endsWith(".yml")).sorted().toList()) {
+            for (Path f : files.filter(
+                            p -> p.toString().endsWith(".yaml") || p.toString().endsWith(".yml"))
+                    .sorted()
+                    .toList()) {
                 try (InputStream in = Files.newInputStream(f)) {
                     objects.addAll(client().load(in).items());
                 } catch (RuntimeException e) {
@@ -153,13 +175,17 @@ public final class EmbeddedApiServer implements AutoCloseable {
         kubelet = new KubeletStandIn(client());
         kubelet.start();
         KoordletStandIn koordlet = new KoordletStandIn(client(), java.time.Clock.systemUTC());
-        housekeeping.scheduleWithFixedDelay(() -> {
-            try {
-                koordlet.report();
-            } catch (RuntimeException e) {
-                // the server is stopping, or NodeMetric is not served: the next round tries again
-            }
-        }, 0, 30, TimeUnit.SECONDS);
+        housekeeping.scheduleWithFixedDelay(
+                () -> {
+                    try {
+                        koordlet.report();
+                    } catch (RuntimeException e) {
+                        // the server is stopping, or NodeMetric is not served: the next round tries again
+                    }
+                },
+                0,
+                30,
+                TimeUnit.SECONDS);
     }
 
     /** The next {@code times} bind requests fail with HTTP {@code code} (for tests of retries). */
@@ -169,7 +195,8 @@ public final class EmbeddedApiServer implements AutoCloseable {
 
     /** A kubeconfig that points kubectl at this server. */
     public String kubeconfig() {
-        return String.join("\n",
+        return String.join(
+                "\n",
                 "apiVersion: v1",
                 "kind: Config",
                 "clusters:",
@@ -211,7 +238,8 @@ public final class EmbeddedApiServer implements AutoCloseable {
         } catch (IllegalStateException e) {
             // the mock server waits a bounded time for open connections (watches) to drain; on a busy
             // machine that can run out while stopping, when there is nothing left to keep
-            System.err.println("hotsched: the embedded API server did not stop in time (" + e.getMessage() + "); going on");
+            System.err.println(
+                    "hotsched: the embedded API server did not stop in time (" + e.getMessage() + "); going on");
         }
     }
 }

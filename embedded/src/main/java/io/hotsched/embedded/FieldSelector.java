@@ -28,11 +28,9 @@ final class FieldSelector {
     static final List<String> FIELDS = List.of("spec.nodeName", "status.phase", "spec.schedulerName");
 
     /** The path with our terms removed, and the terms; null when the request has none of ours. */
-    record Split(String path, List<Term> terms) {
-    }
+    record Split(String path, List<Term> terms) {}
 
-    private FieldSelector() {
-    }
+    private FieldSelector() {}
 
     static Split split(String path) {
         int q = path.indexOf('?');

@@ -27,14 +27,19 @@ final class KoordletStandIn {
     @SuppressWarnings("unchecked")
     int report() {
         int n = 0;
-        for (GenericKubernetesResource m : client.genericKubernetesResources(API_VERSION, "NodeMetric").list().getItems()) {
+        for (GenericKubernetesResource m : client.genericKubernetesResources(API_VERSION, "NodeMetric")
+                .list()
+                .getItems()) {
             Object s = m.getAdditionalProperties().get("status");
-            Map<String, Object> status = s instanceof Map<?, ?> map ? new HashMap<>((Map<String, Object>) map) : new HashMap<>();
+            Map<String, Object> status =
+                    s instanceof Map<?, ?> map ? new HashMap<>((Map<String, Object>) map) : new HashMap<>();
             status.put("updateTime", clock.instant().toString());
             m.setAdditionalProperty("status", status);
             m.getMetadata().setResourceVersion(null);
             try {
-                client.genericKubernetesResources(API_VERSION, "NodeMetric").resource(m).update();
+                client.genericKubernetesResources(API_VERSION, "NodeMetric")
+                        .resource(m)
+                        .update();
                 n++;
             } catch (RuntimeException e) {
                 // deleted meanwhile: nothing to report for it

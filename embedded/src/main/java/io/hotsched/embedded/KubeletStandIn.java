@@ -55,20 +55,33 @@ final class KubeletStandIn implements AutoCloseable {
         }
         worker.execute(() -> {
             try {
-                client.pods().inNamespace(pod.getMetadata().getNamespace()).withName(pod.getMetadata().getName()).editStatus(p -> {
-                    if (p.getStatus() == null) {
-                        p.setStatus(new io.fabric8.kubernetes.api.model.PodStatus());
-                    }
-                    if (p.getStatus().getConditions() == null) {
-                        p.getStatus().setConditions(new java.util.ArrayList<>());
-                    }
-                    p.getStatus().setPhase("Running");
-                    p.getStatus().setStartTime(Instant.now().toString());
-                    p.getStatus().getConditions().removeIf(c -> "PodScheduled".equals(c.getType()));
-                    p.getStatus().getConditions().add(new PodConditionBuilder().withType("PodScheduled").withStatus("True").build());
-                    p.getStatus().getConditions().add(new PodConditionBuilder().withType("Ready").withStatus("True").build());
-                    return p;
-                });
+                client.pods()
+                        .inNamespace(pod.getMetadata().getNamespace())
+                        .withName(pod.getMetadata().getName())
+                        .editStatus(p -> {
+                            if (p.getStatus() == null) {
+                                p.setStatus(new io.fabric8.kubernetes.api.model.PodStatus());
+                            }
+                            if (p.getStatus().getConditions() == null) {
+                                p.getStatus().setConditions(new java.util.ArrayList<>());
+                            }
+                            p.getStatus().setPhase("Running");
+                            p.getStatus().setStartTime(Instant.now().toString());
+                            p.getStatus().getConditions().removeIf(c -> "PodScheduled".equals(c.getType()));
+                            p.getStatus()
+                                    .getConditions()
+                                    .add(new PodConditionBuilder()
+                                            .withType("PodScheduled")
+                                            .withStatus("True")
+                                            .build());
+                            p.getStatus()
+                                    .getConditions()
+                                    .add(new PodConditionBuilder()
+                                            .withType("Ready")
+                                            .withStatus("True")
+                                            .build());
+                            return p;
+                        });
             } catch (RuntimeException e) {
                 // deleted meanwhile, or already updated: the next event says
             }

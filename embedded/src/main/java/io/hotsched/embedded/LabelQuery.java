@@ -43,8 +43,7 @@ final class LabelQuery {
         }
     }
 
-    private LabelQuery() {
-    }
+    private LabelQuery() {}
 
     /** The split of a request with a set-based label selector; null for one the stock server answers right. */
     static Split split(String path) {
@@ -125,7 +124,8 @@ final class LabelQuery {
         }
         int ne = p.indexOf("!=");
         if (ne > 0) {
-            return new Term(p.substring(0, ne).trim(), "!=", Set.of(p.substring(ne + 2).trim()));
+            return new Term(
+                    p.substring(0, ne).trim(), "!=", Set.of(p.substring(ne + 2).trim()));
         }
         int eq = p.indexOf('=');
         if (eq > 0) {

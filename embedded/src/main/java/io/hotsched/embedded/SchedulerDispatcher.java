@@ -3,8 +3,8 @@ package io.hotsched.embedded;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.dsl.base.CustomResourceDefinitionContext;
 import io.fabric8.kubernetes.client.server.mock.KubernetesAttributesExtractor;
-import io.fabric8.kubernetes.client.utils.Serialization;
 import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
+import io.fabric8.kubernetes.client.utils.Serialization;
 import io.fabric8.mockwebserver.crud.AttributeSet;
 import io.fabric8.mockwebserver.dsl.HttpMethod;
 import io.fabric8.mockwebserver.http.Buffer;
@@ -31,7 +31,8 @@ import tools.jackson.databind.json.JsonMapper;
  */
 final class SchedulerDispatcher extends KubernetesCrudDispatcher {
 
-    private static final Pattern POD_BINDING = Pattern.compile("/api/v1/namespaces/([^/]+)/pods/([^/]+)/binding/?(\\?.*)?");
+    private static final Pattern POD_BINDING =
+            Pattern.compile("/api/v1/namespaces/([^/]+)/pods/([^/]+)/binding/?(\\?.*)?");
     private static final Pattern BINDINGS = Pattern.compile("/api/v1/namespaces/([^/]+)/bindings/?(\\?.*)?");
     private static final ObjectMapper JSON = JsonMapper.builder().build();
 
@@ -42,9 +43,12 @@ final class SchedulerDispatcher extends KubernetesCrudDispatcher {
 
     /** Named look-ups answered from the index (for the benchmark and the behaviour test). */
     final java.util.concurrent.atomic.AtomicLong indexHits = new java.util.concurrent.atomic.AtomicLong();
-    private final java.util.concurrent.atomic.AtomicInteger failingBinds = new java.util.concurrent.atomic.AtomicInteger();
+
+    private final java.util.concurrent.atomic.AtomicInteger failingBinds =
+            new java.util.concurrent.atomic.AtomicInteger();
     private volatile int failingBindCode = 500;
-    private final java.util.Map<String, java.util.concurrent.atomic.AtomicInteger> bindsByNamespace = new java.util.concurrent.ConcurrentHashMap<>();
+    private final java.util.Map<String, java.util.concurrent.atomic.AtomicInteger> bindsByNamespace =
+            new java.util.concurrent.ConcurrentHashMap<>();
 
     /** Pods of {@code namespace} bound through the binding subresource since the server started. */
     int bindsIn(String namespace) {
@@ -53,7 +57,9 @@ final class SchedulerDispatcher extends KubernetesCrudDispatcher {
     }
 
     private void bound(String namespace) {
-        bindsByNamespace.computeIfAbsent(namespace, k -> new java.util.concurrent.atomic.AtomicInteger()).incrementAndGet();
+        bindsByNamespace
+                .computeIfAbsent(namespace, k -> new java.util.concurrent.atomic.AtomicInteger())
+                .incrementAndGet();
     }
 
     /** The next {@code times} binds are answered {@code code} without binding (to test clients' retries). */
@@ -75,7 +81,11 @@ final class SchedulerDispatcher extends KubernetesCrudDispatcher {
     // ---- the index: kept in step on the single write path, used for named look-ups ------------------
 
     @Override
-    public void processEvent(String path, AttributeSet pathAttributes, AttributeSet oldAttributes, GenericKubernetesResource resource,
+    public void processEvent(
+            String path,
+            AttributeSet pathAttributes,
+            AttributeSet oldAttributes,
+            GenericKubernetesResource resource,
             String newState) {
         super.processEvent(path, pathAttributes, oldAttributes, resource, newState);
         if (!indexed) {
@@ -121,7 +131,8 @@ final class SchedulerDispatcher extends KubernetesCrudDispatcher {
         return null;
     }
 
-    private static final Pattern NAMED = Pattern.compile("/api/v1/(namespaces/[^/?]+/)?[^/?]+/[^/?]+|/apis/[^/?]+/[^/?]+/(namespaces/[^/?]+/)?[^/?]+/[^/?]+");
+    private static final Pattern NAMED = Pattern.compile(
+            "/api/v1/(namespaces/[^/?]+/)?[^/?]+/[^/?]+|/apis/[^/?]+/[^/?]+/(namespaces/[^/?]+/)?[^/?]+/[^/?]+");
 
     @Override
     public MockResponse handleGet(String path) {
@@ -169,12 +180,17 @@ final class SchedulerDispatcher extends KubernetesCrudDispatcher {
             String rest = fields != null ? fields.path() : path;
             LabelQuery.Split labels = watch ? null : LabelQuery.split(rest);
             String collection = WatchResume.collection(path);
-            boolean table = Tables.wanted(request.getHeader("Accept")) && !watch
+            boolean table = Tables.wanted(request.getHeader("Accept"))
+                    && !watch
                     && (collection.equals("/api/v1/pods") || collection.equals("/api/v1/nodes"));
             if (fields != null || labels != null || table) {
                 MockResponse r = fields != null || labels != null
-                        ? filtered(request, labels != null ? labels.path() : rest,
-                                item -> (fields == null || fields.terms().stream().allMatch(t -> t.matches(item))) && (labels == null || labels.matches(item)))
+                        ? filtered(
+                                request,
+                                labels != null ? labels.path() : rest,
+                                item -> (fields == null
+                                                || fields.terms().stream().allMatch(t -> t.matches(item)))
+                                        && (labels == null || labels.matches(item)))
                         : super.dispatch(request);
                 return table ? asTable(r, collection) : r;
             }
@@ -188,7 +204,8 @@ final class SchedulerDispatcher extends KubernetesCrudDispatcher {
                 if (pod.matches()) {
                     return bind(pod.group(1), pod.group(2), body);
                 }
-                String name = body == null ? null : body.path("metadata").path("name").asText(null);
+                String name =
+                        body == null ? null : body.path("metadata").path("name").asText(null);
                 if (name == null) {
                     return StatusJson.failure(400, "BadRequest", "Binding has no metadata.name");
                 }
@@ -215,8 +232,10 @@ final class SchedulerDispatcher extends KubernetesCrudDispatcher {
         if (missed >= 0) {
             // as a real API server does: the watch opens, and its only event is an ERROR with a 410
             // Status; the informer lists again and sees what vanished, which the stock watch would hide
-            String expired = "{\"type\":\"ERROR\",\"object\":" + StatusJson.status(410, "Expired",
-                    "too old resource version: a deletion at " + missed + " happened since") + "}";
+            String expired = "{\"type\":\"ERROR\",\"object\":"
+                    + StatusJson.status(
+                            410, "Expired", "too old resource version: a deletion at " + missed + " happened since")
+                    + "}";
             return new MockResponse().withWebSocketUpgrade(new WebSocketListener() {
                 @Override
                 public void onOpen(WebSocket ws, Response response) {
@@ -239,13 +258,14 @@ final class SchedulerDispatcher extends KubernetesCrudDispatcher {
         }
         java.time.Instant now = java.time.Instant.now();
         JsonNode t = collection.endsWith("/pods") ? Tables.pods(body, now) : Tables.nodes(body, now);
-        return StatusJson.json(JSON.writeValueAsString(t)).setHeader("Content-Type", "application/json;as=Table;v=v1;g=meta.k8s.io");
+        return StatusJson.json(JSON.writeValueAsString(t))
+                .setHeader("Content-Type", "application/json;as=Table;v=v1;g=meta.k8s.io");
     }
 
     /** A list request answered by the store for {@code path}, keeping the items {@code keep} accepts. */
     private MockResponse filtered(RecordedRequest request, String path, java.util.function.Predicate<JsonNode> keep) {
-        MockResponse r = super.dispatch(new RecordedRequest(request.getHttpVersion(), HttpMethod.GET, path, request.getHeaders(),
-                new Buffer()));
+        MockResponse r = super.dispatch(new RecordedRequest(
+                request.getHttpVersion(), HttpMethod.GET, path, request.getHeaders(), new Buffer()));
         if (r.code() != 200) {
             return r;
         }
@@ -265,13 +285,15 @@ final class SchedulerDispatcher extends KubernetesCrudDispatcher {
     }
 
     private MockResponse bind(String namespace, String name, JsonNode binding) {
-        String node = binding == null ? null : binding.path("target").path("name").asText(null);
+        String node =
+                binding == null ? null : binding.path("target").path("name").asText(null);
         if (node == null || node.isEmpty()) {
             return StatusJson.failure(400, "BadRequest", "Binding has no target.name");
         }
         String podPath = "/api/v1/namespaces/" + namespace + "/pods/" + name;
         if (failingBinds.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
-            return StatusJson.failure(failingBindCode, failingBindCode == 409 ? "Conflict" : "InternalError", "injected failure");
+            return StatusJson.failure(
+                    failingBindCode, failingBindCode == 409 ? "Conflict" : "InternalError", "injected failure");
         }
         java.util.concurrent.locks.Lock write = storeWriteLock();
         if (write == null || !indexed) {
@@ -288,14 +310,16 @@ final class SchedulerDispatcher extends KubernetesCrudDispatcher {
             }
             JsonNode pod = parse(current.getValue());
             if (!(pod instanceof tools.jackson.databind.node.ObjectNode object)) {
-                return StatusJson.failure(500, "InternalError", "stored pod " + namespace + "/" + name + " is not an object");
+                return StatusJson.failure(
+                        500, "InternalError", "stored pod " + namespace + "/" + name + " is not an object");
             }
             String bound = pod.path("spec").path("nodeName").asText("");
             if (!bound.isEmpty()) {
                 return alreadyBound(name, bound);
             }
             ((tools.jackson.databind.node.ObjectNode) object.withObject("spec")).put("nodeName", node);
-            ((tools.jackson.databind.node.ObjectNode) object.withObject("metadata")).put("resourceVersion", String.valueOf(requestResourceVersion()));
+            ((tools.jackson.databind.node.ObjectNode) object.withObject("metadata"))
+                    .put("resourceVersion", String.valueOf(requestResourceVersion()));
             processEvent(podPath, query, current.getKey(), null, JSON.writeValueAsString(object));
             bound(namespace);
             return StatusJson.created();
@@ -321,7 +345,8 @@ final class SchedulerDispatcher extends KubernetesCrudDispatcher {
             if (candidates == null) {
                 return null;
             }
-            List<AttributeSet> matching = candidates.stream().filter(k -> k.matches(query)).toList();
+            List<AttributeSet> matching =
+                    candidates.stream().filter(k -> k.matches(query)).toList();
             if (matching.size() > 1) {
                 return null;
             }
@@ -338,8 +363,10 @@ final class SchedulerDispatcher extends KubernetesCrudDispatcher {
             if (object.getFinalizers().isEmpty()) {
                 processEvent(path, query, key, null, null);
             } else if (!object.isMarkedForDeletion()) {
-                object.getMetadata().setDeletionTimestamp(java.time.ZonedDateTime.now(java.time.ZoneOffset.UTC)
-                        .truncatedTo(java.time.temporal.ChronoUnit.SECONDS).format(java.time.format.DateTimeFormatter.ISO_OFFSET_DATE_TIME));
+                object.getMetadata()
+                        .setDeletionTimestamp(java.time.ZonedDateTime.now(java.time.ZoneOffset.UTC)
+                                .truncatedTo(java.time.temporal.ChronoUnit.SECONDS)
+                                .format(java.time.format.DateTimeFormatter.ISO_OFFSET_DATE_TIME));
                 object.getMetadata().setResourceVersion(String.valueOf(requestResourceVersion()));
                 processEvent(path, query, key, object, Serialization.asJson(object));
             }
@@ -350,8 +377,11 @@ final class SchedulerDispatcher extends KubernetesCrudDispatcher {
     }
 
     private static MockResponse alreadyBound(String name, String node) {
-        return StatusJson.failure(409, "Conflict", "Operation cannot be fulfilled on pods/binding \"" + name + "\": pod " + name
-                + " is already assigned to node \"" + node + "\"");
+        return StatusJson.failure(
+                409,
+                "Conflict",
+                "Operation cannot be fulfilled on pods/binding \"" + name + "\": pod " + name
+                        + " is already assigned to node \"" + node + "\"");
     }
 
     /** The stock way: a merge patch of spec.nodeName (the store without index, or without access to its lock). */
@@ -367,8 +397,13 @@ final class SchedulerDispatcher extends KubernetesCrudDispatcher {
                 return alreadyBound(name, bound);
             }
             String patch = "{\"spec\":{\"nodeName\":" + StatusJson.quote(node) + "}}";
-            MockResponse r = handlePatch(new RecordedRequest("HTTP/1.1", HttpMethod.PATCH, podPath,
-                    Headers.builder().add("Content-Type", "application/merge-patch+json").build(),
+            MockResponse r = handlePatch(new RecordedRequest(
+                    "HTTP/1.1",
+                    HttpMethod.PATCH,
+                    podPath,
+                    Headers.builder()
+                            .add("Content-Type", "application/merge-patch+json")
+                            .build(),
                     new Buffer(patch.getBytes(StandardCharsets.UTF_8))));
             if (r.code() >= 300) {
                 return r;
@@ -388,7 +423,9 @@ final class SchedulerDispatcher extends KubernetesCrudDispatcher {
     private java.util.concurrent.locks.Lock storeWriteLock() {
         if (!storeWriteLockLooked) {
             try {
-                java.lang.reflect.Field f = io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher.class.getDeclaredField("lock");
+                java.lang.reflect.Field f =
+                        io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher.class.getDeclaredField(
+                                "lock");
                 f.setAccessible(true);
                 storeWriteLock = ((java.util.concurrent.locks.ReadWriteLock) f.get(this)).writeLock();
             } catch (ReflectiveOperationException | RuntimeException e) {

@@ -5,11 +5,13 @@ import io.fabric8.mockwebserver.http.MockResponse;
 /** API-server style {@code Status} answers. */
 final class StatusJson {
 
-    private StatusJson() {
-    }
+    private StatusJson() {}
 
     static MockResponse failure(int code, String reason, String message) {
-        return new MockResponse().setResponseCode(code).setHeader("Content-Type", "application/json").setBody(status(code, reason, message));
+        return new MockResponse()
+                .setResponseCode(code)
+                .setHeader("Content-Type", "application/json")
+                .setBody(status(code, reason, message));
     }
 
     /** A failure {@code Status} object. */
@@ -19,12 +21,18 @@ final class StatusJson {
     }
 
     static MockResponse created() {
-        return new MockResponse().setResponseCode(201).setHeader("Content-Type", "application/json")
-                .setBody("{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"metadata\":{},\"status\":\"Success\",\"code\":201}");
+        return new MockResponse()
+                .setResponseCode(201)
+                .setHeader("Content-Type", "application/json")
+                .setBody(
+                        "{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"metadata\":{},\"status\":\"Success\",\"code\":201}");
     }
 
     static MockResponse json(String body) {
-        return new MockResponse().setResponseCode(200).setHeader("Content-Type", "application/json").setBody(body);
+        return new MockResponse()
+                .setResponseCode(200)
+                .setHeader("Content-Type", "application/json")
+                .setBody(body);
     }
 
     static String quote(String s) {

@@ -19,8 +19,7 @@ final class Tables {
 
     private static final JsonNodeFactory F = JsonNodeFactory.instance;
 
-    private Tables() {
-    }
+    private Tables() {}
 
     /** Whether a request's Accept header asks for a Table. */
     static boolean wanted(String accept) {
@@ -45,7 +44,8 @@ final class Tables {
             int containers = pod.path("spec").path("containers").size();
             int ready = 0;
             int restarts = 0;
-            if (status.path("containerStatuses").isArray() && !status.path("containerStatuses").isEmpty()) {
+            if (status.path("containerStatuses").isArray()
+                    && !status.path("containerStatuses").isEmpty()) {
                 for (JsonNode cs : status.path("containerStatuses")) {
                     ready += cs.path("ready").asBoolean(false) ? 1 : 0;
                     restarts += cs.path("restartCount").asInt(0);
@@ -56,10 +56,21 @@ final class Tables {
             }
             String phase = status.path("phase").asText("Pending");
             String reason = status.path("reason").asText("");
-            String shown = !pod.path("metadata").path("deletionTimestamp").isMissingNode() ? "Terminating" : !reason.isEmpty() ? reason : phase;
-            row(t, pod, text(pod.path("metadata").path("name").asText()), text(ready + "/" + containers), text(shown), text(String.valueOf(restarts)),
-                    text(age(pod, now)), text(or(status.path("podIP").asText(""), "<none>")), text(or(pod.path("spec").path("nodeName").asText(""), "<none>")),
-                    text(or(status.path("nominatedNodeName").asText(""), "<none>")), text("<none>"));
+            String shown = !pod.path("metadata").path("deletionTimestamp").isMissingNode()
+                    ? "Terminating"
+                    : !reason.isEmpty() ? reason : phase;
+            row(
+                    t,
+                    pod,
+                    text(pod.path("metadata").path("name").asText()),
+                    text(ready + "/" + containers),
+                    text(shown),
+                    text(String.valueOf(restarts)),
+                    text(age(pod, now)),
+                    text(or(status.path("podIP").asText(""), "<none>")),
+                    text(or(pod.path("spec").path("nodeName").asText(""), "<none>")),
+                    text(or(status.path("nominatedNodeName").asText(""), "<none>")),
+                    text("<none>"));
         }
         return t;
     }
@@ -105,9 +116,17 @@ final class Tables {
                 }
             }
             JsonNode info = status.path("nodeInfo");
-            row(t, node, text(node.path("metadata").path("name").asText()), text(shown), text(roles.isEmpty() ? "<none>" : String.join(",", roles)),
-                    text(age(node, now)), text(or(info.path("kubeletVersion").asText(""), "<none>")), text(ip),
-                    text(or(info.path("osImage").asText(""), "<unknown>")), text(or(info.path("kernelVersion").asText(""), "<unknown>")),
+            row(
+                    t,
+                    node,
+                    text(node.path("metadata").path("name").asText()),
+                    text(shown),
+                    text(roles.isEmpty() ? "<none>" : String.join(",", roles)),
+                    text(age(node, now)),
+                    text(or(info.path("kubeletVersion").asText(""), "<none>")),
+                    text(ip),
+                    text(or(info.path("osImage").asText(""), "<unknown>")),
+                    text(or(info.path("kernelVersion").asText(""), "<unknown>")),
                     text(or(info.path("containerRuntimeVersion").asText(""), "<unknown>")));
         }
         return t;
@@ -169,7 +188,8 @@ final class Tables {
 
     private static boolean condition(JsonNode status, String type) {
         for (JsonNode c : status.path("conditions")) {
-            if (type.equals(c.path("type").asText()) && "True".equals(c.path("status").asText())) {
+            if (type.equals(c.path("type").asText())
+                    && "True".equals(c.path("status").asText())) {
                 return true;
             }
         }

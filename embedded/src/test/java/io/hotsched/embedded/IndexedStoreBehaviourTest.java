@@ -27,16 +27,31 @@ import org.junit.jupiter.api.Test;
 class IndexedStoreBehaviourTest {
 
     private static Pod pod(String ns, String name, String app) {
-        return new PodBuilder().withNewMetadata().withName(name).withNamespace(ns).addToLabels("app", app).endMetadata()
-                .withNewSpec().addNewContainer().withName("c").withImage("pause").endContainer().endSpec().build();
+        return new PodBuilder()
+                .withNewMetadata()
+                .withName(name)
+                .withNamespace(ns)
+                .addToLabels("app", app)
+                .endMetadata()
+                .withNewSpec()
+                .addNewContainer()
+                .withName("c")
+                .withImage("pause")
+                .endContainer()
+                .endSpec()
+                .build();
     }
 
     /** What one step answered, without the parts that differ between runs (uids, times, versions). */
     private static String describe(Object o) {
         if (o instanceof HasMetadata h) {
-            String node = h instanceof Pod p && p.getSpec() != null ? " node=" + p.getSpec().getNodeName() : "";
-            return h.getKind() + " " + h.getMetadata().getNamespace() + "/" + h.getMetadata().getName() + " labels=" + h.getMetadata().getLabels()
-                    + " finalizers=" + h.getMetadata().getFinalizers() + " deleting=" + (h.getMetadata().getDeletionTimestamp() != null) + node;
+            String node = h instanceof Pod p && p.getSpec() != null
+                    ? " node=" + p.getSpec().getNodeName()
+                    : "";
+            return h.getKind() + " " + h.getMetadata().getNamespace() + "/"
+                    + h.getMetadata().getName() + " labels=" + h.getMetadata().getLabels() + " finalizers="
+                    + h.getMetadata().getFinalizers() + " deleting="
+                    + (h.getMetadata().getDeletionTimestamp() != null) + node;
         }
         if (o instanceof List<?> l) {
             List<String> items = new ArrayList<>();
@@ -63,17 +78,28 @@ class IndexedStoreBehaviourTest {
             Watch w = c.pods().inAnyNamespace().watch(new Watcher<>() {
                 @Override
                 public void eventReceived(Action action, Pod p) {
-                    events.add(action + " " + p.getMetadata().getNamespace() + "/" + p.getMetadata().getName() + " node="
-                            + p.getSpec().getNodeName() + " deleting=" + (p.getMetadata().getDeletionTimestamp() != null));
+                    events.add(action + " " + p.getMetadata().getNamespace() + "/"
+                            + p.getMetadata().getName() + " node=" + p.getSpec().getNodeName() + " deleting="
+                            + (p.getMetadata().getDeletionTimestamp() != null));
                 }
 
                 @Override
-                public void onClose(WatcherException e) {
-                }
+                public void onClose(WatcherException e) {}
             });
-            c.namespaces().resource(new io.fabric8.kubernetes.api.model.NamespaceBuilder().withNewMetadata().withName("a").endMetadata().build())
+            c.namespaces()
+                    .resource(new io.fabric8.kubernetes.api.model.NamespaceBuilder()
+                            .withNewMetadata()
+                            .withName("a")
+                            .endMetadata()
+                            .build())
                     .create();
-            out.add(step(() -> c.nodes().resource(new NodeBuilder().withNewMetadata().withName("same").endMetadata().build()).create()));
+            out.add(step(() -> c.nodes()
+                    .resource(new NodeBuilder()
+                            .withNewMetadata()
+                            .withName("same")
+                            .endMetadata()
+                            .build())
+                    .create()));
             out.add(step(() -> c.pods().resource(pod("a", "same", "web")).create()));
             out.add(step(() -> c.pods().resource(pod("b", "same", "db")).create()));
             out.add(step(() -> c.pods().resource(pod("a", "same", "web")).create()));
@@ -82,29 +108,93 @@ class IndexedStoreBehaviourTest {
             out.add(step(() -> c.nodes().withName("same").get()));
             out.add(step(() -> c.pods().inNamespace("c").withName("same").get()));
             out.add(step(() -> c.pods().inNamespace("a").withName("missing").get()));
-            out.add(step(() -> c.pods().inNamespace("a").withName("same").edit(p -> new PodBuilder(p).editMetadata().addToLabels("tier", "1").endMetadata().build())));
-            out.add(step(() -> c.pods().inNamespace("b").withName("same").patch(io.fabric8.kubernetes.client.dsl.base.PatchContext.of(
-                    io.fabric8.kubernetes.client.dsl.base.PatchType.JSON_MERGE), "{\"metadata\":{\"labels\":{\"tier\":\"2\"}}}")));
-            out.add(step(() -> c.bindings().inNamespace("a").resource(new BindingBuilder().withNewMetadata().withName("same").endMetadata()
-                    .withNewTarget().withKind("Node").withName("same").endTarget().build()).create() == null ? "bound" : "bound"));
-            out.add(step(() -> c.bindings().inNamespace("a").resource(new BindingBuilder().withNewMetadata().withName("same").endMetadata()
-                    .withNewTarget().withKind("Node").withName("other").endTarget().build()).create()));
-            out.add(step(() -> c.bindings().inNamespace("a").resource(new BindingBuilder().withNewMetadata().withName("ghost").endMetadata()
-                    .withNewTarget().withKind("Node").withName("same").endTarget().build()).create()));
+            out.add(step(() -> c.pods()
+                    .inNamespace("a")
+                    .withName("same")
+                    .edit(p -> new PodBuilder(p)
+                            .editMetadata()
+                            .addToLabels("tier", "1")
+                            .endMetadata()
+                            .build())));
+            out.add(step(() -> c.pods()
+                    .inNamespace("b")
+                    .withName("same")
+                    .patch(
+                            io.fabric8.kubernetes.client.dsl.base.PatchContext.of(
+                                    io.fabric8.kubernetes.client.dsl.base.PatchType.JSON_MERGE),
+                            "{\"metadata\":{\"labels\":{\"tier\":\"2\"}}}")));
+            out.add(step(() -> c.bindings()
+                                    .inNamespace("a")
+                                    .resource(new BindingBuilder()
+                                            .withNewMetadata()
+                                            .withName("same")
+                                            .endMetadata()
+                                            .withNewTarget()
+                                            .withKind("Node")
+                                            .withName("same")
+                                            .endTarget()
+                                            .build())
+                                    .create()
+                            == null
+                    ? "bound"
+                    : "bound"));
+            out.add(step(() -> c.bindings()
+                    .inNamespace("a")
+                    .resource(new BindingBuilder()
+                            .withNewMetadata()
+                            .withName("same")
+                            .endMetadata()
+                            .withNewTarget()
+                            .withKind("Node")
+                            .withName("other")
+                            .endTarget()
+                            .build())
+                    .create()));
+            out.add(step(() -> c.bindings()
+                    .inNamespace("a")
+                    .resource(new BindingBuilder()
+                            .withNewMetadata()
+                            .withName("ghost")
+                            .endMetadata()
+                            .withNewTarget()
+                            .withKind("Node")
+                            .withName("same")
+                            .endTarget()
+                            .build())
+                    .create()));
             out.add(step(() -> c.pods().inNamespace("a").withName("same").get()));
-            out.add(step(() -> c.pods().inAnyNamespace().withLabel("app", "web").list().getItems()));
-            out.add(step(() -> c.pods().inAnyNamespace().withLabel("tier").list().getItems()));
-            out.add(step(() -> c.pods().inAnyNamespace().withField("spec.nodeName", "same").list().getItems()));
-            out.add(step(() -> c.pods().inNamespace("b").withName("same").delete().size()));
+            out.add(step(() ->
+                    c.pods().inAnyNamespace().withLabel("app", "web").list().getItems()));
+            out.add(step(
+                    () -> c.pods().inAnyNamespace().withLabel("tier").list().getItems()));
+            out.add(step(() -> c.pods()
+                    .inAnyNamespace()
+                    .withField("spec.nodeName", "same")
+                    .list()
+                    .getItems()));
+            out.add(step(
+                    () -> c.pods().inNamespace("b").withName("same").delete().size()));
             out.add(step(() -> c.pods().inNamespace("b").withName("same").get()));
             out.add(step(() -> c.pods().resource(pod("b", "same", "db2")).create()));
             // a finalizer holds the delete until it is removed
-            out.add(step(() -> c.pods().resource(new PodBuilder(pod("a", "held", "web")).editMetadata().addToFinalizers("example.com/keep")
-                    .endMetadata().build()).create()));
-            out.add(step(() -> c.pods().inNamespace("a").withName("held").delete().size()));
+            out.add(step(() -> c.pods()
+                    .resource(new PodBuilder(pod("a", "held", "web"))
+                            .editMetadata()
+                            .addToFinalizers("example.com/keep")
+                            .endMetadata()
+                            .build())
+                    .create()));
+            out.add(step(
+                    () -> c.pods().inNamespace("a").withName("held").delete().size()));
             out.add(step(() -> c.pods().inNamespace("a").withName("held").get()));
-            out.add(step(() -> c.pods().inNamespace("a").withName("held").edit(p -> new PodBuilder(p).editMetadata().withFinalizers(List.of())
-                    .endMetadata().build())));
+            out.add(step(() -> c.pods()
+                    .inNamespace("a")
+                    .withName("held")
+                    .edit(p -> new PodBuilder(p)
+                            .editMetadata()
+                            .withFinalizers(List.of())
+                            .endMetadata()
+                            .build())));
             out.add(step(() -> c.pods().inNamespace("a").withName("held").get()));
             out.add(step(() -> c.pods().inAnyNamespace().list().getItems()));
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);

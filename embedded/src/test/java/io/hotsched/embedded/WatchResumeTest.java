@@ -22,7 +22,10 @@ class WatchResumeTest {
         WatchResume w = new WatchResume();
         w.deleted("/api/v1/namespaces/default/pods/p1", 10);
         assertEquals(10, w.missedDeletion("/api/v1/pods?allowWatchBookmarks=true&resourceVersion=9&watch=true"));
-        assertEquals(-1, w.missedDeletion("/api/v1/pods?resourceVersion=10&watch=true"), "a list at or after the deletion saw it");
+        assertEquals(
+                -1,
+                w.missedDeletion("/api/v1/pods?resourceVersion=10&watch=true"),
+                "a list at or after the deletion saw it");
         assertEquals(-1, w.missedDeletion("/api/v1/nodes?resourceVersion=9&watch=true"), "another collection");
         assertEquals(-1, w.missedDeletion("/api/v1/pods?watch=true"), "no resource version: from now");
         assertEquals(-1, w.missedDeletion("/api/v1/pods?resourceVersion=0&watch=true"), "0 means any");

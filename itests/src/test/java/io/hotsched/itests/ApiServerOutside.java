@@ -16,15 +16,16 @@ import java.util.stream.Stream;
  */
 final class ApiServerOutside {
 
-    private ApiServerOutside() {
-    }
+    private ApiServerOutside() {}
 
     /** A fresh server (indexed store, as shipped) on a free port, closed when the JVM exits; its URL. */
     static String start() throws IOException {
         Path lib = Path.of(System.getProperty("hotsched.dist")).resolve("lib");
         List<Path> jars;
         try (Stream<Path> files = Files.list(lib)) {
-            jars = files.filter(p -> p.toString().endsWith(".jar") && !p.getFileName().toString().startsWith("io.hotsched.launcher")).toList();
+            jars = files.filter(p -> p.toString().endsWith(".jar")
+                            && !p.getFileName().toString().startsWith("io.hotsched.launcher"))
+                    .toList();
         }
         URL[] urls = new URL[jars.size()];
         for (int i = 0; i < urls.length; i++) {

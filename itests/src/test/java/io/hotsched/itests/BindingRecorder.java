@@ -43,8 +43,7 @@ final class BindingRecorder implements AutoCloseable {
             }
 
             @Override
-            public void onDelete(Pod pod, boolean deletedFinalStateUnknown) {
-            }
+            public void onDelete(Pod pod, boolean deletedFinalStateUnknown) {}
         });
     }
 
@@ -54,7 +53,9 @@ final class BindingRecorder implements AutoCloseable {
             return;
         }
         String name = pod.getMetadata().getName();
-        Map<String, String> annotations = pod.getMetadata().getAnnotations() == null ? Map.of() : Map.copyOf(pod.getMetadata().getAnnotations());
+        Map<String, String> annotations = pod.getMetadata().getAnnotations() == null
+                ? Map.of()
+                : Map.copyOf(pod.getMetadata().getAnnotations());
         Bound before = bound.putIfAbsent(name, new Bound(name, node, System.nanoTime(), annotations));
         if (before != null && !before.node().equals(node)) {
             boundTwice.incrementAndGet();
@@ -102,8 +103,10 @@ final class BindingRecorder implements AutoCloseable {
         }
         Bound before = all.get(at - 1);
         java.time.LocalTime began = java.time.LocalTime.ofInstant(
-                java.time.Instant.ofEpochMilli(wallMinusNanoMillis + before.seenNanos() / 1_000_000), java.time.ZoneId.systemDefault());
-        return "after " + before.pod() + " at " + began + ", before " + all.get(at).pod();
+                java.time.Instant.ofEpochMilli(wallMinusNanoMillis + before.seenNanos() / 1_000_000),
+                java.time.ZoneId.systemDefault());
+        return "after " + before.pod() + " at " + began + ", before "
+                + all.get(at).pod();
     }
 
     /** The longest time between two bindings seen one after the other, in milliseconds. */

@@ -80,7 +80,8 @@ public class ClassLoaderLeakIT extends InMemoryClusterSupport {
         connect();
         drop("io.hotsched.plugins.defaults.jar", shipped("io.hotsched.plugins.defaults-"));
         byte[] plugin = Files.readAllBytes(Path.of(System.getProperty("hotsched.itest.plugins.bundle")));
-        Bundle b = context.installBundle("itest:plugins", new ByteArrayInputStream(TestBundles.withVersion(plugin, "1.0.0")));
+        Bundle b = context.installBundle(
+                "itest:plugins", new ByteArrayInputStream(TestBundles.withVersion(plugin, "1.0.0")));
         b.start();
         await("1.0.0 serves", () -> "1.0.0".equals(servingVersion(ItestVersion.NAME)));
 
@@ -96,7 +97,9 @@ public class ClassLoaderLeakIT extends InMemoryClusterSupport {
             cluster.addPod(Pods.pod(pod).cpu("10m").build());
             await(pod + " bound by " + version, () -> {
                 var p = cluster.pod("default", pod);
-                return p != null && p.getMetadata().getAnnotations() != null && version.equals(p.getMetadata().getAnnotations().get(ItestVersion.ANNOTATION));
+                return p != null
+                        && p.getMetadata().getAnnotations() != null
+                        && version.equals(p.getMetadata().getAnnotations().get(ItestVersion.ANNOTATION));
             });
             if (i == 10) {
                 collect();
@@ -110,9 +113,10 @@ public class ClassLoaderLeakIT extends InMemoryClusterSupport {
             alive = old.stream().filter(r -> r.get() != null).count();
         } while (alive > 0 && System.nanoTime() < deadline);
         long metaspaceAfter50 = metaspaceBytes();
-        System.out.printf("scenario 8 (class loaders): %d updates, %d old revisions' class loaders still reachable after GC; "
-                + "metaspace after 10 updates %d kB, after %d updates %d kB%n", UPDATES, alive, metaspaceAfter10 / 1024, UPDATES,
-                metaspaceAfter50 / 1024);
+        System.out.printf(
+                "scenario 8 (class loaders): %d updates, %d old revisions' class loaders still reachable after GC; "
+                        + "metaspace after 10 updates %d kB, after %d updates %d kB%n",
+                UPDATES, alive, metaspaceAfter10 / 1024, UPDATES, metaspaceAfter50 / 1024);
         assertEquals("class loaders of old revisions still reachable", 0, alive);
     }
 }

@@ -93,16 +93,33 @@ public class ConfigReloadUnderLoadIT extends KubeClusterSupport {
             await("every pod bound", () -> recorder.bound() == PODS);
 
             // the tag good-k stands for version k.0.0: created after change k applied, decided by k or a later good one
-            long wrong = changes.decidedByOlder(recorder, load,
-                    b -> new Version(Integer.parseInt(b.annotation(ItestVersion.TAG_ANNOTATION).substring("good-".length())), 0, 0));
-            System.out.printf("scenario 7 (config reload under load): %d pods created, %d bound, %d bound twice, %d lost, %d good changes "
-                    + "applied, %d bad ones refused, %d pods decided by an older configuration, longest pause between bindings %d ms%n",
-                    PODS, recorder.bound(), recorder.boundTwice(), PODS - recorder.bound(), CHANGES, refused, wrong, recorder.longestGapMillis());
+            long wrong = changes.decidedByOlder(
+                    recorder,
+                    load,
+                    b -> new Version(
+                            Integer.parseInt(
+                                    b.annotation(ItestVersion.TAG_ANNOTATION).substring("good-".length())),
+                            0,
+                            0));
+            System.out.printf(
+                    "scenario 7 (config reload under load): %d pods created, %d bound, %d bound twice, %d lost, %d good changes "
+                            + "applied, %d bad ones refused, %d pods decided by an older configuration, longest pause between bindings %d ms%n",
+                    PODS,
+                    recorder.bound(),
+                    recorder.boundTwice(),
+                    PODS - recorder.bound(),
+                    CHANGES,
+                    refused,
+                    wrong,
+                    recorder.longestGapMillis());
             assertEquals("bound twice", 0, recorder.boundTwice());
             assertEquals("pods decided by a configuration older than the one applied when they were created", 0, wrong);
             try (PodLoad last = new PodLoad(client, "load", "last-", 1, 1, "default-scheduler")) {
                 await("the last pod bound", () -> recorder.of("last-0") != null);
-                assertEquals("the last good configuration still runs", "good-" + CHANGES, recorder.of("last-0").annotation(ItestVersion.TAG_ANNOTATION));
+                assertEquals(
+                        "the last good configuration still runs",
+                        "good-" + CHANGES,
+                        recorder.of("last-0").annotation(ItestVersion.TAG_ANNOTATION));
             }
         }
     }

@@ -1,7 +1,6 @@
 package io.hotsched.itests;
 
 import static org.junit.Assert.assertEquals;
-import static org.junit.Assert.assertTrue;
 
 import io.hotsched.testing.Nodes;
 import io.hotsched.testing.Pods;
@@ -48,7 +47,10 @@ public class DefaultPluginsIT extends InMemoryClusterSupport {
     public void theDefaultProfileRunsOnTheShippedBundleAndPausesWithoutIt() throws Exception {
         newCluster();
         cluster.addNode(Nodes.node("n1").cpu("2").build());
-        cluster.addNode(Nodes.node("tainted").cpu("64").taint("dedicated", "infra", "NoSchedule").build());
+        cluster.addNode(Nodes.node("tainted")
+                .cpu("64")
+                .taint("dedicated", "infra", "NoSchedule")
+                .build());
         connect();
         await("paused without the default plugins", () -> profileState().startsWith("paused: waiting for plugin"));
 
@@ -59,17 +61,26 @@ public class DefaultPluginsIT extends InMemoryClusterSupport {
 
         // DefaultPreemption: the higher-priority pod takes n1, the lower one is deleted
         cluster.addPod(Pods.pod("high").priority(1000).cpu("1500m").build());
-        await("high bound to n1 in place of low", () -> "n1".equals(nodeOf("high")) && cluster.pod("default", "low") == null);
+        await(
+                "high bound to n1 in place of low",
+                () -> "n1".equals(nodeOf("high")) && cluster.pod("default", "low") == null);
 
         Files.delete(jar);
         await("paused once the bundle left", () -> profileState().startsWith("paused: waiting for plugin"));
-        cluster.addPod(Pods.pod("later").cpu("100m").tolerate("dedicated", "Equal", "infra", "NoSchedule").build());
+        cluster.addPod(Pods.pod("later")
+                .cpu("100m")
+                .tolerate("dedicated", "Equal", "infra", "NoSchedule")
+                .build());
         sleep(1500);
         assertEquals("a paused profile binds nothing", null, nodeOf("later"));
 
         drop("io.hotsched.plugins.defaults.jar", defaultPluginsJar());
         await("later bound once the bundle is back", () -> nodeOf("later") != null);
         assertEquals("ready", profileState());
-        assertEquals(List.of("low", "high", "later"), cluster.bindings().stream().map(b -> b.podKey().substring("default/".length())).toList());
+        assertEquals(
+                List.of("low", "high", "later"),
+                cluster.bindings().stream()
+                        .map(b -> b.podKey().substring("default/".length()))
+                        .toList());
     }
 }

@@ -20,15 +20,19 @@ public class DeployInstallIT extends DeployTestSupport {
         drop("sample.jar", TestBundles.bundle(TestBundles.SAMPLE, "1.0.0"));
         Bundle b = awaitActive(TestBundles.SAMPLE, "1.0.0");
         assertTrue(b.getLocation(), b.getLocation().endsWith("/deploy/sample.jar"));
-        assertEquals("deployed bundles run at the plugin start level", 80,
+        assertEquals(
+                "deployed bundles run at the plugin start level",
+                80,
                 b.adapt(org.osgi.framework.startlevel.BundleStartLevel.class).getStartLevel());
         assertPlatformRunning();
     }
 
     @Test
     public void hiddenAndTemporaryNamesAreIgnored() throws Exception {
-        java.nio.file.Files.write(deployDir().resolve(".half-copied.jar"), TestBundles.bundle("io.hotsched.itest.hidden", "1.0.0"));
-        java.nio.file.Files.write(deployDir().resolve("copying.jar.part"), TestBundles.bundle("io.hotsched.itest.part", "1.0.0"));
+        java.nio.file.Files.write(
+                deployDir().resolve(".half-copied.jar"), TestBundles.bundle("io.hotsched.itest.hidden", "1.0.0"));
+        java.nio.file.Files.write(
+                deployDir().resolve("copying.jar.part"), TestBundles.bundle("io.hotsched.itest.part", "1.0.0"));
         // a visible jar dropped after them is seen, so the watcher has scanned past the other two
         drop("marker.jar", TestBundles.bundle("io.hotsched.itest.marker", "1.0.0"));
         awaitActive("io.hotsched.itest.marker", "1.0.0");

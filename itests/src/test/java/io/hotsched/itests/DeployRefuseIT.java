@@ -23,7 +23,8 @@ public class DeployRefuseIT extends DeployTestSupport {
 
     @Test
     public void garbageIsRefusedWithOneLine() throws Exception {
-        refusedWithOneLine("garbage.jar", "this is not a jar".getBytes(StandardCharsets.UTF_8), "not a jar (zip) archive");
+        refusedWithOneLine(
+                "garbage.jar", "this is not a jar".getBytes(StandardCharsets.UTF_8), "not a jar (zip) archive");
     }
 
     @Test
@@ -53,7 +54,8 @@ public class DeployRefuseIT extends DeployTestSupport {
 
     private void refusedWithOneLine(String name, byte[] content, String reason) throws Exception {
         drop(name, content);
-        List<LogCapture.Line> lines = await("refusal of " + name,
+        List<LogCapture.Line> lines = await(
+                "refusal of " + name,
                 () -> log.problemsMentioning(name).isEmpty() ? null : log.problemsMentioning(name));
         // a later duplicate would show within the next scans
         sleep(2500);

@@ -82,12 +82,17 @@ public abstract class DeployTestSupport {
     }
 
     protected Optional<Bundle> bundle(String symbolicName, String version) {
-        return bundlesNamed(symbolicName).stream().filter(b -> b.getVersion().equals(Version.parseVersion(version))).findFirst();
+        return bundlesNamed(symbolicName).stream()
+                .filter(b -> b.getVersion().equals(Version.parseVersion(version)))
+                .findFirst();
     }
 
     protected Bundle awaitActive(String symbolicName, String version) {
-        return await(symbolicName + " " + version + " ACTIVE",
-                () -> bundle(symbolicName, version).filter(b -> b.getState() == Bundle.ACTIVE).orElse(null));
+        return await(
+                symbolicName + " " + version + " ACTIVE",
+                () -> bundle(symbolicName, version)
+                        .filter(b -> b.getState() == Bundle.ACTIVE)
+                        .orElse(null));
     }
 
     protected <T> T await(String what, Supplier<T> probe) {
@@ -105,7 +110,8 @@ public abstract class DeployTestSupport {
             }
             sleep(100);
         }
-        fail("not seen within " + wait.toSeconds() + " s: " + what + "\nlog:\n" + String.join("\n", log.all().stream().map(Object::toString).toList()));
+        fail("not seen within " + wait.toSeconds() + " s: " + what + "\nlog:\n"
+                + String.join("\n", log.all().stream().map(Object::toString).toList()));
         return null;
     }
 
@@ -134,8 +140,10 @@ public abstract class DeployTestSupport {
 
     /** The bytes of the distribution's deploy/ jar whose name starts with {@code prefix}. */
     protected static byte[] shipped(String prefix) throws IOException {
-        try (Stream<Path> jars = Files.list(Path.of(System.getProperty("hotsched.dist")).resolve("deploy"))) {
-            Path jar = jars.filter(p -> p.getFileName().toString().startsWith(prefix)).findFirst()
+        try (Stream<Path> jars =
+                Files.list(Path.of(System.getProperty("hotsched.dist")).resolve("deploy"))) {
+            Path jar = jars.filter(p -> p.getFileName().toString().startsWith(prefix))
+                    .findFirst()
                     .orElseThrow(() -> new IOException("no " + prefix + " jar in the distribution's deploy/"));
             return Files.readAllBytes(jar);
         }
@@ -143,8 +151,8 @@ public abstract class DeployTestSupport {
 
     /** Runs a Gogo command (as typed in the shell) and returns what it printed and returned. */
     protected String sh(String command) {
-        org.apache.felix.service.command.CommandProcessor shell = context.getService(context.getServiceReference(
-                org.apache.felix.service.command.CommandProcessor.class));
+        org.apache.felix.service.command.CommandProcessor shell = context.getService(
+                context.getServiceReference(org.apache.felix.service.command.CommandProcessor.class));
         java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
         java.io.PrintStream ps = new java.io.PrintStream(out, true);
         org.apache.felix.service.command.CommandSession session = shell.createSession(System.in, ps, ps);

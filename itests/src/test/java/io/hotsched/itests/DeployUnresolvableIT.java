@@ -24,9 +24,12 @@ public class DeployUnresolvableIT extends DeployTestSupport {
 
     @Test
     public void unresolvableBundleWaitsWithOneLineThenStarts() throws Exception {
-        drop("needy.jar", TestBundles.bundle(NEEDY, "1.0.0",
-                Map.of("Import-Package", "io.hotsched.itest.provided;version=\"[2,3)\"")));
-        List<LogCapture.Line> lines = await("complaint about needy.jar",
+        drop(
+                "needy.jar",
+                TestBundles.bundle(
+                        NEEDY, "1.0.0", Map.of("Import-Package", "io.hotsched.itest.provided;version=\"[2,3)\"")));
+        List<LogCapture.Line> lines = await(
+                "complaint about needy.jar",
                 () -> log.problemsMentioning("needy.jar").isEmpty() ? null : log.problemsMentioning("needy.jar"));
         sleep(2500);
         lines = log.problemsMentioning("needy.jar");
@@ -35,8 +38,12 @@ public class DeployUnresolvableIT extends DeployTestSupport {
         assertEquals(Bundle.INSTALLED, bundle(NEEDY, "1.0.0").orElseThrow().getState());
         assertPlatformRunning();
 
-        drop("provider.jar", TestBundles.bundle("io.hotsched.itest.provider", "2.0.0",
-                Map.of("Export-Package", "io.hotsched.itest.provided;version=\"2.0.0\"")));
+        drop(
+                "provider.jar",
+                TestBundles.bundle(
+                        "io.hotsched.itest.provider",
+                        "2.0.0",
+                        Map.of("Export-Package", "io.hotsched.itest.provided;version=\"2.0.0\"")));
         awaitActive(NEEDY, "1.0.0");
     }
 }

@@ -55,28 +55,59 @@ public class DeviceShareIT extends InMemoryClusterSupport {
 
     private int minorOf(String name) {
         Pod p = cluster.pod("default", name);
-        String a = p.getMetadata().getAnnotations() == null ? null : p.getMetadata().getAnnotations().get("scheduling.koordinator.sh/device-allocated");
+        String a = p.getMetadata().getAnnotations() == null
+                ? null
+                : p.getMetadata().getAnnotations().get("scheduling.koordinator.sh/device-allocated");
         Matcher m = MINOR.matcher(String.valueOf(a));
         assertTrue("device-allocated of " + name + ": " + a, m.find());
         return Integer.parseInt(m.group(1));
     }
 
     private static Pod gpuPod(String name, String percent) {
-        return Pods.pod(name).scheduler("gpu-scheduler").cpu("1").request("koordinator.sh/gpu-core", percent)
-                .request("koordinator.sh/gpu-memory-ratio", percent).build();
+        return Pods.pod(name)
+                .scheduler("gpu-scheduler")
+                .cpu("1")
+                .request("koordinator.sh/gpu-core", percent)
+                .request("koordinator.sh/gpu-memory-ratio", percent)
+                .build();
     }
 
     @Test
     public void theGpuProfilePausesWithoutTheBundleAndResumesWithItsAllocationsIntact() throws Exception {
         newCluster();
-        cluster.addNode(Nodes.node("g1").cpu("16").memory("64Gi").allocatable("koordinator.sh/gpu-core", "200")
-                .allocatable("koordinator.sh/gpu-memory-ratio", "200").allocatable("koordinator.sh/gpu-memory", "32Gi").build());
-        GenericKubernetesResource device = new GenericKubernetesResourceBuilder().withApiVersion("scheduling.koordinator.sh/v1alpha1")
-                .withKind("Device").withNewMetadata().withName("g1").endMetadata().build();
+        cluster.addNode(Nodes.node("g1")
+                .cpu("16")
+                .memory("64Gi")
+                .allocatable("koordinator.sh/gpu-core", "200")
+                .allocatable("koordinator.sh/gpu-memory-ratio", "200")
+                .allocatable("koordinator.sh/gpu-memory", "32Gi")
+                .build());
+        GenericKubernetesResource device = new GenericKubernetesResourceBuilder()
+                .withApiVersion("scheduling.koordinator.sh/v1alpha1")
+                .withKind("Device")
+                .withNewMetadata()
+                .withName("g1")
+                .endMetadata()
+                .build();
         List<Object> gpus = new ArrayList<>();
         for (int minor = 0; minor < 2; minor++) {
-            gpus.add(Map.of("type", "gpu", "id", "GPU-" + minor, "minor", minor, "health", true, "resources",
-                    Map.of("koordinator.sh/gpu-core", "100", "koordinator.sh/gpu-memory-ratio", "100", "koordinator.sh/gpu-memory", "16Gi")));
+            gpus.add(Map.of(
+                    "type",
+                    "gpu",
+                    "id",
+                    "GPU-" + minor,
+                    "minor",
+                    minor,
+                    "health",
+                    true,
+                    "resources",
+                    Map.of(
+                            "koordinator.sh/gpu-core",
+                            "100",
+                            "koordinator.sh/gpu-memory-ratio",
+                            "100",
+                            "koordinator.sh/gpu-memory",
+                            "16Gi")));
         }
         device.setAdditionalProperty("spec", Map.of("devices", gpus));
         cluster.putObject("Device", device);

@@ -78,7 +78,8 @@ class DistributionIT {
                 .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))
                 .start();
         Thread reader = new Thread(() -> {
-            try (BufferedReader in = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+            try (BufferedReader in =
+                    new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
                 String line;
                 while ((line = in.readLine()) != null) {
                     output.add(line);
@@ -104,10 +105,12 @@ class DistributionIT {
         long stop = System.nanoTime();
         process.destroy(); // SIGTERM
         assertTrue(process.waitFor(30, TimeUnit.SECONDS), "hotsched did not exit after SIGTERM");
-        System.out.printf("  exit %d, %d ms after SIGTERM%n", process.exitValue(), (System.nanoTime() - stop) / 1_000_000);
+        System.out.printf(
+                "  exit %d, %d ms after SIGTERM%n", process.exitValue(), (System.nanoTime() - stop) / 1_000_000);
         assertEquals(0, process.exitValue(), String.join("\n", output));
         assertEquals(1, output.stream().filter(l -> l.contains("garbage.jar")).count(), String.join("\n", output));
-        assertTrue(output.stream().noneMatch(l -> l.contains("Exception") || l.startsWith("\tat ")),
+        assertTrue(
+                output.stream().noneMatch(l -> l.contains("Exception") || l.startsWith("\tat ")),
                 "no stack traces on the console:\n" + String.join("\n", output));
     }
 
@@ -135,7 +138,9 @@ class DistributionIT {
         Result r = run("conformance", "--failures-only");
         assertEquals(0, r.code(), r.text());
         assertTrue(r.text().contains("plugins of io.hotsched.plugins.defaults "), r.text());
-        assertTrue(r.text().matches("(?s).*\\d+ cases: \\d+ passed, 6 diverge on purpose \\(checked\\), 0 failed.*"), r.text());
+        assertTrue(
+                r.text().matches("(?s).*\\d+ cases: \\d+ passed, 6 diverge on purpose \\(checked\\), 0 failed.*"),
+                r.text());
 
         // without the plugin bundle in deploy/, its cases fail and the exit code says so
         try (var jars = Files.list(home.resolve("deploy"))) {
@@ -145,7 +150,9 @@ class DistributionIT {
         }
         Result without = run("conformance", "--failures-only");
         assertEquals(1, without.code(), without.text());
-        assertTrue(without.text().contains("plugin NodeName is not provided by any bundle on the class path"), without.text());
+        assertTrue(
+                without.text().contains("plugin NodeName is not provided by any bundle on the class path"),
+                without.text());
     }
 
     private void awaitLine(String fragment) throws InterruptedException {
@@ -162,15 +169,16 @@ class DistributionIT {
         throw new AssertionError("no line containing '" + fragment + "':\n" + String.join("\n", output));
     }
 
-    private record Result(int code, String text) {
-    }
+    private record Result(int code, String text) {}
 
     private Result run(String... args) throws Exception {
         List<String> command = new java.util.ArrayList<>();
         command.add(home.resolve("bin/hotsched").toString());
         command.addAll(List.of(args));
-        Process p = new ProcessBuilder(command).redirectErrorStream(true)
-                .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null"))).start();
+        Process p = new ProcessBuilder(command)
+                .redirectErrorStream(true)
+                .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))
+                .start();
         String text = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertTrue(p.waitFor(90, TimeUnit.SECONDS));
         return new Result(p.exitValue(), text);

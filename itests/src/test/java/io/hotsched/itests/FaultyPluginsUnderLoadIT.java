@@ -62,7 +62,11 @@ public class FaultyPluginsUnderLoadIT extends KubeClusterSupport {
     }
 
     private String refusal(String file) {
-        return await("a line about " + file, () -> log.problemsMentioning(file).isEmpty() ? null : log.problemsMentioning(file).get(0).text());
+        return await(
+                "a line about " + file,
+                () -> log.problemsMentioning(file).isEmpty()
+                        ? null
+                        : log.problemsMentioning(file).get(0).text());
     }
 
     /** {@code count} pods named {@code prefix}0.. for the faulty profile. */
@@ -77,7 +81,10 @@ public class FaultyPluginsUnderLoadIT extends KubeClusterSupport {
     public void badBundlesAndMisbehavingPluginsAreIsolatedWhileTheRestSchedules() throws Exception {
         loadCluster(50);
         drop("itest-plugins.jar", itestPlugins());
-        await("profiles ready", () -> profileState("default-scheduler").equals("ready") && profileState("faulty-scheduler").equals("ready"));
+        await(
+                "profiles ready",
+                () -> profileState("default-scheduler").equals("ready")
+                        && profileState("faulty-scheduler").equals("ready"));
 
         try (BindingRecorder recorder = new BindingRecorder(client, "load");
                 PodLoad load = new PodLoad(client, "load", "a-", PODS, 100, "default-scheduler")) {
@@ -85,8 +92,12 @@ public class FaultyPluginsUnderLoadIT extends KubeClusterSupport {
             byte[] whole = TestBundles.bundle("io.hotsched.itest.truncated", "1.0.0");
             drop("truncated.jar", Arrays.copyOf(whole, whole.length / 2));
             drop("nomanifest.jar", TestBundles.jarWithoutManifest());
-            drop("wrong-api.jar", TestBundles.bundle("io.hotsched.itest.wrongapi", "1.0.0",
-                    Map.of("Import-Package", "io.hotsched.api.framework;version=\"[2,3)\"")));
+            drop(
+                    "wrong-api.jar",
+                    TestBundles.bundle(
+                            "io.hotsched.itest.wrongapi",
+                            "1.0.0",
+                            Map.of("Import-Package", "io.hotsched.api.framework;version=\"[2,3)\"")));
             String truncated = refusal("truncated.jar");
             String noManifest = refusal("nomanifest.jar");
             String wrongApi = refusal("wrong-api.jar");
@@ -96,38 +107,66 @@ public class FaultyPluginsUnderLoadIT extends KubeClusterSupport {
 
             // throws in Filter: every attempt fails with its message; after 5 in a row it is quarantined
             faultyPods("f-", 5);
-            await("ItestFaulty quarantined", () -> pluginsState(ItestFaulty.NAME, "0.1.0.SNAPSHOT").equals("quarantined"));
-            assertTrue(sh("sched:explain load/f-0"), sh("sched:explain load/f-0").contains("running \"ItestFaulty\" filter plugin: ItestFaulty broke on purpose"));
-            assertTrue(profileState("faulty-scheduler"), profileState("faulty-scheduler").startsWith("paused"));
+            await(
+                    "ItestFaulty quarantined",
+                    () -> pluginsState(ItestFaulty.NAME, "0.1.0.SNAPSHOT").equals("quarantined"));
+            assertTrue(
+                    sh("sched:explain load/f-0"),
+                    sh("sched:explain load/f-0")
+                            .contains("running \"ItestFaulty\" filter plugin: ItestFaulty broke on purpose"));
+            assertTrue(
+                    profileState("faulty-scheduler"),
+                    profileState("faulty-scheduler").startsWith("paused"));
 
             // a score of 500: the attempt fails with upstream's message
             reconfigure("score500");
             sh("sched:release " + ItestFaulty.NAME);
             faultyPods("g-", 1);
-            await("the out-of-range score named", () -> sh("sched:explain load/g-0").contains("plugin \"ItestFaulty\" returns an invalid score 500"));
+            await(
+                    "the out-of-range score named",
+                    () -> sh("sched:explain load/g-0").contains("plugin \"ItestFaulty\" returns an invalid score 500"));
 
             // 5 s in Filter on one node, past the 1 s time-out: the attempt is given up at the time-out and
             // counted against the plugin, which serves no attempt until the call returns; the loop goes on
             reconfigure("sleep");
             sh("sched:release " + ItestFaulty.NAME);
             faultyPods("h-", 1);
-            await("the plugin shown stuck", () -> pluginsState(ItestFaulty.NAME, "0.1.0.SNAPSHOT").equals("stuck"));
+            await(
+                    "the plugin shown stuck",
+                    () -> pluginsState(ItestFaulty.NAME, "0.1.0.SNAPSHOT").equals("stuck"));
             List<String> faultyPods = List.of("f-0", "f-1", "f-2", "f-3", "f-4", "g-0", "h-0");
-            String givenUp = await("the given-up call named in sched:explain", () -> faultyPods.stream()
-                    .map(p -> sh("sched:explain load/" + p))
-                    .filter(e -> e.matches("(?s).*running \"ItestFaulty\" filter plugin: still running after \\d+ms, over the 1000ms time-out for Filter.*"))
-                    .findFirst().orElse(null));
+            String givenUp = await(
+                    "the given-up call named in sched:explain",
+                    () -> faultyPods.stream()
+                            .map(p -> sh("sched:explain load/" + p))
+                            .filter(
+                                    e -> e.matches(
+                                            "(?s).*running \"ItestFaulty\" filter plugin: still running after \\d+ms, over the 1000ms time-out for Filter.*"))
+                            .findFirst()
+                            .orElse(null));
             assertTrue(givenUp, givenUp.contains("over the 1000ms time-out for Filter"));
-            await("it serves again once the call returns", () -> pluginsState(ItestFaulty.NAME, "0.1.0.SNAPSHOT").equals("active"));
+            await(
+                    "it serves again once the call returns",
+                    () -> pluginsState(ItestFaulty.NAME, "0.1.0.SNAPSHOT").equals("active"));
 
             await("all pods created", load::done);
             load.check();
-            await("every pod of the healthy profile bound", () -> recorder.named("a-").size() == PODS);
-            long faultyBound = recorder.inOrder().stream().filter(b -> !b.pod().startsWith("a-")).count();
-            System.out.printf("scenario 6 (bad bundles, faulty plugins): %d pods created for the healthy profile, %d bound, %d bound twice, "
-                    + "%d lost; 3 bad files refused; throw -> quarantined, score 500 named, a 5 s Filter given up at 1 s (plugin stuck until it returned); "
-                    + "%d pods of the faulty profile bound; longest pause between bindings %d ms (%s)%n", PODS, recorder.named("a-").size(),
-                    recorder.boundTwice(), PODS - recorder.named("a-").size(), faultyBound, recorder.longestGapMillis(),
+            await(
+                    "every pod of the healthy profile bound",
+                    () -> recorder.named("a-").size() == PODS);
+            long faultyBound = recorder.inOrder().stream()
+                    .filter(b -> !b.pod().startsWith("a-"))
+                    .count();
+            System.out.printf(
+                    "scenario 6 (bad bundles, faulty plugins): %d pods created for the healthy profile, %d bound, %d bound twice, "
+                            + "%d lost; 3 bad files refused; throw -> quarantined, score 500 named, a 5 s Filter given up at 1 s (plugin stuck until it returned); "
+                            + "%d pods of the faulty profile bound; longest pause between bindings %d ms (%s)%n",
+                    PODS,
+                    recorder.named("a-").size(),
+                    recorder.boundTwice(),
+                    PODS - recorder.named("a-").size(),
+                    faultyBound,
+                    recorder.longestGapMillis(),
                     recorder.longestGapWhere());
             assertEquals("bound twice", 0, recorder.boundTwice());
             assertEquals("no pod of the faulty profile was bound", 0, faultyBound);

@@ -27,13 +27,17 @@ public abstract class KubeClusterSupport extends SchedulerITSupport {
      */
     protected static Option[] kubePlatform(String schedulerYaml) throws IOException {
         String kube = "qps = 0\nburst = 100\nmaxConcurrentRequests = 64\ncomponent = hotsched\nreport = false\n";
-        return PlatformOptions.platform(Map.of("scheduler.yaml", schedulerYaml, "io.hotsched.kube.cfg", kube), true, ApiServerOutside.start());
+        return PlatformOptions.platform(
+                Map.of("scheduler.yaml", schedulerYaml, "io.hotsched.kube.cfg", kube), true, ApiServerOutside.start());
     }
 
     @Before
     public void connectClient() {
-        Config config = new ConfigBuilder(Config.empty()).withMasterUrl(context.getProperty("hotsched.master")).withHttp2Disable(true)
-                .withNamespace("default").build();
+        Config config = new ConfigBuilder(Config.empty())
+                .withMasterUrl(context.getProperty("hotsched.master"))
+                .withHttp2Disable(true)
+                .withNamespace("default")
+                .build();
         config.setMaxConcurrentRequests(64);
         config.setMaxConcurrentRequestsPerHost(64);
         client = new KubernetesClientBuilder().withConfig(config).build();
@@ -48,7 +52,8 @@ public abstract class KubeClusterSupport extends SchedulerITSupport {
 
     /** The test plugins bundle (ItestSort, ItestFit, ItestBinder, ItestVersion) as built. */
     protected static byte[] itestPlugins() throws IOException {
-        return java.nio.file.Files.readAllBytes(java.nio.file.Path.of(System.getProperty("hotsched.itest.plugins.bundle")));
+        return java.nio.file.Files.readAllBytes(
+                java.nio.file.Path.of(System.getProperty("hotsched.itest.plugins.bundle")));
     }
 
     /** Namespace "load", {@code nodes} nodes of 32 cpus, and the shipped default plugins in deploy/. */
@@ -59,7 +64,13 @@ public abstract class KubeClusterSupport extends SchedulerITSupport {
     }
 
     protected void namespace(String name) {
-        client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(name).endMetadata().build()).create();
+        client.namespaces()
+                .resource(new NamespaceBuilder()
+                        .withNewMetadata()
+                        .withName(name)
+                        .endMetadata()
+                        .build())
+                .create();
     }
 
     /** {@code count} ready nodes {@code prefix}0..N-1 with {@code cpu} cpus and 64Gi. */
@@ -69,5 +80,4 @@ public abstract class KubeClusterSupport extends SchedulerITSupport {
             client.nodes().resource(n).create();
         }
     }
-
 }

@@ -28,8 +28,14 @@ final class LogCapture implements LogListener, AutoCloseable {
 
     @Override
     public void logged(LogEntry entry) {
-        String text = entry.getMessage() + (entry.getException() == null ? "" : ": " + entry.getException().getMessage());
-        lines.add(new Line(entry.getLogLevel(), entry.getBundle() == null ? "" : entry.getBundle().getSymbolicName(), text));
+        String text = entry.getMessage()
+                + (entry.getException() == null
+                        ? ""
+                        : ": " + entry.getException().getMessage());
+        lines.add(new Line(
+                entry.getLogLevel(),
+                entry.getBundle() == null ? "" : entry.getBundle().getSymbolicName(),
+                text));
     }
 
     /** Warnings and errors whose text mentions {@code word}. */

@@ -47,13 +47,30 @@ public class PermitWaitersIT extends KubeClusterSupport {
     }
 
     private Pod member(int i) {
-        return new PodBuilder().withNewMetadata().withName("gang-" + i).withNamespace("load").addToLabels(ItestGang.GANG, "g")
-                .addToLabels(ItestGang.SIZE, "5").endMetadata().withNewSpec().addNewContainer().withName("c").withImage("registry.k8s.io/pause:3.9")
-                .withNewResources().addToRequests("cpu", new Quantity("1")).endResources().endContainer().endSpec().build();
+        return new PodBuilder()
+                .withNewMetadata()
+                .withName("gang-" + i)
+                .withNamespace("load")
+                .addToLabels(ItestGang.GANG, "g")
+                .addToLabels(ItestGang.SIZE, "5")
+                .endMetadata()
+                .withNewSpec()
+                .addNewContainer()
+                .withName("c")
+                .withImage("registry.k8s.io/pause:3.9")
+                .withNewResources()
+                .addToRequests("cpu", new Quantity("1"))
+                .endResources()
+                .endContainer()
+                .endSpec()
+                .build();
     }
 
     private int inFlight() {
-        return admin.profiles().stream().filter(p -> p.name().equals("default-scheduler")).mapToInt(ProfileView::pinned).sum();
+        return admin.profiles().stream()
+                .filter(p -> p.name().equals("default-scheduler"))
+                .mapToInt(ProfileView::pinned)
+                .sum();
     }
 
     @Test
@@ -75,15 +92,20 @@ public class PermitWaitersIT extends KubeClusterSupport {
 
             drop("itest-plugins.jar", TestBundles.withVersion(plugin, "1.0.1"));
             await("1.0.1 serves", () -> "1.0.1".equals(servingVersion(ItestGang.NAME)));
-            // rejected on the old instance, they come back and wait on the new one: the node's 5 cpus are free again for them
+            // rejected on the old instance, they come back and wait on the new one: the node's 5 cpus are free again
+            // for them
             await("four waiting in Permit again, on 1.0.1", () -> inFlight() == 4);
             assertEquals(0, recorder.bound());
 
             client.pods().inNamespace("load").resource(member(4)).create();
             await("the whole gang bound", () -> recorder.bound() == 5);
-            long byNew = recorder.inOrder().stream().filter(b -> "1.0.1".equals(b.annotation(ItestVersion.ANNOTATION))).count();
-            System.out.printf("scenario 3 (Permit waiters): 4 pods waited in Permit across an update, 5 bound, %d bound twice, 0 lost, "
-                    + "%d decided by the new version, in-flight attempts left %d%n", recorder.boundTwice(), byNew, inFlight());
+            long byNew = recorder.inOrder().stream()
+                    .filter(b -> "1.0.1".equals(b.annotation(ItestVersion.ANNOTATION)))
+                    .count();
+            System.out.printf(
+                    "scenario 3 (Permit waiters): 4 pods waited in Permit across an update, 5 bound, %d bound twice, 0 lost, "
+                            + "%d decided by the new version, in-flight attempts left %d%n",
+                    recorder.boundTwice(), byNew, inFlight());
             assertEquals("bound twice", 0, recorder.boundTwice());
             assertEquals("every member was decided by the new version", 5, byNew);
             await("no attempt left in flight", () -> inFlight() == 0);

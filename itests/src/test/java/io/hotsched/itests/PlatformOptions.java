@@ -34,8 +34,7 @@ final class PlatformOptions {
     /** Framework property under which the in-container test finds the home folder. */
     static final String HOME = "hotsched.home";
 
-    private PlatformOptions() {
-    }
+    private PlatformOptions() {}
 
     static Option[] platform() throws IOException {
         return platform(Map.of(), false);
@@ -70,7 +69,8 @@ final class PlatformOptions {
         Path etc = home.resolve("etc");
         List<Option> options = new ArrayList<>();
         options.add(frameworkProperty(HOME).value(home.toString()));
-        for (Map.Entry<String, String> e : PropertiesFile.load(etc.resolve("config.properties"), lookup).entrySet()) {
+        for (Map.Entry<String, String> e :
+                PropertiesFile.load(etc.resolve("config.properties"), lookup).entrySet()) {
             // Pax Exam owns the framework storage of the test container
             if (!e.getKey().startsWith("org.osgi.framework.storage")) {
                 options.add(frameworkProperty(e.getKey()).value(e.getValue()));
@@ -78,24 +78,33 @@ final class PlatformOptions {
         }
         // as the launcher does when there is no terminal
         options.add(frameworkProperty("gosh.args").value("--nointeractive"));
-        for (Map.Entry<String, String> e : PropertiesFile.load(etc.resolve("system.properties"), lookup).entrySet()) {
+        for (Map.Entry<String, String> e :
+                PropertiesFile.load(etc.resolve("system.properties"), lookup).entrySet()) {
             options.add(systemProperty(e.getKey()).value(e.getValue()));
         }
         StartLevels levels = new StartLevels(PropertiesFile.load(etc.resolve("startlevels.properties"), lookup));
         try (Stream<Path> jars = Files.list(dist.resolve("bundle"))) {
             // the Kubernetes connection is tested over HTTP elsewhere; here the in-memory cluster stands in
-            for (Path jar : jars.filter(p -> p.toString().endsWith(".jar") && (master != null || !p.getFileName().toString().startsWith("io.hotsched.kube-")))
-                    .sorted().toList()) {
+            for (Path jar : jars.filter(p -> p.toString().endsWith(".jar")
+                            && (master != null || !p.getFileName().toString().startsWith("io.hotsched.kube-")))
+                    .sorted()
+                    .toList()) {
                 String bsn = symbolicName(jar);
                 boolean fragment = isFragment(jar);
-                options.add(bundle(jar.toUri().toString()).startLevel(levels.levelOf(bsn)).start(!fragment));
+                options.add(bundle(jar.toUri().toString())
+                        .startLevel(levels.levelOf(bsn))
+                        .start(!fragment));
             }
         }
         if (master != null) {
             options.add(frameworkProperty("hotsched.master").value(master));
         }
         if (withTesting) {
-            options.add(bundle(Path.of(System.getProperty("hotsched.testing.bundle")).toUri().toString()).startLevel(30).start());
+            options.add(bundle(Path.of(System.getProperty("hotsched.testing.bundle"))
+                            .toUri()
+                            .toString())
+                    .startLevel(30)
+                    .start());
         }
         options.add(frameworkStartLevel(100));
         options.add(junitBundles());

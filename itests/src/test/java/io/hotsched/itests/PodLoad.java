@@ -21,30 +21,45 @@ final class PodLoad implements AutoCloseable {
     private volatile boolean stop;
 
     PodLoad(KubernetesClient client, String namespace, String prefix, int total, int perSecond, String schedulerName) {
-        thread = new Thread(() -> {
-            long start = System.nanoTime();
-            try {
-                for (int i = 0; i < total && !stop; i++) {
-                    long due = start + i * 1_000_000_000L / perSecond;
-                    long wait = due - System.nanoTime();
-                    if (wait > 0) {
-                        Thread.sleep(wait / 1_000_000, (int) (wait % 1_000_000));
+        thread = new Thread(
+                () -> {
+                    long start = System.nanoTime();
+                    try {
+                        for (int i = 0; i < total && !stop; i++) {
+                            long due = start + i * 1_000_000_000L / perSecond;
+                            long wait = due - System.nanoTime();
+                            if (wait > 0) {
+                                Thread.sleep(wait / 1_000_000, (int) (wait % 1_000_000));
+                            }
+                            String name = prefix + i;
+                            Pod pod = new PodBuilder()
+                                    .withNewMetadata()
+                                    .withName(name)
+                                    .withNamespace(namespace)
+                                    .endMetadata()
+                                    .withNewSpec()
+                                    .withSchedulerName(schedulerName)
+                                    .addNewContainer()
+                                    .withName("c")
+                                    .withImage("registry.k8s.io/pause:3.9")
+                                    .withNewResources()
+                                    .addToRequests("cpu", new Quantity("100m"))
+                                    .addToRequests("memory", new Quantity("64Mi"))
+                                    .endResources()
+                                    .endContainer()
+                                    .endSpec()
+                                    .build();
+                            createdAt.put(name, System.nanoTime());
+                            client.pods().inNamespace(namespace).resource(pod).create();
+                            created.incrementAndGet();
+                        }
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    } catch (Throwable t) {
+                        failure = t;
                     }
-                    String name = prefix + i;
-                    Pod pod = new PodBuilder().withNewMetadata().withName(name).withNamespace(namespace).endMetadata()
-                            .withNewSpec().withSchedulerName(schedulerName).addNewContainer().withName("c").withImage("registry.k8s.io/pause:3.9")
-                            .withNewResources().addToRequests("cpu", new Quantity("100m")).addToRequests("memory", new Quantity("64Mi"))
-                            .endResources().endContainer().endSpec().build();
-                    createdAt.put(name, System.nanoTime());
-                    client.pods().inNamespace(namespace).resource(pod).create();
-                    created.incrementAndGet();
-                }
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            } catch (Throwable t) {
-                failure = t;
-            }
-        }, "itest-pod-load");
+                },
+                "itest-pod-load");
         thread.setDaemon(true);
         thread.start();
     }

@@ -46,20 +46,27 @@ public class RemoveAndReturnIT extends KubeClusterSupport {
         loadCluster(100);
         byte[] plugin = itestPlugins();
         Path jar = drop("itest-plugins.jar", plugin);
-        await("both profiles ready", () -> profileState("default-scheduler").equals("ready") && profileState("fit-scheduler").equals("ready"));
+        await(
+                "both profiles ready",
+                () -> profileState("default-scheduler").equals("ready")
+                        && profileState("fit-scheduler").equals("ready"));
 
         try (BindingRecorder recorder = new BindingRecorder(client, "load");
                 PodLoad other = new PodLoad(client, "load", "a-", PODS_EACH, 75, "default-scheduler");
                 PodLoad fit = new PodLoad(client, "load", "b-", PODS_EACH, 75, "fit-scheduler")) {
             sleep(4000);
             Files.delete(jar);
-            await("fit-scheduler paused", () -> profileState("fit-scheduler").equals("paused: waiting for plugin(s) ItestFit"));
+            await(
+                    "fit-scheduler paused",
+                    () -> profileState("fit-scheduler").equals("paused: waiting for plugin(s) ItestFit"));
             long paused = System.nanoTime();
             assertEquals("the other profile is not touched", "ready", profileState("default-scheduler"));
             sleep(4000);
             long back = System.nanoTime();
             drop("itest-plugins.jar", plugin);
-            await("fit-scheduler ready again", () -> profileState("fit-scheduler").equals("ready"));
+            await(
+                    "fit-scheduler ready again",
+                    () -> profileState("fit-scheduler").equals("ready"));
 
             await("all pods created", () -> other.done() && fit.done());
             other.check();
@@ -67,19 +74,36 @@ public class RemoveAndReturnIT extends KubeClusterSupport {
             await("every pod bound", () -> recorder.bound() == 2 * PODS_EACH);
 
             long fitBoundWhilePaused = recorder.named("b-").stream()
-                    .filter(b -> fit.createdAt(b.pod()) > paused && b.seenNanos() < back).count();
+                    .filter(b -> fit.createdAt(b.pod()) > paused && b.seenNanos() < back)
+                    .count();
             long fitCreatedWhilePaused = recorder.named("b-").stream()
-                    .filter(b -> fit.createdAt(b.pod()) > paused && fit.createdAt(b.pod()) < back).count();
-            long otherBoundWhilePaused = recorder.named("a-").stream().filter(b -> b.seenNanos() > paused && b.seenNanos() < back).count();
-            System.out.printf("scenario 2 (remove and return): %d pods created, %d bound, %d bound twice, %d lost, 1 removal + 1 return; "
-                    + "while paused: %d fit-scheduler pods created and 0 of them bound (%d), %d default-scheduler pods bound; "
-                    + "longest pause between bindings %d ms%n", 2 * PODS_EACH, recorder.bound(), recorder.boundTwice(),
-                    2 * PODS_EACH - recorder.bound(), fitCreatedWhilePaused, fitBoundWhilePaused, otherBoundWhilePaused,
+                    .filter(b -> fit.createdAt(b.pod()) > paused && fit.createdAt(b.pod()) < back)
+                    .count();
+            long otherBoundWhilePaused = recorder.named("a-").stream()
+                    .filter(b -> b.seenNanos() > paused && b.seenNanos() < back)
+                    .count();
+            System.out.printf(
+                    "scenario 2 (remove and return): %d pods created, %d bound, %d bound twice, %d lost, 1 removal + 1 return; "
+                            + "while paused: %d fit-scheduler pods created and 0 of them bound (%d), %d default-scheduler pods bound; "
+                            + "longest pause between bindings %d ms%n",
+                    2 * PODS_EACH,
+                    recorder.bound(),
+                    recorder.boundTwice(),
+                    2 * PODS_EACH - recorder.bound(),
+                    fitCreatedWhilePaused,
+                    fitBoundWhilePaused,
+                    otherBoundWhilePaused,
                     recorder.longestGapMillis());
             assertEquals("bound twice", 0, recorder.boundTwice());
-            assertEquals("fit-scheduler pods created while it was paused and bound before the plugin came back", 0, fitBoundWhilePaused);
-            assertTrue("pods for the paused profile kept arriving: " + fitCreatedWhilePaused, fitCreatedWhilePaused > 100);
-            assertTrue("the other profile kept binding while one was paused: " + otherBoundWhilePaused, otherBoundWhilePaused > 100);
+            assertEquals(
+                    "fit-scheduler pods created while it was paused and bound before the plugin came back",
+                    0,
+                    fitBoundWhilePaused);
+            assertTrue(
+                    "pods for the paused profile kept arriving: " + fitCreatedWhilePaused, fitCreatedWhilePaused > 100);
+            assertTrue(
+                    "the other profile kept binding while one was paused: " + otherBoundWhilePaused,
+                    otherBoundWhilePaused > 100);
         }
     }
 }

@@ -12,7 +12,11 @@ public abstract class SchedulerITSupport extends DeployTestSupport {
     protected SchedulerAdmin admin;
 
     protected String profileState(String profile) {
-        return admin.profiles().stream().filter(p -> p.name().equals(profile)).map(ProfileView::state).findFirst().orElse("none");
+        return admin.profiles().stream()
+                .filter(p -> p.name().equals(profile))
+                .map(ProfileView::state)
+                .findFirst()
+                .orElse("none");
     }
 
     /** The state column of {@code sched:plugins} for plugin {@code name} from bundle {@code version}, or "". */
@@ -30,8 +34,12 @@ public abstract class SchedulerITSupport extends DeployTestSupport {
     /** The version of the bundle that serves plugin {@code name} now, or null. */
     protected String servingVersion(String name) {
         // active in the registry is not enough: it serves once a profile's framework was rebuilt with it
-        return admin.plugins().stream().filter(p -> p.name().equals(name) && p.state().equals("active") && !p.profiles().isEmpty())
+        return admin.plugins().stream()
+                .filter(p -> p.name().equals(name)
+                        && p.state().equals("active")
+                        && !p.profiles().isEmpty())
                 .map(PluginView::version)
-                .findFirst().orElse(null);
+                .findFirst()
+                .orElse(null);
     }
 }

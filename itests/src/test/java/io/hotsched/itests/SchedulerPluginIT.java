@@ -60,23 +60,40 @@ public class SchedulerPluginIT extends InMemoryClusterSupport {
         cluster.addPod(Pods.pod("first").cpu("100m").build());
         connect();
 
-        await("profile paused without its plugins", () -> sh("sched:profiles").contains("paused: waiting for plugin(s) ItestSort, ItestFit, ItestBinder"));
+        await(
+                "profile paused without its plugins",
+                () -> sh("sched:profiles").contains("paused: waiting for plugin(s) ItestSort, ItestFit, ItestBinder"));
         sleep(1000);
         assertTrue("nothing bound while paused", !bound("first"));
 
-        Path jar = drop("itest-plugins.jar", Files.readAllBytes(Path.of(System.getProperty("hotsched.itest.plugins.bundle"))));
+        Path jar = drop(
+                "itest-plugins.jar", Files.readAllBytes(Path.of(System.getProperty("hotsched.itest.plugins.bundle"))));
         await("first bound once the plugins arrived", () -> bound("first"));
         List<PluginView> plugins = admin.plugins();
-        assertTrue(plugins.toString(), plugins.stream().allMatch(p -> p.state().equals("active") && p.bundle().equals("io.hotsched.itest.plugins")));
+        assertTrue(
+                plugins.toString(),
+                plugins.stream()
+                        .allMatch(p -> p.state().equals("active") && p.bundle().equals("io.hotsched.itest.plugins")));
         // the profile runs the three it names; the bundle's other test plugins are registered but unused
-        assertEquals(List.of("ItestBinder", "ItestFit", "ItestSort"), plugins.stream().filter(p -> p.profiles().equals(List.of("default-scheduler")))
-                .map(PluginView::name).sorted().toList());
+        assertEquals(
+                List.of("ItestBinder", "ItestFit", "ItestSort"),
+                plugins.stream()
+                        .filter(p -> p.profiles().equals(List.of("default-scheduler")))
+                        .map(PluginView::name)
+                        .sorted()
+                        .toList());
         String table = sh("sched:plugins");
-        assertTrue(table, table.contains("ItestFit") && table.contains("Filter,Score") && table.contains("io.hotsched.itest.plugins"));
+        assertTrue(
+                table,
+                table.contains("ItestFit")
+                        && table.contains("Filter,Score")
+                        && table.contains("io.hotsched.itest.plugins"));
         assertTrue(sh("sched:explain first"), sh("sched:explain first").contains("bound to n1"));
 
         Files.delete(jar);
-        await("profile paused once the bundle left", () -> sh("sched:profiles").contains("paused: waiting for plugin(s)"));
+        await(
+                "profile paused once the bundle left",
+                () -> sh("sched:profiles").contains("paused: waiting for plugin(s)"));
         cluster.addPod(Pods.pod("second").cpu("100m").build());
         sleep(1500);
         assertTrue("a paused profile binds nothing", !bound("second"));

@@ -52,7 +52,9 @@ public class ShellSwapIT extends KubeClusterSupport {
     }
 
     private long idOf(String version) {
-        return bundle("io.hotsched.itest.plugins", version).map(Bundle::getBundleId).orElseThrow();
+        return bundle("io.hotsched.itest.plugins", version)
+                .map(Bundle::getBundleId)
+                .orElseThrow();
     }
 
     @Test
@@ -86,13 +88,16 @@ public class ShellSwapIT extends KubeClusterSupport {
             // nothing is wired to a plugin bundle, so uninstall needs no refresh (and Gogo command
             // 1.1.2's refresh without bundle ids fails with a NullPointerException)
             sh("uninstall " + idOf(v2));
-            await("1.0." + UPDATES + " serves again", () -> ("1.0." + UPDATES).equals(servingVersion(ItestVersion.NAME)));
+            await(
+                    "1.0." + UPDATES + " serves again",
+                    () -> ("1.0." + UPDATES).equals(servingVersion(ItestVersion.NAME)));
             long oneServes = System.nanoTime();
 
             await("all pods created", load::done);
             load.check();
             await("every pod bound", () -> recorder.bound() == PODS);
-            long wrong = swaps.decidedByOlder(recorder, load, b -> Version.parseVersion(b.annotation(ItestVersion.ANNOTATION)));
+            long wrong = swaps.decidedByOlder(
+                    recorder, load, b -> Version.parseVersion(b.annotation(ItestVersion.ANNOTATION)));
             for (BindingRecorder.Bound b : recorder.inOrder()) {
                 long created = load.createdAt(b.pod());
                 Version v = Version.parseVersion(b.annotation(ItestVersion.ANNOTATION));
@@ -102,9 +107,15 @@ public class ShellSwapIT extends KubeClusterSupport {
                     wrong++;
                 }
             }
-            System.out.printf("scenario 5 (shell path): %d pods created, %d bound, %d bound twice, %d lost, %d shell updates + install, "
-                    + "uninstall of 2.0.0, longest pause between bindings %d ms%n", PODS, recorder.bound(), recorder.boundTwice(),
-                    PODS - recorder.bound(), UPDATES, recorder.longestGapMillis());
+            System.out.printf(
+                    "scenario 5 (shell path): %d pods created, %d bound, %d bound twice, %d lost, %d shell updates + install, "
+                            + "uninstall of 2.0.0, longest pause between bindings %d ms%n",
+                    PODS,
+                    recorder.bound(),
+                    recorder.boundTwice(),
+                    PODS - recorder.bound(),
+                    UPDATES,
+                    recorder.longestGapMillis());
             assertEquals("bound twice", 0, recorder.boundTwice());
             assertEquals("pods decided by a version other than the one serving while they were scheduled", 0, wrong);
         }

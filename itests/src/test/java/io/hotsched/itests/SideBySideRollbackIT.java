@@ -44,16 +44,18 @@ public class SideBySideRollbackIT extends KubeClusterSupport {
         await("profile ready", () -> profileState("default-scheduler").equals("ready"));
 
         Set<String> states = ConcurrentHashMap.newKeySet();
-        Thread sampler = new Thread(() -> {
-            while (!Thread.currentThread().isInterrupted()) {
-                states.add(profileState("default-scheduler"));
-                try {
-                    Thread.sleep(2);
-                } catch (InterruptedException e) {
-                    return;
-                }
-            }
-        }, "profile-state-sampler");
+        Thread sampler = new Thread(
+                () -> {
+                    while (!Thread.currentThread().isInterrupted()) {
+                        states.add(profileState("default-scheduler"));
+                        try {
+                            Thread.sleep(2);
+                        } catch (InterruptedException e) {
+                            return;
+                        }
+                    }
+                },
+                "profile-state-sampler");
         try (BindingRecorder recorder = new BindingRecorder(client, "load");
                 PodLoad load = new PodLoad(client, "load", "p-", PODS, 100, "default-scheduler")) {
             sampler.start();
@@ -84,13 +86,21 @@ public class SideBySideRollbackIT extends KubeClusterSupport {
                 String v = b.annotation(ItestVersion.ANNOTATION);
                 byTwo += "2.0.0".equals(v) ? 1 : 0;
                 // created while 2.0.0 served and bound before the rollback began: 2.0.0 decided it
-                if (created > twoServes && b.seenNanos() < rollback && !"2.0.0".equals(v) || created > oneServes && !"1.0.0".equals(v)) {
+                if (created > twoServes && b.seenNanos() < rollback && !"2.0.0".equals(v)
+                        || created > oneServes && !"1.0.0".equals(v)) {
                     wrong++;
                 }
             }
-            System.out.printf("scenario 4 (side by side, rollback): %d pods created, %d bound, %d bound twice, %d lost, %d decided by 2.0.0, "
-                    + "profile states seen %s, longest pause between bindings %d ms%n", PODS, recorder.bound(), recorder.boundTwice(),
-                    PODS - recorder.bound(), byTwo, states, recorder.longestGapMillis());
+            System.out.printf(
+                    "scenario 4 (side by side, rollback): %d pods created, %d bound, %d bound twice, %d lost, %d decided by 2.0.0, "
+                            + "profile states seen %s, longest pause between bindings %d ms%n",
+                    PODS,
+                    recorder.bound(),
+                    recorder.boundTwice(),
+                    PODS - recorder.bound(),
+                    byTwo,
+                    states,
+                    recorder.longestGapMillis());
             assertEquals("bound twice", 0, recorder.boundTwice());
             assertEquals("pods decided by a version other than the one serving while they were scheduled", 0, wrong);
             assertTrue("version 2 decided some pods: " + byTwo, byTwo > 100);

@@ -11,8 +11,7 @@ import org.osgi.framework.Version;
  */
 final class SwapLog {
 
-    private record Swap(Version version, long tookEffectNanos) {
-    }
+    private record Swap(Version version, long tookEffectNanos) {}
 
     private final List<Swap> swaps = new ArrayList<>();
 

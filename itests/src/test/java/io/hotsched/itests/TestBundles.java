@@ -14,8 +14,7 @@ final class TestBundles {
 
     static final String SAMPLE = "io.hotsched.itest.sample";
 
-    private TestBundles() {
-    }
+    private TestBundles() {}
 
     static byte[] bundle(String symbolicName, String version) {
         return bundle(symbolicName, version, Map.of());
@@ -72,7 +71,8 @@ final class TestBundles {
     /** The bundle jar {@code original} with its Bundle-Version set to {@code version}; the rest unchanged. */
     static byte[] withVersion(byte[] original, String version) {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        try (java.util.jar.JarInputStream in = new java.util.jar.JarInputStream(new java.io.ByteArrayInputStream(original))) {
+        try (java.util.jar.JarInputStream in =
+                new java.util.jar.JarInputStream(new java.io.ByteArrayInputStream(original))) {
             Manifest manifest = new Manifest(in.getManifest());
             manifest.getMainAttributes().putValue("Bundle-Version", version);
             try (JarOutputStream out = new JarOutputStream(bytes, manifest)) {

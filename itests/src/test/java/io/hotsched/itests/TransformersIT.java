@@ -54,15 +54,22 @@ public class TransformersIT extends InMemoryClusterSupport {
         if (p == null || p.getStatus() == null || p.getStatus().getConditions() == null) {
             return "";
         }
-        return p.getStatus().getConditions().stream().filter(c -> "PodScheduled".equals(c.getType())).map(c -> String.valueOf(c.getMessage()))
-                .findFirst().orElse("");
+        return p.getStatus().getConditions().stream()
+                .filter(c -> "PodScheduled".equals(c.getType()))
+                .map(c -> String.valueOf(c.getMessage()))
+                .findFirst()
+                .orElse("");
     }
 
     @Test
     public void theTransformerDecidesWhileEnabledAndNotOnceRemoved() throws Exception {
         newCluster();
         // 4 cpus, amplified 2.5 times: 10 as ResourceAmplification shows it
-        cluster.addNode(Nodes.node("n1").cpu("4").memory("16Gi").annotation("node.koordinator.sh/resource-amplification-ratio", "{\"cpu\": 2.5}").build());
+        cluster.addNode(Nodes.node("n1")
+                .cpu("4")
+                .memory("16Gi")
+                .annotation("node.koordinator.sh/resource-amplification-ratio", "{\"cpu\": 2.5}")
+                .build());
         connect();
         drop("io.hotsched.plugins.defaults.jar", shipped("io.hotsched.plugins.defaults-"));
         Path jar = drop("io.hotsched.transformer.amplification.jar", shipped("io.hotsched.transformer.amplification-"));
@@ -70,18 +77,24 @@ public class TransformersIT extends InMemoryClusterSupport {
         await("seven bound on the amplified node", () -> "n1".equals(nodeOf("seven")));
 
         Files.delete(jar);
-        await("paused once the transformer left", () -> profileState().equals("paused: waiting for plugin(s) ResourceAmplification"));
+        await(
+                "paused once the transformer left",
+                () -> profileState().equals("paused: waiting for plugin(s) ResourceAmplification"));
         cluster.addPod(Pods.pod("two").cpu("2").build());
         sleep(1500);
         assertEquals("a paused profile binds nothing", null, nodeOf("two"));
 
         // out of the profile: the node has 4 real cpus and seven holds 7, so two does not fit
         writeSchedulerYaml(WITHOUT);
-        await("two refused on the real allocatable", () -> condition("two").startsWith("0/1 nodes are available: 1 Insufficient cpu."));
+        await(
+                "two refused on the real allocatable",
+                () -> condition("two").startsWith("0/1 nodes are available: 1 Insufficient cpu."));
         assertEquals("ready", profileState());
 
         writeSchedulerYaml(WITH);
-        await("paused again: enabled but not installed", () -> profileState().equals("paused: waiting for plugin(s) ResourceAmplification"));
+        await(
+                "paused again: enabled but not installed",
+                () -> profileState().equals("paused: waiting for plugin(s) ResourceAmplification"));
         drop("io.hotsched.transformer.amplification.jar", shipped("io.hotsched.transformer.amplification-"));
         await("two bound once the transformer is back", () -> "n1".equals(nodeOf("two")));
     }

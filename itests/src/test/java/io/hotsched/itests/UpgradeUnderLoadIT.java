@@ -73,13 +73,25 @@ public class UpgradeUnderLoadIT extends KubeClusterSupport {
                 System.out.printf("  %d of %d pods bound%n", recorder.bound(), PODS);
             }
 
-            long early = swaps.decidedByOlder(recorder, load, b -> Version.parseVersion(b.annotation(ItestVersion.ANNOTATION)));
-            System.out.printf("scenario 1 (upgrade under load): %d nodes, %d pods created (%d while swapping), %d bound, %d bound twice, "
-                    + "%d lost, %d swaps, longest pause between bindings %d ms (%s)%n", NODES, PODS, createdDuringSwaps, recorder.bound(),
-                    recorder.boundTwice(), PODS - recorder.bound(), swaps.size(), recorder.longestGapMillis(), recorder.longestGapWhere());
+            long early = swaps.decidedByOlder(
+                    recorder, load, b -> Version.parseVersion(b.annotation(ItestVersion.ANNOTATION)));
+            System.out.printf(
+                    "scenario 1 (upgrade under load): %d nodes, %d pods created (%d while swapping), %d bound, %d bound twice, "
+                            + "%d lost, %d swaps, longest pause between bindings %d ms (%s)%n",
+                    NODES,
+                    PODS,
+                    createdDuringSwaps,
+                    recorder.bound(),
+                    recorder.boundTwice(),
+                    PODS - recorder.bound(),
+                    swaps.size(),
+                    recorder.longestGapMillis(),
+                    recorder.longestGapWhere());
             assertEquals("bound twice", 0, recorder.boundTwice());
             assertEquals("pods decided by a version older than one already in effect when they were created", 0, early);
-            assertTrue("the swaps happened under load: " + createdDuringSwaps + " pods created meanwhile", createdDuringSwaps >= 1000);
+            assertTrue(
+                    "the swaps happened under load: " + createdDuringSwaps + " pods created meanwhile",
+                    createdDuringSwaps >= 1000);
         }
     }
 }

@@ -9,8 +9,7 @@ import java.nio.file.Path;
 /** Starts the embedded API server for a run that names no cluster, seeded and with its kubeconfig written. */
 final class EmbeddedCluster {
 
-    private EmbeddedCluster() {
-    }
+    private EmbeddedCluster() {}
 
     /**
      * @param seedDir the folder of *.yaml objects to create, or null for none
@@ -29,8 +28,9 @@ final class EmbeddedCluster {
             server.startKubelet();
             Files.createDirectories(kubeconfig.getParent());
             Files.writeString(kubeconfig, server.kubeconfig());
-            err.println("hotsched: embedded API server at " + server.url() + (seedDir == null ? "" : ", " + objects + " objects from " + seedDir)
-                    + "; kubectl --kubeconfig " + kubeconfig + " get pods");
+            err.println("hotsched: embedded API server at " + server.url()
+                    + (seedDir == null ? "" : ", " + objects + " objects from " + seedDir) + "; kubectl --kubeconfig "
+                    + kubeconfig + " get pods");
             return server;
         } catch (IOException | RuntimeException e) {
             server.close();

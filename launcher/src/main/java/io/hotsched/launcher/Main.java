@@ -53,8 +53,8 @@ public final class Main {
         }
         Properties build = buildInfo();
         if (options.version()) {
-            System.out.println("hotsched " + build.getProperty("version") + " (Apache Felix " + build.getProperty("felix")
-                    + ", Java " + Runtime.version() + ")");
+            System.out.println("hotsched " + build.getProperty("version") + " (Apache Felix "
+                    + build.getProperty("felix") + ", Java " + Runtime.version() + ")");
             return OK;
         }
         Path home;
@@ -65,7 +65,8 @@ public final class Main {
             return USAGE;
         }
         if (!Files.isDirectory(home.resolve("bundle")) || !Files.isDirectory(home.resolve("etc"))) {
-            err.println("hotsched: " + home + " is not a hotsched distribution (it needs bundle/ and etc/); use --home DIR");
+            err.println("hotsched: " + home
+                    + " is not a hotsched distribution (it needs bundle/ and etc/); use --home DIR");
             return FAILED;
         }
         for (String file : List.of("hotsched.config", "hotsched.kubeconfig")) {
@@ -120,7 +121,8 @@ public final class Main {
         fw.putAll(PropertiesFile.load(etc.resolve("config.properties"), lookup));
         fw.putAll(options.frameworkProperties());
         if (options.embeddedMode()) {
-            Path seed = options.clusterDir().orElse(Files.isDirectory(etc.resolve("cluster")) ? etc.resolve("cluster") : null);
+            Path seed = options.clusterDir()
+                    .orElse(Files.isDirectory(etc.resolve("cluster")) ? etc.resolve("cluster") : null);
             Path kubeconfig = home.resolve("data").resolve("kubeconfig");
             embedded = EmbeddedCluster.start(options.embeddedPort(), seed, kubeconfig, err);
             fw.put("hotsched.master", embedded.url());
@@ -135,7 +137,8 @@ public final class Main {
             fw.put("gosh.args", "--nointeractive");
         }
         Path levelsFile = etc.resolve("startlevels.properties");
-        StartLevels levels = new StartLevels(Files.isRegularFile(levelsFile) ? PropertiesFile.load(levelsFile, lookup) : Map.of());
+        StartLevels levels =
+                new StartLevels(Files.isRegularFile(levelsFile) ? PropertiesFile.load(levelsFile, lookup) : Map.of());
         return new Platform(fw, home.resolve("bundle"), levels);
     }
 
@@ -175,7 +178,11 @@ public final class Main {
             return Path.of(prop);
         }
         try {
-            Path jar = Path.of(Main.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+            Path jar = Path.of(Main.class
+                    .getProtectionDomain()
+                    .getCodeSource()
+                    .getLocation()
+                    .toURI());
             // lib/io.hotsched.launcher.jar -> the distribution folder
             return jar.getParent().getParent();
         } catch (URISyntaxException | NullPointerException e) {

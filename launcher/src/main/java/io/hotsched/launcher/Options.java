@@ -22,7 +22,8 @@ public final class Options {
         }
     }
 
-    static final String USAGE = String.join("\n",
+    static final String USAGE = String.join(
+            "\n",
             "Usage: hotsched [options]",
             "",
             "Starts the hotsched scheduler platform (Apache Felix) from its distribution folder.",
@@ -67,8 +68,7 @@ public final class Options {
     private Path kubeconfig;
     private String master;
 
-    private Options() {
-    }
+    private Options() {}
 
     public static Options parse(String... args) throws UsageException {
         Options o = new Options();
@@ -104,8 +104,9 @@ public final class Options {
             throw new UsageException("--embedded cannot be combined with --kubeconfig or --master");
         }
         if ((o.embeddedPort != 0 || o.clusterDir != null || o.printKubeconfig) && !o.embeddedMode()) {
-            throw new UsageException("--embedded-port, --cluster-dir and --print-kubeconfig apply to the embedded API server, "
-                    + "not to --kubeconfig or --master");
+            throw new UsageException(
+                    "--embedded-port, --cluster-dir and --print-kubeconfig apply to the embedded API server, "
+                            + "not to --kubeconfig or --master");
         }
         return o;
     }

@@ -38,13 +38,15 @@ final class Platform {
 
     /** Starts the framework and returns the platform bundles that did not become active. */
     List<String> start() throws BundleException, IOException {
-        Iterator<FrameworkFactory> factories = ServiceLoader.load(FrameworkFactory.class).iterator();
+        Iterator<FrameworkFactory> factories =
+                ServiceLoader.load(FrameworkFactory.class).iterator();
         // The launcher's class path (the embedded API server with its SLF4J and fabric8 client) must
         // stay invisible to bundles: libraries that look up providers through the context class
         // loader (SLF4J, fabric8) would otherwise find the launcher's copies. A loader that sees
         // only the JDK; framework threads inherit it. (null would mean the application loader.)
-        Thread.currentThread().setContextClassLoader(new ClassLoader("hotsched-bundles-context", ClassLoader.getPlatformClassLoader()) {
-        });
+        Thread.currentThread()
+                .setContextClassLoader(
+                        new ClassLoader("hotsched-bundles-context", ClassLoader.getPlatformClassLoader()) {});
         if (!factories.hasNext()) {
             throw new IllegalStateException("no OSGi framework on the class path (lib/ is incomplete)");
         }
@@ -59,7 +61,8 @@ final class Platform {
             } catch (BundleException e) {
                 throw new BundleException("cannot install platform bundle " + jar + ": " + e.getMessage(), e);
             }
-            bundle.adapt(BundleStartLevel.class).setStartLevel(levels.levelOf(String.valueOf(bundle.getSymbolicName())));
+            bundle.adapt(BundleStartLevel.class)
+                    .setStartLevel(levels.levelOf(String.valueOf(bundle.getSymbolicName())));
             installed.add(bundle);
         }
         for (Bundle bundle : installed) {
@@ -117,7 +120,9 @@ final class Platform {
             throw new IOException("no bundle folder at " + bundleDir);
         }
         try (Stream<Path> files = Files.list(bundleDir)) {
-            return files.filter(p -> p.getFileName().toString().endsWith(".jar")).sorted().toList();
+            return files.filter(p -> p.getFileName().toString().endsWith(".jar"))
+                    .sorted()
+                    .toList();
         }
     }
 

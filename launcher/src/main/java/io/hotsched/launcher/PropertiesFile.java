@@ -20,8 +20,7 @@ import java.util.function.Function;
  */
 public final class PropertiesFile {
 
-    private PropertiesFile() {
-    }
+    private PropertiesFile() {}
 
     public static Map<String, String> load(Path file, Function<String, String> lookup) throws IOException {
         Properties raw = new Properties();
@@ -37,8 +36,9 @@ public final class PropertiesFile {
         return resolved;
     }
 
-    private static String substitute(Path file, String key, Map<String, String> source,
-            Function<String, String> lookup, Set<String> visiting) throws IOException {
+    private static String substitute(
+            Path file, String key, Map<String, String> source, Function<String, String> lookup, Set<String> visiting)
+            throws IOException {
         if (!visiting.add(key)) {
             throw new IOException(file + ": property '" + key + "' refers to itself through ${...}");
         }

@@ -33,11 +33,14 @@ final class Shutdown {
                 // the JVM runs with -Xrs or the signal is reserved: the shutdown hook still stops cleanly
             }
         }
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            if (platform.running()) {
-                stopAndWait();
-            }
-        }, "hotsched-shutdown-hook"));
+        Runtime.getRuntime()
+                .addShutdownHook(new Thread(
+                        () -> {
+                            if (platform.running()) {
+                                stopAndWait();
+                            }
+                        },
+                        "hotsched-shutdown-hook"));
     }
 
     void request(String why) {

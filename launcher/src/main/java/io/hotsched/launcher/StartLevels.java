@@ -17,7 +17,9 @@ public final class StartLevels {
 
     private record Rule(String pattern, int level) {
         boolean matches(String name) {
-            return pattern.endsWith("*") ? name.startsWith(pattern.substring(0, pattern.length() - 1)) : name.equals(pattern);
+            return pattern.endsWith("*")
+                    ? name.startsWith(pattern.substring(0, pattern.length() - 1))
+                    : name.equals(pattern);
         }
 
         int weight() {
@@ -38,11 +40,12 @@ public final class StartLevels {
             try {
                 level = Integer.parseInt(e.getValue().strip());
             } catch (NumberFormatException ex) {
-                throw new IllegalArgumentException("start level of '" + e.getKey() + "' is '" + e.getValue()
-                        + "', not a whole number");
+                throw new IllegalArgumentException(
+                        "start level of '" + e.getKey() + "' is '" + e.getValue() + "', not a whole number");
             }
             if (level < 1) {
-                throw new IllegalArgumentException("start level of '" + e.getKey() + "' is " + level + "; levels start at 1");
+                throw new IllegalArgumentException(
+                        "start level of '" + e.getKey() + "' is " + level + "; levels start at 1");
             }
             if (DEFAULT_KEY.equals(e.getKey())) {
                 def = level;

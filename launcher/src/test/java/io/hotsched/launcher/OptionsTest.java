@@ -7,9 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
 import java.util.Map;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
-import org.junit.jupiter.api.Test;
 
 class OptionsTest {
 
@@ -23,7 +23,8 @@ class OptionsTest {
 
     @Test
     void valuesBothSeparateAndWithEquals() throws Exception {
-        Options o = Options.parse("--home", "/opt/h", "--kubeconfig=/k/config", "--no-shell", "--master", "https://api:6443");
+        Options o = Options.parse(
+                "--home", "/opt/h", "--kubeconfig=/k/config", "--no-shell", "--master", "https://api:6443");
         assertEquals(Path.of("/opt/h"), o.home().orElseThrow());
         assertTrue(o.noShell());
         Map<String, String> p = o.frameworkProperties();
@@ -33,14 +34,16 @@ class OptionsTest {
     }
 
     @ParameterizedTest
-    @CsvSource(delimiter = '|', value = {
-        "--frobnicate|unknown option '--frobnicate'",
-        "--home|option '--home' needs a value",
-        "--no-shell=yes|option '--no-shell' takes no value",
-        "--master ftp://x|--master 'ftp://x' is not an http:// or https:// URL",
-        "--embedded --master http://x|--embedded cannot be combined with --kubeconfig or --master",
-        "--config --no-shell|option '--config' needs a value",
-    })
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "--frobnicate|unknown option '--frobnicate'",
+                "--home|option '--home' needs a value",
+                "--no-shell=yes|option '--no-shell' takes no value",
+                "--master ftp://x|--master 'ftp://x' is not an http:// or https:// URL",
+                "--embedded --master http://x|--embedded cannot be combined with --kubeconfig or --master",
+                "--config --no-shell|option '--config' needs a value",
+            })
     void badCommandLinesNameTheWord(String line, String message) {
         Options.UsageException e = assertThrows(Options.UsageException.class, () -> Options.parse(line.split(" ")));
         assertEquals(message, e.getMessage());
@@ -55,7 +58,9 @@ class OptionsTest {
 
     @Test
     void usageDocumentsEveryOption() {
-        for (String flag : new String[] {"--home", "--no-shell", "--config", "--kubeconfig", "--master", "--embedded", "--version", "--help"}) {
+        for (String flag : new String[] {
+            "--home", "--no-shell", "--config", "--kubeconfig", "--master", "--embedded", "--version", "--help"
+        }) {
             assertTrue(Options.USAGE.contains(flag), flag);
         }
     }

@@ -31,7 +31,8 @@ class StartLevelsTest {
 
     @Test
     void badLevelsAreRefusedWithTheKey() {
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> new StartLevels(Map.of("x", "high")));
+        IllegalArgumentException e =
+                assertThrows(IllegalArgumentException.class, () -> new StartLevels(Map.of("x", "high")));
         assertEquals("start level of 'x' is 'high', not a whole number", e.getMessage());
         assertThrows(IllegalArgumentException.class, () -> new StartLevels(Map.of("x", "0")));
     }

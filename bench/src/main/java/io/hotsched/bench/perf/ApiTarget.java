@@ -37,7 +37,8 @@ final class ApiTarget implements Target {
 
     /** Starts upgrading the default plugins' bundle every {@code periodMillis}, in place or side by side (see {@link BundleSwapper}). */
     void swapDefaultPluginsEvery(long periodMillis, boolean sideBySide) throws java.io.IOException {
-        swapper = new BundleSwapper(deploy, "io.hotsched.plugins.defaults-0.1.0-SNAPSHOT.jar", periodMillis, sideBySide);
+        swapper =
+                new BundleSwapper(deploy, "io.hotsched.plugins.defaults-0.1.0-SNAPSHOT.jar", periodMillis, sideBySide);
     }
 
     int swaps() {
@@ -51,7 +52,13 @@ final class ApiTarget implements Target {
 
     static void ensureNamespace(KubernetesClient client, String name) {
         if (client.namespaces().withName(name).get() == null) {
-            client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(name).endMetadata().build()).create();
+            client.namespaces()
+                    .resource(new NamespaceBuilder()
+                            .withNewMetadata()
+                            .withName(name)
+                            .endMetadata()
+                            .build())
+                    .create();
         }
     }
 

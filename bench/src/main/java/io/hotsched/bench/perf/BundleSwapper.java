@@ -60,13 +60,16 @@ final class BundleSwapper implements AutoCloseable {
             if (sideBySide) {
                 Path old = current;
                 current = target;
-                timer.schedule(() -> {
-                    try {
-                        Files.deleteIfExists(old);
-                    } catch (IOException e) {
-                        System.err.println("removing " + old + " failed: " + e);
-                    }
-                }, periodMillis / 2, TimeUnit.MILLISECONDS);
+                timer.schedule(
+                        () -> {
+                            try {
+                                Files.deleteIfExists(old);
+                            } catch (IOException e) {
+                                System.err.println("removing " + old + " failed: " + e);
+                            }
+                        },
+                        periodMillis / 2,
+                        TimeUnit.MILLISECONDS);
             }
         } catch (IOException e) {
             System.err.println("swap failed: " + e);
@@ -79,7 +82,7 @@ final class BundleSwapper implements AutoCloseable {
             m.getMainAttributes().putValue("Bundle-Version", version);
             ByteArrayOutputStream bytes = new ByteArrayOutputStream(jarBytes.length + 256);
             try (JarOutputStream out = new JarOutputStream(bytes, m)) {
-                for (JarEntry e; (e = in.getNextJarEntry()) != null;) {
+                for (JarEntry e; (e = in.getNextJarEntry()) != null; ) {
                     out.putNextEntry(new JarEntry(e.getName()));
                     in.transferTo(out);
                     out.closeEntry();

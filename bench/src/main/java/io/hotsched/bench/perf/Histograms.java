@@ -17,23 +17,42 @@ import java.util.regex.Pattern;
 final class Histograms {
 
     /** One series: cumulative counts per upper bound (the last is +Inf), and the sum of observations. */
-    record Series(String name, Map<String, String> labels, TreeMap<Double, Double> buckets, double sum) {
-    }
+    record Series(String name, Map<String, String> labels, TreeMap<Double, Double> buckets, double sum) {}
 
     /** One summary row: what scheduler_perf writes as a DataItem with unit ms. */
-    record Item(String metric, Map<String, String> labels, long count, double average, double p50, double p90, double p95, double p99) {
-    }
+    record Item(
+            String metric,
+            Map<String, String> labels,
+            long count,
+            double average,
+            double p50,
+            double p90,
+            double p95,
+            double p99) {}
 
     /** upstream's collectors (defaultMetricsCollectorConfig): metric, the label it splits by, the values it reports. */
-    static final List<String> EXTENSION_POINTS = List.of("PreFilter", "Filter", "PreFilterExtensionAddPod", "PreFilterExtensionRemovePod",
-            "PostFilter", "PreScore", "Score", "ScoreExtensionNormalize", "PreBind", "Bind", "PostBind", "Reserve", "Unreserve", "Permit");
+    static final List<String> EXTENSION_POINTS = List.of(
+            "PreFilter",
+            "Filter",
+            "PreFilterExtensionAddPod",
+            "PreFilterExtensionRemovePod",
+            "PostFilter",
+            "PreScore",
+            "Score",
+            "ScoreExtensionNormalize",
+            "PreBind",
+            "Bind",
+            "PostBind",
+            "Reserve",
+            "Unreserve",
+            "Permit");
+
     static final List<String> RESULTS = List.of("scheduled", "unschedulable", "error");
 
     private static final Pattern LINE = Pattern.compile("^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\\{(.*)\\})? (\\S+)$");
     private static final Pattern LABEL = Pattern.compile("([a-zA-Z_][a-zA-Z0-9_]*)=\"((?:[^\"\\\\]|\\\\.)*)\"");
 
-    private Histograms() {
-    }
+    private Histograms() {}
 
     /** The histogram series of a Prometheus text page, keyed by name and labels (without {@code le}). */
     static Map<String, Series> parse(String text) {
@@ -54,7 +73,12 @@ final class Histograms {
             if (m.group(2) != null) {
                 Matcher l = LABEL.matcher(m.group(2));
                 while (l.find()) {
-                    labels.put(l.group(1), l.group(2).replace("\\\"", "\"").replace("\\n", "\n").replace("\\\\", "\\"));
+                    labels.put(
+                            l.group(1),
+                            l.group(2)
+                                    .replace("\\\"", "\"")
+                                    .replace("\\n", "\n")
+                                    .replace("\\\\", "\\"));
                 }
             }
             double value = Double.parseDouble(m.group(3));
@@ -87,7 +111,9 @@ final class Histograms {
             Series a = e.getValue();
             Series b = before.get(e.getKey());
             TreeMap<Double, Double> buckets = new TreeMap<>();
-            a.buckets().forEach((le, c) -> buckets.put(le, c - (b == null ? 0 : b.buckets().getOrDefault(le, 0.0))));
+            a.buckets()
+                    .forEach((le, c) ->
+                            buckets.put(le, c - (b == null ? 0 : b.buckets().getOrDefault(le, 0.0))));
             out.put(e.getKey(), new Series(a.name(), a.labels(), buckets, a.sum() - (b == null ? 0 : b.sum())));
         }
         return out;
@@ -101,7 +127,9 @@ final class Histograms {
         TreeMap<Double, Double> buckets = new TreeMap<>();
         double sum = 0;
         for (Series s : all.values()) {
-            if (!s.name().equals(metric) || !filter.entrySet().stream().allMatch(f -> f.getValue().equals(s.labels().get(f.getKey())))) {
+            if (!s.name().equals(metric)
+                    || !filter.entrySet().stream()
+                            .allMatch(f -> f.getValue().equals(s.labels().get(f.getKey())))) {
                 continue;
             }
             s.buckets().forEach((le, c) -> buckets.merge(le, c, Double::sum));
@@ -112,8 +140,15 @@ final class Histograms {
             return null;
         }
         double ms = 1000;
-        return new Item(metric, filter, (long) count, sum / count * ms, quantile(0.50, buckets) * ms, quantile(0.90, buckets) * ms,
-                quantile(0.95, buckets) * ms, quantile(0.99, buckets) * ms);
+        return new Item(
+                metric,
+                filter,
+                (long) count,
+                sum / count * ms,
+                quantile(0.50, buckets) * ms,
+                quantile(0.90, buckets) * ms,
+                quantile(0.95, buckets) * ms,
+                quantile(0.99, buckets) * ms);
     }
 
     /**
@@ -147,7 +182,12 @@ final class Histograms {
             add(items, summarise(phase, "scheduler_scheduling_attempt_duration_seconds", Map.of("result", r)));
         }
         for (String p : EXTENSION_POINTS) {
-            add(items, summarise(phase, "scheduler_framework_extension_point_duration_seconds", Map.of("extension_point", p)));
+            add(
+                    items,
+                    summarise(
+                            phase,
+                            "scheduler_framework_extension_point_duration_seconds",
+                            Map.of("extension_point", p)));
         }
         TreeMap<String, Map<String, String>> pluginPoints = new TreeMap<>();
         for (Series s : phase.values()) {

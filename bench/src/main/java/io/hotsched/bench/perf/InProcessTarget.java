@@ -60,7 +60,8 @@ final class InProcessTarget implements Target {
         plugins.put(DefaultBinder.NAME, new DefaultBinder());
         long id = 1;
         for (Map.Entry<String, PluginFactory> e : plugins.entrySet()) {
-            scheduler.pluginAdded(new Registration(e.getKey(), e.getValue(), "io.hotsched.plugins.defaults", Version.emptyVersion, id++));
+            scheduler.pluginAdded(new Registration(
+                    e.getKey(), e.getValue(), "io.hotsched.plugins.defaults", Version.emptyVersion, id++));
         }
         scheduler.setBackend(cluster);
         scheduler.start(ConfigParser.parse(SchedulerProcess.DEFAULT_CONFIG + extraConfig, "scheduler.yaml"));
@@ -106,7 +107,11 @@ final class InProcessTarget implements Target {
 
     @Override
     public double schedulerCpuSeconds() {
-        return ProcessHandle.current().info().totalCpuDuration().map(d -> d.toMillis() / 1000.0).orElse(-1.0);
+        return ProcessHandle.current()
+                .info()
+                .totalCpuDuration()
+                .map(d -> d.toMillis() / 1000.0)
+                .orElse(-1.0);
     }
 
     @Override

@@ -41,21 +41,29 @@ final class NoopSchedulerTarget implements Target {
             }
 
             @Override
-            public void onUpdate(Pod oldPod, Pod newPod) {
-            }
+            public void onUpdate(Pod oldPod, Pod newPod) {}
 
             @Override
-            public void onDelete(Pod pod, boolean unknown) {
-            }
+            public void onDelete(Pod pod, boolean unknown) {}
         });
     }
 
     private void bind(Pod pod) {
         String node = nodes.get(Math.floorMod(next.getAndIncrement(), nodes.size()));
         try {
-            client.bindings().inNamespace(pod.getMetadata().getNamespace()).resource(new BindingBuilder().withNewMetadata()
-                    .withName(pod.getMetadata().getName()).withUid(pod.getMetadata().getUid()).endMetadata().withNewTarget().withKind("Node")
-                    .withName(node).endTarget().build()).create();
+            client.bindings()
+                    .inNamespace(pod.getMetadata().getNamespace())
+                    .resource(new BindingBuilder()
+                            .withNewMetadata()
+                            .withName(pod.getMetadata().getName())
+                            .withUid(pod.getMetadata().getUid())
+                            .endMetadata()
+                            .withNewTarget()
+                            .withKind("Node")
+                            .withName(node)
+                            .endTarget()
+                            .build())
+                    .create();
         } catch (RuntimeException e) {
             // a churned pod may be gone already
         }

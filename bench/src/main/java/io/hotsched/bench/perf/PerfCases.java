@@ -19,21 +19,23 @@ final class PerfCases {
     static final YAMLMapper YAML = YAMLMapper.builder().build();
 
     /** One workload of a case: its parameters and the upstream floor (0: none). */
-    record Workload(String name, Map<String, Object> params, double threshold) {
-    }
+    record Workload(String name, Map<String, Object> params, double threshold) {}
 
-    record Case(String name, String dir, String defaultPodTemplate, List<Map<String, Object>> ops, List<Workload> workloads) {
-    }
+    record Case(
+            String name,
+            String dir,
+            String defaultPodTemplate,
+            List<Map<String, Object>> ops,
+            List<Workload> workloads) {}
 
-    private PerfCases() {
-    }
+    private PerfCases() {}
 
     static List<Case> load() throws IOException {
         List<Case> out = new ArrayList<>();
         for (String dir : FILES) {
             List<Map<String, Object>> cases;
             try (InputStream in = resource("perf/" + dir + "/performance-config.yaml")) {
-                cases = YAML.readValue(in, new TypeReference<List<Map<String, Object>>>() { });
+                cases = YAML.readValue(in, new TypeReference<List<Map<String, Object>>>() {});
             }
             for (Map<String, Object> c : cases) {
                 List<Workload> workloads = new ArrayList<>();
@@ -43,11 +45,13 @@ final class PerfCases {
                     @SuppressWarnings("unchecked")
                     Map<String, Object> params = (Map<String, Object>) w.getOrDefault("params", Map.of());
                     Object thr = w.get("threshold");
-                    workloads.add(new Workload((String) w.get("name"), params, thr instanceof Number n ? n.doubleValue() : 0));
+                    workloads.add(new Workload(
+                            (String) w.get("name"), params, thr instanceof Number n ? n.doubleValue() : 0));
                 }
                 @SuppressWarnings("unchecked")
                 List<Map<String, Object>> ops = (List<Map<String, Object>>) (List<?>) list(c.get("workloadTemplate"));
-                out.add(new Case((String) c.get("name"), dir, (String) c.get("defaultPodTemplatePath"), ops, workloads));
+                out.add(new Case(
+                        (String) c.get("name"), dir, (String) c.get("defaultPodTemplatePath"), ops, workloads));
             }
         }
         return out;
@@ -55,9 +59,13 @@ final class PerfCases {
 
     /** The template at {@code path}, relative to the case file's folder, as plain YAML values. */
     static Map<String, Object> template(Case c, String path) throws IOException {
-        String resolved = java.nio.file.Path.of("perf", c.dir()).resolve(path).normalize().toString().replace('\\', '/');
+        String resolved = java.nio.file.Path.of("perf", c.dir())
+                .resolve(path)
+                .normalize()
+                .toString()
+                .replace('\\', '/');
         try (InputStream in = resource(resolved)) {
-            return YAML.readValue(in, new TypeReference<Map<String, Object>>() { });
+            return YAML.readValue(in, new TypeReference<Map<String, Object>>() {});
         }
     }
 

@@ -43,11 +43,9 @@ import tools.jackson.databind.json.JsonMapper;
  */
 public final class PerfMain {
 
-    private PerfMain() {
-    }
+    private PerfMain() {}
 
-    record Row(String name, PerfCases.Workload workload, Runner.Measured measured, long liveHeapMiB, long peakRssMiB) {
-    }
+    record Row(String name, PerfCases.Workload workload, Runner.Measured measured, long liveHeapMiB, long peakRssMiB) {}
 
     /**
      * The runner JVM's options, unless {@code --runner-opts} gives others: C1 only, because the API
@@ -55,7 +53,8 @@ public final class PerfMain {
      * CPU compiling, on the cores the scheduler is measured on; and a common pool of 2, without
      * which the JDK HTTP client starts a thread per request on 2 cores.
      */
-    static final String RUNNER_OPTS = "-XX:TieredStopAtLevel=1 -Djava.util.concurrent.ForkJoinPool.common.parallelism=2";
+    static final String RUNNER_OPTS =
+            "-XX:TieredStopAtLevel=1 -Djava.util.concurrent.ForkJoinPool.common.parallelism=2";
 
     /** With {@code --in-process} the scheduler runs in the runner's JVM, with the JVM options {@code bin/hotsched} gives it. */
     static final String IN_PROCESS_OPTS = "-Djava.util.concurrent.ForkJoinPool.common.parallelism=2";
@@ -76,7 +75,11 @@ public final class PerfMain {
         Map<String, String> o = new LinkedHashMap<>();
         for (int i = 0; i < args.length; i++) {
             String a = args[i];
-            if (a.equals("--quick") || a.equals("--list") || a.equals("--in-process") || a.equals("--no-op-scheduler") || a.equals("--side-by-side")) {
+            if (a.equals("--quick")
+                    || a.equals("--list")
+                    || a.equals("--in-process")
+                    || a.equals("--no-op-scheduler")
+                    || a.equals("--side-by-side")) {
                 o.put(a.substring(2), "true");
             } else if (a.startsWith("--") && i + 1 < args.length) {
                 o.put(a.substring(2), args[++i]);
@@ -98,7 +101,9 @@ public final class PerfMain {
         if (o.containsKey("list") || chosen.isEmpty()) {
             for (PerfCases.Case c : cases) {
                 for (PerfCases.Workload w : c.workloads()) {
-                    System.out.printf("%s/%s %s%s%n", c.name(), w.name(), w.params(), w.threshold() > 0 ? " floor " + (int) w.threshold() : "");
+                    System.out.printf(
+                            "%s/%s %s%s%n",
+                            c.name(), w.name(), w.params(), w.threshold() > 0 ? " floor " + (int) w.threshold() : "");
                 }
             }
             if (chosen.isEmpty()) {
@@ -111,17 +116,22 @@ public final class PerfMain {
         boolean inProcess = o.containsKey("in-process");
         boolean noop = o.containsKey("no-op-scheduler");
         if (!inProcess && !noop && !Files.isExecutable(dist.resolve("bin/hotsched"))) {
-            System.err.println("no distribution at " + dist + " (build it with mvn -B install -DskipTests, or give --dist)");
+            System.err.println(
+                    "no distribution at " + dist + " (build it with mvn -B install -DskipTests, or give --dist)");
             System.exit(2);
         }
         Path out = Path.of(o.getOrDefault("out", "bench/target/perf"));
         Files.createDirectories(out);
         // --quick is the smoke run: its workloads last seconds, which C2 would spend compiling
-        String schedulerOpts = o.getOrDefault("scheduler-opts", o.containsKey("quick") && !inProcess ? QUICK_SCHEDULER_OPTS : "");
-        String machine = Runtime.getRuntime().availableProcessors() + " cores, JVM " + Runtime.version() + ", runner JVM options \""
-                + System.getProperty(CHILD) + "\"" + (inProcess || noop ? "" : ", scheduler JVM options \"" + schedulerOpts + "\"");
+        String schedulerOpts =
+                o.getOrDefault("scheduler-opts", o.containsKey("quick") && !inProcess ? QUICK_SCHEDULER_OPTS : "");
+        String machine = Runtime.getRuntime().availableProcessors() + " cores, JVM " + Runtime.version()
+                + ", runner JVM options \"" + System.getProperty(CHILD) + "\""
+                + (inProcess || noop ? "" : ", scheduler JVM options \"" + schedulerOpts + "\"");
         System.out.println("hotsched scheduler_perf runner: " + chosen.size() + " workload(s); " + machine
-                + (inProcess ? "; the scheduler in-process, no HTTP" : noop ? "; a no-op scheduler binding over HTTP" : "; the distribution over HTTP"));
+                + (inProcess
+                        ? "; the scheduler in-process, no HTTP"
+                        : noop ? "; a no-op scheduler binding over HTTP" : "; the distribution over HTTP"));
         Progress progress = new Progress(System.out);
         List<Row> rows = new ArrayList<>();
         for (Object[] cw : chosen) {
@@ -129,18 +139,34 @@ public final class PerfMain {
             PerfCases.Workload w = (PerfCases.Workload) cw[1];
             String name = c.name() + "/" + w.name();
             progress.workload(name);
-            String extra = o.containsKey("parallelism") ? "parallelism: " + Integer.parseInt(o.get("parallelism")) + "\n" : "";
+            String extra =
+                    o.containsKey("parallelism") ? "parallelism: " + Integer.parseInt(o.get("parallelism")) + "\n" : "";
             long swapMillis = o.containsKey("swap-every") ? (long) (Double.parseDouble(o.get("swap-every")) * 1000) : 0;
             boolean sideBySide = o.containsKey("side-by-side");
-            rows.add(runOne(c, w, name, dist, out, schedulerOpts, extra, inProcess ? "in-process" : noop ? "noop" : "api",
-                    swapMillis, sideBySide, progress));
+            rows.add(runOne(
+                    c,
+                    w,
+                    name,
+                    dist,
+                    out,
+                    schedulerOpts,
+                    extra,
+                    inProcess ? "in-process" : noop ? "noop" : "api",
+                    swapMillis,
+                    sideBySide,
+                    progress));
             Row r = rows.get(rows.size() - 1);
             System.out.println("   " + markdown(r));
         }
         writeJson(out, rows);
-        String table = table(rows, machine, inProcess ? "the scheduler in-process, fed without HTTP (CPU columns: the whole JVM)"
-                : noop ? "a no-op scheduler binding each pod in turn over HTTP (the API path's ceiling; scheduler columns empty)"
-                : "the scheduler in its own JVM (bin/hotsched --kubeconfig), the embedded API server in the runner's");
+        String table = table(
+                rows,
+                machine,
+                inProcess
+                        ? "the scheduler in-process, fed without HTTP (CPU columns: the whole JVM)"
+                        : noop
+                                ? "a no-op scheduler binding each pod in turn over HTTP (the API path's ceiling; scheduler columns empty)"
+                                : "the scheduler in its own JVM (bin/hotsched --kubeconfig), the embedded API server in the runner's");
         String durations = durations(rows);
         System.out.println(table);
         System.out.println(durations);
@@ -175,16 +201,27 @@ public final class PerfMain {
         return new ProcessBuilder(cmd).inheritIO().start().waitFor();
     }
 
-    private static Row runOne(PerfCases.Case c, PerfCases.Workload w, String name, Path dist, Path out, String opts, String extraConfig,
-            String mode, long swapMillis, boolean sideBySide, Progress progress) throws Exception {
+    private static Row runOne(
+            PerfCases.Case c,
+            PerfCases.Workload w,
+            String name,
+            Path dist,
+            Path out,
+            String opts,
+            String extraConfig,
+            String mode,
+            long swapMillis,
+            boolean sideBySide,
+            Progress progress)
+            throws Exception {
         Path work = Files.createTempDirectory("hotsched-perf-");
         long t0 = System.nanoTime();
         long[] marks = new long[3];
         try (Target target = switch (mode) {
-            case "in-process" -> new InProcessTarget(extraConfig);
-            case "noop" -> new NoopSchedulerTarget();
-            default -> new ApiTarget(dist, work, opts, extraConfig);
-        };
+                    case "in-process" -> new InProcessTarget(extraConfig);
+                    case "noop" -> new NoopSchedulerTarget();
+                    default -> new ApiTarget(dist, work, opts, extraConfig);
+                };
                 Runner runner = new Runner(target, progress)) {
             if (swapMillis > 0) {
                 if (!(target instanceof ApiTarget api)) {
@@ -199,22 +236,34 @@ public final class PerfMain {
                 if (target instanceof ApiTarget api && swapMillis > 0) {
                     progress.note("bundle swaps during the workload: " + api.swaps());
                 }
-                Row row = new Row(swapMillis > 0 ? name + " (swap every " + swapMillis / 1000.0 + " s" + (sideBySide ? ", side by side)" : ")") : name, w,
-                        m, target.liveHeapMiB(),
+                Row row = new Row(
+                        swapMillis > 0
+                                ? name + " (swap every " + swapMillis / 1000.0 + " s"
+                                        + (sideBySide ? ", side by side)" : ")")
+                                : name,
+                        w,
+                        m,
+                        target.liveHeapMiB(),
                         target.peakRssMiB());
                 marks[2] = System.nanoTime();
                 return row;
             } finally {
                 if (target instanceof ApiTarget api) {
-                    Files.copy(api.schedulerLog(), out.resolve(name.replace('/', '_') + ".scheduler.log"),
+                    Files.copy(
+                            api.schedulerLog(),
+                            out.resolve(name.replace('/', '_') + ".scheduler.log"),
                             java.nio.file.StandardCopyOption.REPLACE_EXISTING);
                 }
             }
         } finally {
             long end = System.nanoTime();
             if (marks[2] != 0) {
-                progress.note(String.format("start %.1f s, workload %.1f s, heap %.1f s, stop %.1f s", (marks[0] - t0) / 1e9,
-                        (marks[1] - marks[0]) / 1e9, (marks[2] - marks[1]) / 1e9, (end - marks[2]) / 1e9));
+                progress.note(String.format(
+                        "start %.1f s, workload %.1f s, heap %.1f s, stop %.1f s",
+                        (marks[0] - t0) / 1e9,
+                        (marks[1] - marks[0]) / 1e9,
+                        (marks[2] - marks[1]) / 1e9,
+                        (end - marks[2]) / 1e9));
             }
         }
     }
@@ -243,13 +292,16 @@ public final class PerfMain {
         }
         String stamp = Instant.now().truncatedTo(ChronoUnit.SECONDS).toString().replace(':', '-');
         Path file = out.resolve("BenchmarkPerfScheduling_benchmark_" + stamp + ".json");
-        JsonMapper.builder().enable(SerializationFeature.INDENT_OUTPUT).build().writeValue(file.toFile(), Map.of("version", "v1", "dataItems", items));
+        JsonMapper.builder()
+                .enable(SerializationFeature.INDENT_OUTPUT)
+                .build()
+                .writeValue(file.toFile(), Map.of("version", "v1", "dataItems", items));
         System.out.println("DataItems: " + file);
     }
 
     /** One of scheduler_perf's DataItems: Average and Perc50/90/95/99 in {@code unit}. */
-    private static Map<String, Object> dataItem(Map<String, Object> labels, String unit, double average, double p50, double p90, double p95,
-            double p99) {
+    private static Map<String, Object> dataItem(
+            Map<String, Object> labels, String unit, double average, double p50, double p90, double p95, double p99) {
         Map<String, Object> data = new LinkedHashMap<>();
         data.put("Average", average);
         data.put("Perc50", p50);
@@ -261,12 +313,26 @@ public final class PerfMain {
 
     private static String markdown(Row r) {
         Throughput.Summary s = r.measured().throughput();
-        String floor = r.workload().threshold() > 0 ? Integer.toString((int) r.workload().threshold()) : "—";
+        String floor = r.workload().threshold() > 0
+                ? Integer.toString((int) r.workload().threshold())
+                : "—";
         // scheduler_perf skips the first non-zero sample: a phase over within about 2 s leaves none
-        String rates = s.samples() == 0 ? "— (done before a second sample) | — | — | — | —"
-                : String.format("%.0f | %.0f | %.0f | %.0f | %.0f", s.average(), s.perc50(), s.perc90(), s.perc95(), s.perc99());
-        return String.format("| %s | %s | %s | %s | %.1f | %.1f | %.1f | %d | %d |", r.name(), r.workload().params(), rates, floor,
-                r.measured().seconds(), r.measured().schedulerCpu(), r.measured().runnerCpu(), r.liveHeapMiB(), r.peakRssMiB());
+        String rates = s.samples() == 0
+                ? "— (done before a second sample) | — | — | — | —"
+                : String.format(
+                        "%.0f | %.0f | %.0f | %.0f | %.0f",
+                        s.average(), s.perc50(), s.perc90(), s.perc95(), s.perc99());
+        return String.format(
+                "| %s | %s | %s | %s | %.1f | %.1f | %.1f | %d | %d |",
+                r.name(),
+                r.workload().params(),
+                rates,
+                floor,
+                r.measured().seconds(),
+                r.measured().schedulerCpu(),
+                r.measured().runnerCpu(),
+                r.liveHeapMiB(),
+                r.peakRssMiB());
     }
 
     /** The measured phase's duration histograms per workload, as scheduler_perf reports them (ms). */
@@ -275,31 +341,49 @@ public final class PerfMain {
         for (Row r : rows) {
             Runner.Measured m = r.measured();
             if (!m.schedulerThreads().isEmpty() || !m.runnerThreads().isEmpty()) {
-                b.append("\nCPU seconds by thread in the measured phase of ").append(r.name()).append(":\n");
+                b.append("\nCPU seconds by thread in the measured phase of ")
+                        .append(r.name())
+                        .append(":\n");
                 if (!m.schedulerThreads().isEmpty()) {
-                    b.append("- scheduler JVM: ").append(ThreadCpu.describe(m.schedulerThreads())).append('\n');
+                    b.append("- scheduler JVM: ")
+                            .append(ThreadCpu.describe(m.schedulerThreads()))
+                            .append('\n');
                 }
-                b.append("- runner JVM: ").append(ThreadCpu.describe(m.runnerThreads())).append('\n');
+                b.append("- runner JVM: ")
+                        .append(ThreadCpu.describe(m.runnerThreads()))
+                        .append('\n');
             }
             if (r.measured().durations().isEmpty()) {
                 continue;
             }
-            b.append("\nDurations in the measured phase of ").append(r.name())
+            b.append("\nDurations in the measured phase of ")
+                    .append(r.name())
                     .append(", ms (plugins: the 10 % of attempts sampled, as upstream):\n\n");
-            b.append("| histogram | labels | count | average | p50 | p90 | p95 | p99 |\n|---|---|---:|---:|---:|---:|---:|---:|\n");
+            b.append(
+                    "| histogram | labels | count | average | p50 | p90 | p95 | p99 |\n|---|---|---:|---:|---:|---:|---:|---:|\n");
             for (Histograms.Item h : r.measured().durations()) {
                 String metric = h.metric().replace("scheduler_", "").replace("_duration_seconds", "");
-                b.append(String.format("| %s | %s | %d | %.3f | %.3f | %.3f | %.3f | %.3f |%n", metric, String.join(", ", h.labels().values()),
-                        h.count(), h.average(), h.p50(), h.p90(), h.p95(), h.p99()));
+                b.append(String.format(
+                        "| %s | %s | %d | %.3f | %.3f | %.3f | %.3f | %.3f |%n",
+                        metric,
+                        String.join(", ", h.labels().values()),
+                        h.count(),
+                        h.average(),
+                        h.p50(),
+                        h.p90(),
+                        h.p95(),
+                        h.p99()));
             }
         }
         return b.toString();
     }
 
     private static String table(List<Row> rows, String machine, String how) {
-        StringBuilder b = new StringBuilder("Run " + Instant.now().truncatedTo(ChronoUnit.MINUTES) + " on " + machine + "; " + how + ".\n\n");
-        b.append("| workload | params | average pods/s | p50 | p90 | p95 | p99 | upstream floor | measured phase s | scheduler CPU s "
-                + "| runner CPU s (API server + client) | scheduler live heap MiB | scheduler peak RSS MiB |\n");
+        StringBuilder b = new StringBuilder(
+                "Run " + Instant.now().truncatedTo(ChronoUnit.MINUTES) + " on " + machine + "; " + how + ".\n\n");
+        b.append(
+                "| workload | params | average pods/s | p50 | p90 | p95 | p99 | upstream floor | measured phase s | scheduler CPU s "
+                        + "| runner CPU s (API server + client) | scheduler live heap MiB | scheduler peak RSS MiB |\n");
         b.append("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
         for (Row r : rows) {
             b.append(markdown(r)).append('\n');

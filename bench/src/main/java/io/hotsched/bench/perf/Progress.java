@@ -33,7 +33,9 @@ final class Progress {
     }
 
     void tick(int scheduled, double rate) {
-        out.printf("   %s | %s | created %d/%d | scheduled %d | %.0f pods/s%n", workload, phase, created.get(), total, scheduled, rate);
+        out.printf(
+                "   %s | %s | created %d/%d | scheduled %d | %.0f pods/s%n",
+                workload, phase, created.get(), total, scheduled, rate);
     }
 
     void note(String text) {

@@ -28,11 +28,20 @@ import tools.jackson.databind.json.JsonMapper;
 final class Runner implements AutoCloseable {
 
     /** What the measured createPods op gave. */
-    record Measured(String namespace, int pods, Throughput.Summary throughput, double seconds, double schedulerCpu, double runnerCpu,
-            List<Histograms.Item> durations, Map<String, Double> schedulerThreads, Map<String, Double> runnerThreads) {
-    }
+    record Measured(
+            String namespace,
+            int pods,
+            Throughput.Summary throughput,
+            double seconds,
+            double schedulerCpu,
+            double runnerCpu,
+            List<Histograms.Item> durations,
+            Map<String, Double> schedulerThreads,
+            Map<String, Double> runnerThreads) {}
 
-    private static final JsonMapper JSON = JsonMapper.builder().disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES).build();
+    private static final JsonMapper JSON = JsonMapper.builder()
+            .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+            .build();
 
     private final Target target;
     private final Progress progress;
@@ -48,7 +57,11 @@ final class Runner implements AutoCloseable {
     }
 
     private static double ownCpu() {
-        return ProcessHandle.current().info().totalCpuDuration().map(d -> d.toMillis() / 1000.0).orElse(-1.0);
+        return ProcessHandle.current()
+                .info()
+                .totalCpuDuration()
+                .map(d -> d.toMillis() / 1000.0)
+                .orElse(-1.0);
     }
 
     Measured run(PerfCases.Case c, PerfCases.Workload w) throws Exception {
@@ -77,8 +90,11 @@ final class Runner implements AutoCloseable {
                         awaitScheduled(e.getKey(), e.getValue());
                     }
                 }
-                case "sleep" -> Thread.sleep(Long.parseLong(String.valueOf(op.getOrDefault("durationMilliseconds", "0"))));
-                default -> throw new IllegalArgumentException(c.name() + ": opcode " + opcode + " is not supported by this runner");
+                case "sleep" ->
+                    Thread.sleep(Long.parseLong(String.valueOf(op.getOrDefault("durationMilliseconds", "0"))));
+                default ->
+                    throw new IllegalArgumentException(
+                            c.name() + ": opcode " + opcode + " is not supported by this runner");
             }
         }
         return measured;
@@ -107,14 +123,20 @@ final class Runner implements AutoCloseable {
             String name = generated(n.getMetadata().getGenerateName());
             n.getMetadata().setName(name);
             n.getMetadata().setGenerateName(null);
-            n.getMetadata().setLabels(new HashMap<>(n.getMetadata().getLabels() == null ? Map.of() : n.getMetadata().getLabels()));
+            n.getMetadata()
+                    .setLabels(new HashMap<>(
+                            n.getMetadata().getLabels() == null
+                                    ? Map.of()
+                                    : n.getMetadata().getLabels()));
             n.getMetadata().getLabels().put("kubernetes.io/hostname", name);
             if (strategy != null) {
                 @SuppressWarnings("unchecked")
                 List<String> values = (List<String>) strategy.get("labelValues");
                 n.getMetadata().getLabels().put((String) strategy.get("labelKey"), values.get(i % values.size()));
             }
-            if (n.getStatus() != null && (n.getStatus().getAllocatable() == null || n.getStatus().getAllocatable().isEmpty())) {
+            if (n.getStatus() != null
+                    && (n.getStatus().getAllocatable() == null
+                            || n.getStatus().getAllocatable().isEmpty())) {
                 // the API server defaults allocatable to capacity
                 n.getStatus().setAllocatable(n.getStatus().getCapacity());
             }
@@ -152,10 +174,14 @@ final class Runner implements AutoCloseable {
         long t0 = System.nanoTime();
         double schedCpu0 = target.schedulerCpuSeconds();
         double ownCpu0 = ownCpu();
-        sampler.scheduleAtFixedRate(() -> {
-            double rate = throughput != null ? throughput.sample() : 0;
-            progress.tick(target.scheduled(ns) - before, rate);
-        }, 1, 1, TimeUnit.SECONDS);
+        sampler.scheduleAtFixedRate(
+                () -> {
+                    double rate = throughput != null ? throughput.sample() : 0;
+                    progress.tick(target.scheduled(ns) - before, rate);
+                },
+                1,
+                1,
+                TimeUnit.SECONDS);
         try {
             List<Future<?>> done = new ArrayList<>();
             for (int i = 0; i < count; i++) {
@@ -184,9 +210,19 @@ final class Runner implements AutoCloseable {
         }
         double schedCpu = target.schedulerCpuSeconds() - schedCpu0;
         double runnerCpu = ownCpu() - ownCpu0;
-        List<Histograms.Item> durations = Histograms.standard(Histograms.delta(metrics0, Histograms.parse(target.metricsText())));
-        return new Measured(ns, count, throughput.summary(), seconds, schedCpu, runnerCpu, durations,
-                ThreadCpu.delta(schedThreads0, target.schedulerThreadCpu()), ThreadCpu.delta(ownThreads0, ThreadCpu.of(ProcessHandle.current().pid())));
+        List<Histograms.Item> durations =
+                Histograms.standard(Histograms.delta(metrics0, Histograms.parse(target.metricsText())));
+        return new Measured(
+                ns,
+                count,
+                throughput.summary(),
+                seconds,
+                schedCpu,
+                runnerCpu,
+                durations,
+                ThreadCpu.delta(schedThreads0, target.schedulerThreadCpu()),
+                ThreadCpu.delta(
+                        ownThreads0, ThreadCpu.of(ProcessHandle.current().pid())));
     }
 
     private void awaitScheduled(String ns, int expected) throws InterruptedException {
@@ -218,31 +254,35 @@ final class Runner implements AutoCloseable {
         long interval = ((Number) op.getOrDefault("intervalMilliseconds", 500)).longValue();
         List<HasMetadata> live = new ArrayList<>();
         AtomicInteger next = new AtomicInteger();
-        churn.scheduleAtFixedRate(() -> {
-            try {
-                if (recreate && !live.isEmpty()) {
-                    for (HasMetadata o : live) {
-                        target.delete(o);
+        churn.scheduleAtFixedRate(
+                () -> {
+                    try {
+                        if (recreate && !live.isEmpty()) {
+                            for (HasMetadata o : live) {
+                                target.delete(o);
+                            }
+                            live.clear();
+                            return;
+                        }
+                        int k = recreate ? templates.size() * number : 1;
+                        for (int j = 0; j < k; j++) {
+                            Map<String, Object> t = templates.get(next.getAndIncrement() % templates.size());
+                            HasMetadata o = object(t);
+                            o.getMetadata().setName(generated(o.getMetadata().getGenerateName()));
+                            o.getMetadata().setGenerateName(null);
+                            if (!(o instanceof Node)) {
+                                o.getMetadata().setNamespace(ns);
+                            }
+                            target.create(o);
+                            live.add(o);
+                        }
+                    } catch (RuntimeException e) {
+                        progress.note("churn: " + e.getMessage());
                     }
-                    live.clear();
-                    return;
-                }
-                int k = recreate ? templates.size() * number : 1;
-                for (int j = 0; j < k; j++) {
-                    Map<String, Object> t = templates.get(next.getAndIncrement() % templates.size());
-                    HasMetadata o = object(t);
-                    o.getMetadata().setName(generated(o.getMetadata().getGenerateName()));
-                    o.getMetadata().setGenerateName(null);
-                    if (!(o instanceof Node)) {
-                        o.getMetadata().setNamespace(ns);
-                    }
-                    target.create(o);
-                    live.add(o);
-                }
-            } catch (RuntimeException e) {
-                progress.note("churn: " + e.getMessage());
-            }
-        }, 0, interval, TimeUnit.MILLISECONDS);
+                },
+                0,
+                interval,
+                TimeUnit.MILLISECONDS);
     }
 
     private static HasMetadata object(Map<String, Object> t) {

@@ -16,7 +16,8 @@ import java.util.stream.Stream;
  */
 final class SchedulerProcess implements AutoCloseable {
 
-    static final String DEFAULT_CONFIG = "apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\n";
+    static final String DEFAULT_CONFIG =
+            "apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\n";
 
     private final Process process;
     final Path log;
@@ -36,19 +37,30 @@ final class SchedulerProcess implements AutoCloseable {
         copy(dist, home);
         Path kubeCfg = home.resolve("etc/io.hotsched.kube.cfg");
         List<String> lines = Files.readAllLines(kubeCfg).stream()
-                .map(l -> l.startsWith("qps") ? "qps = 5000" : l.startsWith("burst") ? "burst = 5000" : l).toList();
+                .map(l -> l.startsWith("qps") ? "qps = 5000" : l.startsWith("burst") ? "burst = 5000" : l)
+                .toList();
         Files.write(kubeCfg, lines);
         int metricsPort = freePort();
         Path schedCfg = home.resolve("etc/io.hotsched.scheduler.cfg");
-        Files.write(schedCfg, Files.readAllLines(schedCfg).stream()
-                .map(l -> l.startsWith("metricsAddress") ? "metricsAddress = 127.0.0.1:" + metricsPort : l).toList());
+        Files.write(
+                schedCfg,
+                Files.readAllLines(schedCfg).stream()
+                        .map(l -> l.startsWith("metricsAddress") ? "metricsAddress = 127.0.0.1:" + metricsPort : l)
+                        .toList());
         Path config = work.resolve("scheduler.yaml");
         Files.writeString(config, DEFAULT_CONFIG + extraConfig);
         Path kc = work.resolve("kubeconfig");
         Files.writeString(kc, kubeconfig);
         Path log = work.resolve("scheduler.log");
-        ProcessBuilder pb = new ProcessBuilder(home.resolve("bin/hotsched").toString(), "--kubeconfig", kc.toString(), "--config",
-                config.toString(), "--no-shell").redirectErrorStream(true).redirectOutput(log.toFile());
+        ProcessBuilder pb = new ProcessBuilder(
+                        home.resolve("bin/hotsched").toString(),
+                        "--kubeconfig",
+                        kc.toString(),
+                        "--config",
+                        config.toString(),
+                        "--no-shell")
+                .redirectErrorStream(true)
+                .redirectOutput(log.toFile());
         pb.environment().put("HOTSCHED_OPTS", jvmOptions);
         SchedulerProcess p = new SchedulerProcess(pb.start(), log, metricsPort);
         p.awaitLine("Scheduling started", 180);
@@ -78,7 +90,8 @@ final class SchedulerProcess implements AutoCloseable {
             }
             Thread.sleep(100);
         }
-        throw new IOException("the scheduler was not ready within " + seconds + " s (/readyz: " + why + "); see " + log);
+        throw new IOException(
+                "the scheduler was not ready within " + seconds + " s (/readyz: " + why + "); see " + log);
     }
 
     /** The scheduler's /metrics page, or null when it cannot be read. */
@@ -95,9 +108,13 @@ final class SchedulerProcess implements AutoCloseable {
     }
 
     /** GET {@code path} on the scheduler's metrics address. */
-    private java.net.http.HttpResponse<String> get(String path, int timeoutSeconds) throws IOException, InterruptedException {
-        return http.send(java.net.http.HttpRequest.newBuilder(java.net.URI.create("http://127.0.0.1:" + metricsPort + path))
-                .timeout(java.time.Duration.ofSeconds(timeoutSeconds)).build(), java.net.http.HttpResponse.BodyHandlers.ofString());
+    private java.net.http.HttpResponse<String> get(String path, int timeoutSeconds)
+            throws IOException, InterruptedException {
+        return http.send(
+                java.net.http.HttpRequest.newBuilder(java.net.URI.create("http://127.0.0.1:" + metricsPort + path))
+                        .timeout(java.time.Duration.ofSeconds(timeoutSeconds))
+                        .build(),
+                java.net.http.HttpResponse.BodyHandlers.ofString());
     }
 
     private static void copy(Path from, Path to) throws IOException {
@@ -133,7 +150,11 @@ final class SchedulerProcess implements AutoCloseable {
 
     /** CPU time the scheduler JVM has used so far, in seconds, or -1 when unknown. */
     double cpuSeconds() {
-        return process.toHandle().info().totalCpuDuration().map(d -> d.toMillis() / 1000.0).orElse(-1.0);
+        return process.toHandle()
+                .info()
+                .totalCpuDuration()
+                .map(d -> d.toMillis() / 1000.0)
+                .orElse(-1.0);
     }
 
     long pid() {
@@ -160,7 +181,8 @@ final class SchedulerProcess implements AutoCloseable {
         try {
             run(jcmd, Long.toString(process.pid()), "GC.run");
             String info = run(jcmd, Long.toString(process.pid()), "GC.heap_info");
-            java.util.regex.Matcher m = java.util.regex.Pattern.compile("used (\\d+)K").matcher(info);
+            java.util.regex.Matcher m =
+                    java.util.regex.Pattern.compile("used (\\d+)K").matcher(info);
             return m.find() ? Long.parseLong(m.group(1)) / 1024 : -1;
         } catch (IOException | InterruptedException e) {
             return -1;

@@ -18,8 +18,7 @@ final class ThreadCpu {
     /** Clock ticks per second of {@code /proc/.../stat} (USER_HZ, 100 on Linux). */
     private static final double TICKS = 100.0;
 
-    private ThreadCpu() {
-    }
+    private ThreadCpu() {}
 
     /** CPU seconds per group of {@code pid}'s threads that are alive now. */
     static Map<String, Double> of(long pid) {
@@ -49,7 +48,9 @@ final class ThreadCpu {
         Map<String, Double> d = new TreeMap<>();
         after.forEach((k, v) -> d.put(k, v - before.getOrDefault(k, 0.0)));
         Map<String, Double> sorted = new LinkedHashMap<>();
-        d.entrySet().stream().filter(e -> e.getValue() >= 0.05).sorted(Map.Entry.<String, Double>comparingByValue().reversed())
+        d.entrySet().stream()
+                .filter(e -> e.getValue() >= 0.05)
+                .sorted(Map.Entry.<String, Double>comparingByValue().reversed())
                 .forEach(e -> sorted.put(e.getKey(), e.getValue()));
         return sorted;
     }
@@ -76,7 +77,9 @@ final class ThreadCpu {
         if (thread.startsWith("vert.x-eventloo")) {
             return "API server (vert.x event loop)";
         }
-        if (thread.startsWith("JdkHttpClientFa") || thread.startsWith("HttpClient-") || thread.startsWith("ForkJoinPool")) {
+        if (thread.startsWith("JdkHttpClientFa")
+                || thread.startsWith("HttpClient-")
+                || thread.startsWith("ForkJoinPool")) {
             return "HTTP client";
         }
         if (thread.startsWith("pool-")) {
@@ -91,7 +94,8 @@ final class ThreadCpu {
     /** One line: group seconds, largest first. */
     static String describe(Map<String, Double> delta) {
         StringBuilder b = new StringBuilder();
-        delta.forEach((k, v) -> b.append(b.length() == 0 ? "" : "; ").append(k).append(' ').append(String.format("%.1f", v)));
+        delta.forEach((k, v) ->
+                b.append(b.length() == 0 ? "" : "; ").append(k).append(' ').append(String.format("%.1f", v)));
         return b.toString();
     }
 }

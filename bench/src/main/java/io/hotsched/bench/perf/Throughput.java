@@ -69,6 +69,5 @@ final class Throughput {
         return sorted.get(Math.max(0, i));
     }
 
-    record Summary(double average, double perc50, double perc90, double perc95, double perc99, int samples) {
-    }
+    record Summary(double average, double perc50, double perc90, double perc95, double perc99, int samples) {}
 }

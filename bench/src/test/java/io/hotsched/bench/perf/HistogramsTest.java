@@ -50,13 +50,19 @@ class HistogramsTest {
                 scheduler_scheduling_attempt_duration_seconds_sum{result="scheduled",profile="b"} 0.006
                 """;
         Map<String, Histograms.Series> phase = Histograms.delta(Histograms.parse(before), Histograms.parse(after));
-        Histograms.Item i = Histograms.summarise(phase, "scheduler_scheduling_attempt_duration_seconds", Map.of("result", "scheduled"));
+        Histograms.Item i = Histograms.summarise(
+                phase, "scheduler_scheduling_attempt_duration_seconds", Map.of("result", "scheduled"));
         assertEquals(8, i.count());
         // (0.010 - 0.004 + 0.006) / 8 s, in ms
         assertEquals(1.5, i.average(), 1e-9);
         // all 8 in (1 ms, 2 ms]: the median at rank 4 is half-way
         assertEquals(1.5, i.p50(), 1e-9);
-        assertNull(Histograms.summarise(phase, "scheduler_scheduling_attempt_duration_seconds", Map.of("result", "error")));
-        assertEquals(List.of("scheduled"), Histograms.standard(phase).stream().map(x -> x.labels().get("result")).toList());
+        assertNull(Histograms.summarise(
+                phase, "scheduler_scheduling_attempt_duration_seconds", Map.of("result", "error")));
+        assertEquals(
+                List.of("scheduled"),
+                Histograms.standard(phase).stream()
+                        .map(x -> x.labels().get("result"))
+                        .toList());
     }
 }

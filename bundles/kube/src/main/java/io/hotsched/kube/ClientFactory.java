@@ -11,8 +11,7 @@ import java.nio.file.Path;
 /** Builds the client from what the command line named: a URL, a kubeconfig, or the environment. */
 final class ClientFactory {
 
-    private ClientFactory() {
-    }
+    private ClientFactory() {}
 
     /**
      * @param master the API server URL ({@code --master}, or the embedded server), or null
@@ -21,7 +20,11 @@ final class ClientFactory {
     static KubernetesClient create(String master, String kubeconfig, int maxConcurrentRequests) throws IOException {
         Config config;
         if (master != null && !master.isBlank()) {
-            config = new ConfigBuilder(Config.empty()).withMasterUrl(master).withHttp2Disable(true).withNamespace("default").build();
+            config = new ConfigBuilder(Config.empty())
+                    .withMasterUrl(master)
+                    .withHttp2Disable(true)
+                    .withNamespace("default")
+                    .build();
         } else if (kubeconfig != null && !kubeconfig.isBlank()) {
             config = Config.fromKubeconfig(Files.readString(Path.of(kubeconfig)));
         } else {

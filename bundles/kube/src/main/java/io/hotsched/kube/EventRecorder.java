@@ -22,8 +22,7 @@ final class EventRecorder {
     private static final long WINDOW_MILLIS = 10 * 60 * 1000;
     private static final int MAX_TRACKED = 4096;
 
-    private record Seen(String name, int count, long first) {
-    }
+    private record Seen(String name, int count, long first) {}
 
     private final KubernetesClient client;
     private final String component;
@@ -53,19 +52,42 @@ final class EventRecorder {
             if (s != null && now - s.first() > WINDOW_MILLIS) {
                 s = null;
             }
-            seen.put(key, s == null ? new Seen(pod.getMetadata().getName() + "." + Long.toHexString(now) + Integer.toHexString(key.hashCode() & 0xfff),
-                    1, now) : new Seen(s.name(), s.count() + 1, s.first()));
+            seen.put(
+                    key,
+                    s == null
+                            ? new Seen(
+                                    pod.getMetadata().getName() + "." + Long.toHexString(now)
+                                            + Integer.toHexString(key.hashCode() & 0xfff),
+                                    1,
+                                    now)
+                            : new Seen(s.name(), s.count() + 1, s.first()));
         }
         limiter.acquire();
         try {
             if (s == null) {
-                Event e = new EventBuilder().withNewMetadata().withNamespace(ns)
-                        .withName(seen.get(key).name()).endMetadata()
-                        .withType(type).withReason(reason).withMessage(message).withCount(1)
-                        .withFirstTimestamp(Instant.ofEpochMilli(now).toString()).withLastTimestamp(Instant.ofEpochMilli(now).toString())
-                        .withNewInvolvedObject().withKind("Pod").withApiVersion("v1").withNamespace(ns)
-                        .withName(pod.getMetadata().getName()).withUid(pod.getMetadata().getUid()).endInvolvedObject()
-                        .withNewSource().withComponent(component).endSource().withReportingComponent(component).build();
+                Event e = new EventBuilder()
+                        .withNewMetadata()
+                        .withNamespace(ns)
+                        .withName(seen.get(key).name())
+                        .endMetadata()
+                        .withType(type)
+                        .withReason(reason)
+                        .withMessage(message)
+                        .withCount(1)
+                        .withFirstTimestamp(Instant.ofEpochMilli(now).toString())
+                        .withLastTimestamp(Instant.ofEpochMilli(now).toString())
+                        .withNewInvolvedObject()
+                        .withKind("Pod")
+                        .withApiVersion("v1")
+                        .withNamespace(ns)
+                        .withName(pod.getMetadata().getName())
+                        .withUid(pod.getMetadata().getUid())
+                        .endInvolvedObject()
+                        .withNewSource()
+                        .withComponent(component)
+                        .endSource()
+                        .withReportingComponent(component)
+                        .build();
                 client.v1().events().inNamespace(ns).resource(e).create();
             } else {
                 int count = s.count() + 1;

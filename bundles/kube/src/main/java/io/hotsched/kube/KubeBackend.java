@@ -42,33 +42,59 @@ final class KubeBackend implements ClusterBackend {
 
     @Override
     public void bind(Pod pod, String nodeName) {
-        Binding b = new BindingBuilder().withNewMetadata().withName(pod.getMetadata().getName()).withNamespace(namespace(pod))
-                .withUid(pod.getMetadata().getUid()).endMetadata().withNewTarget().withKind("Node").withApiVersion("v1")
-                .withName(nodeName).endTarget().build();
+        Binding b = new BindingBuilder()
+                .withNewMetadata()
+                .withName(pod.getMetadata().getName())
+                .withNamespace(namespace(pod))
+                .withUid(pod.getMetadata().getUid())
+                .endMetadata()
+                .withNewTarget()
+                .withKind("Node")
+                .withApiVersion("v1")
+                .withName(nodeName)
+                .endTarget()
+                .build();
         limiter.acquire();
-        retrying("binding pod " + key(pod) + " to " + nodeName, false,
+        retrying(
+                "binding pod " + key(pod) + " to " + nodeName,
+                false,
                 () -> client.bindings().inNamespace(namespace(pod)).resource(b).create());
     }
 
     @Override
     public void patchPod(Pod pod, UnaryOperator<Pod> change) {
         limiter.acquire();
-        retrying("patching pod " + key(pod), true,
-                () -> client.pods().inNamespace(namespace(pod)).withName(pod.getMetadata().getName()).edit(change));
+        retrying(
+                "patching pod " + key(pod),
+                true,
+                () -> client.pods()
+                        .inNamespace(namespace(pod))
+                        .withName(pod.getMetadata().getName())
+                        .edit(change));
     }
 
     @Override
     public void patchPodStatus(Pod pod, UnaryOperator<Pod> change) {
         limiter.acquire();
-        retrying("updating the status of pod " + key(pod), true,
-                () -> client.pods().inNamespace(namespace(pod)).withName(pod.getMetadata().getName()).editStatus(change));
+        retrying(
+                "updating the status of pod " + key(pod),
+                true,
+                () -> client.pods()
+                        .inNamespace(namespace(pod))
+                        .withName(pod.getMetadata().getName())
+                        .editStatus(change));
     }
 
     @Override
     public void deletePod(Pod pod) {
         limiter.acquire();
-        retrying("deleting pod " + key(pod), false,
-                () -> client.pods().inNamespace(namespace(pod)).withName(pod.getMetadata().getName()).delete());
+        retrying(
+                "deleting pod " + key(pod),
+                false,
+                () -> client.pods()
+                        .inNamespace(namespace(pod))
+                        .withName(pod.getMetadata().getName())
+                        .delete());
     }
 
     @Override
@@ -79,30 +105,47 @@ final class KubeBackend implements ClusterBackend {
     @Override
     public void markUnschedulable(Pod pod, String reason, String message, String nominatedNodeName) {
         limiter.acquire();
-        retrying("updating the PodScheduled condition of " + key(pod), true,
-                () -> client.pods().inNamespace(namespace(pod)).withName(pod.getMetadata().getName()).editStatus(p -> {
-                    PodStatus s = p.getStatus() == null ? new PodStatus() : p.getStatus();
-                    List<PodCondition> conditions = s.getConditions() == null ? new ArrayList<>() : new ArrayList<>(s.getConditions());
-                    PodCondition old = conditions.stream().filter(c -> "PodScheduled".equals(c.getType())).findFirst().orElse(null);
-                    boolean same = old != null && "False".equals(old.getStatus()) && reason.equals(old.getReason()) && message.equals(old.getMessage());
-                    if (!same) {
-                        conditions.remove(old);
-                        conditions.add(new PodConditionBuilder().withType("PodScheduled").withStatus("False").withReason(reason)
-                                .withMessage(message).withLastTransitionTime(Instant.now().toString()).build());
-                    }
-                    s.setConditions(conditions);
-                    if (nominatedNodeName != null) {
-                        s.setNominatedNodeName(nominatedNodeName.isEmpty() ? null : nominatedNodeName);
-                    }
-                    p.setStatus(s);
-                    return p;
-                }));
+        retrying(
+                "updating the PodScheduled condition of " + key(pod),
+                true,
+                () -> client.pods()
+                        .inNamespace(namespace(pod))
+                        .withName(pod.getMetadata().getName())
+                        .editStatus(p -> {
+                            PodStatus s = p.getStatus() == null ? new PodStatus() : p.getStatus();
+                            List<PodCondition> conditions =
+                                    s.getConditions() == null ? new ArrayList<>() : new ArrayList<>(s.getConditions());
+                            PodCondition old = conditions.stream()
+                                    .filter(c -> "PodScheduled".equals(c.getType()))
+                                    .findFirst()
+                                    .orElse(null);
+                            boolean same = old != null
+                                    && "False".equals(old.getStatus())
+                                    && reason.equals(old.getReason())
+                                    && message.equals(old.getMessage());
+                            if (!same) {
+                                conditions.remove(old);
+                                conditions.add(new PodConditionBuilder()
+                                        .withType("PodScheduled")
+                                        .withStatus("False")
+                                        .withReason(reason)
+                                        .withMessage(message)
+                                        .withLastTransitionTime(Instant.now().toString())
+                                        .build());
+                            }
+                            s.setConditions(conditions);
+                            if (nominatedNodeName != null) {
+                                s.setNominatedNodeName(nominatedNodeName.isEmpty() ? null : nominatedNodeName);
+                            }
+                            p.setStatus(s);
+                            return p;
+                        }));
     }
 
     /** Runs {@code call}, retrying what an API server says may work later. */
     static <T> T retrying(String what, boolean retryConflicts, Supplier<T> call) {
         long backoff = 100;
-        for (int attempt = 1;; attempt++) {
+        for (int attempt = 1; ; attempt++) {
             try {
                 return call.get();
             } catch (KubernetesClientException e) {
@@ -123,7 +166,9 @@ final class KubeBackend implements ClusterBackend {
     }
 
     private static String message(KubernetesClientException e) {
-        return e.getStatus() != null && e.getStatus().getMessage() != null ? e.getStatus().getMessage() : String.valueOf(e.getMessage());
+        return e.getStatus() != null && e.getStatus().getMessage() != null
+                ? e.getStatus().getMessage()
+                : String.valueOf(e.getMessage());
     }
 
     static String namespace(Pod pod) {

@@ -58,8 +58,7 @@ public final class KubeComponent {
         // client, its informers and their threads are made with a loader that sees only the JDK.
         Thread thread = Thread.currentThread();
         ClassLoader before = thread.getContextClassLoader();
-        thread.setContextClassLoader(new ClassLoader("hotsched-kube-context", ClassLoader.getPlatformClassLoader()) {
-        });
+        thread.setContextClassLoader(new ClassLoader("hotsched-kube-context", ClassLoader.getPlatformClassLoader()) {});
         try {
             connect(context, settings);
         } finally {
@@ -72,11 +71,20 @@ public final class KubeComponent {
         String kubeconfig = context.getProperty("hotsched.kubeconfig");
         client = ClientFactory.create(master, kubeconfig, settings.maxConcurrentRequests());
         LOG.info("Connecting to the API server at {}", client.getMasterUrl());
-        backend = context.registerService(ClusterBackend.class, new KubeBackend(client, settings.component(), settings.qps(), settings.burst()), null);
+        backend = context.registerService(
+                ClusterBackend.class,
+                new KubeBackend(client, settings.component(), settings.qps(), settings.burst()),
+                null);
         if (Boolean.parseBoolean(context.getProperty("hotsched.leaderElect"))) {
             String identity = java.net.InetAddress.getLocalHost().getHostName() + "_" + java.util.UUID.randomUUID();
-            election = new LeaderElection(client, events, settings.leaseNamespace(), settings.leaseName(), identity,
-                    java.time.Duration.ofSeconds(settings.leaseDurationSeconds()), java.time.Duration.ofSeconds(settings.renewDeadlineSeconds()),
+            election = new LeaderElection(
+                    client,
+                    events,
+                    settings.leaseNamespace(),
+                    settings.leaseName(),
+                    identity,
+                    java.time.Duration.ofSeconds(settings.leaseDurationSeconds()),
+                    java.time.Duration.ofSeconds(settings.renewDeadlineSeconds()),
                     java.time.Duration.ofSeconds(settings.retryPeriodSeconds()));
             election.start();
         }
@@ -124,7 +132,8 @@ public final class KubeComponent {
             Thread.sleep(1000);
             // plugin bundles in deploy/ arrive after the start; a profile waiting for them is not settled
             long waitUntil = System.nanoTime() + PLUGIN_WAIT_NANOS;
-            while (System.nanoTime() < waitUntil && admin.profiles().stream().anyMatch(p -> p.state().startsWith(WAITING))) {
+            while (System.nanoTime() < waitUntil
+                    && admin.profiles().stream().anyMatch(p -> p.state().startsWith(WAITING))) {
                 Thread.sleep(100);
             }
             int quiet = 0;
@@ -133,7 +142,8 @@ public final class KubeComponent {
                 Map<String, Integer> c = admin.queue().counts();
                 quiet = c.get("active") + c.get("backoff") + c.get("inFlight") == 0 ? quiet + 1 : 0;
             }
-            Set<String> profiles = admin.profiles().stream().map(ProfileView::name).collect(Collectors.toSet());
+            Set<String> profiles =
+                    admin.profiles().stream().map(ProfileView::name).collect(Collectors.toSet());
             Map<String, String> reasons = new HashMap<>();
             for (QueueView.Entry e : admin.queue().pods()) {
                 if (e.lastFailure() != null) {

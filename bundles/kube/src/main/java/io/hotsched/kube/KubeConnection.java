@@ -39,62 +39,90 @@ public final class KubeConnection implements AutoCloseable {
 
     /** Starts the informers; returns at once. {@link #awaitSynced} waits for the first listing. */
     public void start() {
-        SharedIndexInformer<Node> nodes = client.nodes().inform(new ResourceEventHandler<>() {
-            @Override
-            public void onAdd(Node n) {
-                events.nodeAdded(n);
-            }
+        SharedIndexInformer<Node> nodes = client.nodes()
+                .inform(
+                        new ResourceEventHandler<>() {
+                            @Override
+                            public void onAdd(Node n) {
+                                events.nodeAdded(n);
+                            }
 
-            @Override
-            public void onUpdate(Node o, Node n) {
-                events.nodeUpdated(o, n);
-            }
+                            @Override
+                            public void onUpdate(Node o, Node n) {
+                                events.nodeUpdated(o, n);
+                            }
 
-            @Override
-            public void onDelete(Node n, boolean unknownFinalState) {
-                events.nodeDeleted(n);
-            }
-        }, RESYNC_MILLIS);
+                            @Override
+                            public void onDelete(Node n, boolean unknownFinalState) {
+                                events.nodeDeleted(n);
+                            }
+                        },
+                        RESYNC_MILLIS);
         informers.add(nodes);
-        SharedIndexInformer<Pod> pods = client.pods().inAnyNamespace().inform(new ResourceEventHandler<>() {
-            @Override
-            public void onAdd(Pod p) {
-                events.podAdded(p);
-            }
+        SharedIndexInformer<Pod> pods = client.pods()
+                .inAnyNamespace()
+                .inform(
+                        new ResourceEventHandler<>() {
+                            @Override
+                            public void onAdd(Pod p) {
+                                events.podAdded(p);
+                            }
 
-            @Override
-            public void onUpdate(Pod o, Pod n) {
-                events.podUpdated(o, n);
-            }
+                            @Override
+                            public void onUpdate(Pod o, Pod n) {
+                                events.podUpdated(o, n);
+                            }
 
-            @Override
-            public void onDelete(Pod p, boolean unknownFinalState) {
-                events.podDeleted(p);
-            }
-        }, RESYNC_MILLIS);
+                            @Override
+                            public void onDelete(Pod p, boolean unknownFinalState) {
+                                events.podDeleted(p);
+                            }
+                        },
+                        RESYNC_MILLIS);
         informers.add(pods);
-        follow("PodDisruptionBudget", () -> client.policy().v1().podDisruptionBudget().inAnyNamespace().inform(handler("PodDisruptionBudget"), RESYNC_MILLIS));
-        follow("PriorityClass", () -> client.scheduling().v1().priorityClasses().inform(handler("PriorityClass"), RESYNC_MILLIS));
+        follow(
+                "PodDisruptionBudget",
+                () -> client.policy()
+                        .v1()
+                        .podDisruptionBudget()
+                        .inAnyNamespace()
+                        .inform(handler("PodDisruptionBudget"), RESYNC_MILLIS));
+        follow(
+                "PriorityClass",
+                () -> client.scheduling().v1().priorityClasses().inform(handler("PriorityClass"), RESYNC_MILLIS));
         follow("Namespace", () -> client.namespaces().inform(handler("Namespace"), RESYNC_MILLIS));
         // what selects a pod, for PodTopologySpread's default constraints
         follow("Service", () -> client.services().inAnyNamespace().inform(handler("Service"), RESYNC_MILLIS));
-        follow("ReplicationController", () -> client.replicationControllers().inAnyNamespace().inform(handler("ReplicationController"), RESYNC_MILLIS));
-        follow("ReplicaSet", () -> client.apps().replicaSets().inAnyNamespace().inform(handler("ReplicaSet"), RESYNC_MILLIS));
-        follow("StatefulSet", () -> client.apps().statefulSets().inAnyNamespace().inform(handler("StatefulSet"), RESYNC_MILLIS));
+        follow(
+                "ReplicationController",
+                () -> client.replicationControllers()
+                        .inAnyNamespace()
+                        .inform(handler("ReplicationController"), RESYNC_MILLIS));
+        follow(
+                "ReplicaSet",
+                () -> client.apps().replicaSets().inAnyNamespace().inform(handler("ReplicaSet"), RESYNC_MILLIS));
+        follow(
+                "StatefulSet",
+                () -> client.apps().statefulSets().inAnyNamespace().inform(handler("StatefulSet"), RESYNC_MILLIS));
         followCustom("slo.koordinator.sh/v1alpha1", "NodeMetric");
         followCustom("scheduling.koordinator.sh/v1alpha1", "Device");
-        Thread waiter = new Thread(() -> {
-            while (!(nodes.hasSynced() && pods.hasSynced())) {
-                try {
-                    Thread.sleep(20);
-                } catch (InterruptedException e) {
-                    return;
-                }
-            }
-            synced = true;
-            LOG.info("Cluster synced: {} node(s), {} pod(s)", nodes.getStore().list().size(), pods.getStore().list().size());
-            events.synced();
-        }, "hotsched-kube-sync");
+        Thread waiter = new Thread(
+                () -> {
+                    while (!(nodes.hasSynced() && pods.hasSynced())) {
+                        try {
+                            Thread.sleep(20);
+                        } catch (InterruptedException e) {
+                            return;
+                        }
+                    }
+                    synced = true;
+                    LOG.info(
+                            "Cluster synced: {} node(s), {} pod(s)",
+                            nodes.getStore().list().size(),
+                            pods.getStore().list().size());
+                    events.synced();
+                },
+                "hotsched-kube-sync");
         waiter.setDaemon(true);
         waiter.start();
     }
@@ -130,11 +158,15 @@ public final class KubeConnection implements AutoCloseable {
         try {
             client.genericKubernetesResources(apiVersion, kind).list();
         } catch (KubernetesClientException e) {
-            LOG.warn("The cluster does not serve {} ({}); plugins that read it will see none. ({})", kind, apiVersion,
+            LOG.warn(
+                    "The cluster does not serve {} ({}); plugins that read it will see none. ({})",
+                    kind,
+                    apiVersion,
                     e.getCode() == 404 ? "no CRD installed: see configs/crds/" : e.getMessage());
             return;
         }
-        informers.add(client.genericKubernetesResources(apiVersion, kind).inform(this.<GenericKubernetesResource>handler(kind), RESYNC_MILLIS));
+        informers.add(client.genericKubernetesResources(apiVersion, kind)
+                .inform(this.<GenericKubernetesResource>handler(kind), RESYNC_MILLIS));
     }
 
     public boolean synced() {

@@ -7,7 +7,9 @@ import org.osgi.service.metatype.annotations.ObjectClassDefinition;
 @ObjectClassDefinition(name = "hotsched Kubernetes connection")
 public @interface KubeSettings {
 
-    @AttributeDefinition(description = "Requests in flight to the API server at most (the client's limit; fabric8 has no QPS limiter)")
+    @AttributeDefinition(
+            description =
+                    "Requests in flight to the API server at most (the client's limit; fabric8 has no QPS limiter)")
     int maxConcurrentRequests() default 64;
 
     @AttributeDefinition(description = "API writes (binds, status updates, events) a second on average; 0: no limit")

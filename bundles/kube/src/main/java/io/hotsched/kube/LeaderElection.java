@@ -30,8 +30,15 @@ public final class LeaderElection implements AutoCloseable {
     private volatile CompletableFuture<?> running;
     private volatile boolean closed;
 
-    public LeaderElection(KubernetesClient client, ClusterEvents events, String namespace, String name, String identity,
-            Duration leaseDuration, Duration renewDeadline, Duration retryPeriod) {
+    public LeaderElection(
+            KubernetesClient client,
+            ClusterEvents events,
+            String namespace,
+            String name,
+            String identity,
+            Duration leaseDuration,
+            Duration renewDeadline,
+            Duration retryPeriod) {
         this.client = client;
         this.events = events;
         this.namespace = namespace;
@@ -53,22 +60,31 @@ public final class LeaderElection implements AutoCloseable {
             return;
         }
         LOG.info("Competing for lease {}/{} as {}", namespace, name, identity);
-        running = client.leaderElector().withConfig(new LeaderElectionConfigBuilder().withName(name)
-                .withLock(new LeaseLock(namespace, name, identity))
-                .withLeaseDuration(leaseDuration).withRenewDeadline(renewDeadline).withRetryPeriod(retryPeriod)
-                .withReleaseOnCancel(true)
-                .withLeaderCallbacks(new LeaderCallbacks(
-                        () -> events.leading(true),
-                        () -> {
-                            events.leading(false);
-                            if (!closed) {
-                                // kube-scheduler exits here and restarts; we stay up and compete again
-                                LOG.warn("Lost lease {}/{}; scheduling stopped, competing again", namespace, name);
-                                CompletableFuture.runAsync(this::compete);
-                            }
-                        },
-                        leader -> LOG.info("Lease {}/{} held by {}", namespace, name, leader)))
-                .build()).build().start();
+        running = client.leaderElector()
+                .withConfig(new LeaderElectionConfigBuilder()
+                        .withName(name)
+                        .withLock(new LeaseLock(namespace, name, identity))
+                        .withLeaseDuration(leaseDuration)
+                        .withRenewDeadline(renewDeadline)
+                        .withRetryPeriod(retryPeriod)
+                        .withReleaseOnCancel(true)
+                        .withLeaderCallbacks(new LeaderCallbacks(
+                                () -> events.leading(true),
+                                () -> {
+                                    events.leading(false);
+                                    if (!closed) {
+                                        // kube-scheduler exits here and restarts; we stay up and compete again
+                                        LOG.warn(
+                                                "Lost lease {}/{}; scheduling stopped, competing again",
+                                                namespace,
+                                                name);
+                                        CompletableFuture.runAsync(this::compete);
+                                    }
+                                },
+                                leader -> LOG.info("Lease {}/{} held by {}", namespace, name, leader)))
+                        .build())
+                .build()
+                .start();
     }
 
     public String identity() {

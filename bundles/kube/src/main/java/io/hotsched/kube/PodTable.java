@@ -15,18 +15,26 @@ final class PodTable {
     static final String DEVICE_ALLOCATED = "scheduling.koordinator.sh/device-allocated";
     private static final JsonMapper JSON = JsonMapper.builder().build();
 
-    private PodTable() {
-    }
+    private PodTable() {}
 
     /**
      * @param profiles the scheduler names we serve
      * @param queueReasons the scheduler's last failure per pod key, for pods without a condition yet
      */
     static String render(List<Pod> pods, Set<String> profiles, Map<String, String> queueReasons) {
-        List<Pod> ours = pods.stream().filter(p -> profiles.contains(schedulerName(p)))
-                .sorted(Comparator.comparing(KubeBackend::key)).toList();
-        int w = Math.max(3, ours.stream().mapToInt(p -> KubeBackend.key(p).length()).max().orElse(3));
-        int nw = Math.max(4, ours.stream().mapToInt(p -> String.valueOf(p.getSpec().getNodeName()).length()).max().orElse(4));
+        List<Pod> ours = pods.stream()
+                .filter(p -> profiles.contains(schedulerName(p)))
+                .sorted(Comparator.comparing(KubeBackend::key))
+                .toList();
+        int w = Math.max(
+                3,
+                ours.stream().mapToInt(p -> KubeBackend.key(p).length()).max().orElse(3));
+        int nw = Math.max(
+                4,
+                ours.stream()
+                        .mapToInt(p -> String.valueOf(p.getSpec().getNodeName()).length())
+                        .max()
+                        .orElse(4));
         StringBuilder b = new StringBuilder();
         b.append(pad("POD", w)).append("  ").append(pad("NODE", nw)).append("  STATUS\n");
         int bound = 0;
@@ -44,7 +52,12 @@ final class PodTable {
                 status = "pending: " + why;
                 node = "-";
             }
-            b.append(pad(KubeBackend.key(p), w)).append("  ").append(pad(node, nw)).append("  ").append(status).append('\n');
+            b.append(pad(KubeBackend.key(p), w))
+                    .append("  ")
+                    .append(pad(node, nw))
+                    .append("  ")
+                    .append(status)
+                    .append('\n');
         }
         b.append(bound).append(" of ").append(ours.size()).append(" pods bound\n");
         return b.toString();
@@ -52,7 +65,8 @@ final class PodTable {
 
     /** Koordinator's device-allocated annotation, when a plugin wrote one: ", devices gpu 0+1, rdma 2". */
     static String devices(Pod p) {
-        Map<String, String> annotations = p.getMetadata() == null ? null : p.getMetadata().getAnnotations();
+        Map<String, String> annotations =
+                p.getMetadata() == null ? null : p.getMetadata().getAnnotations();
         String text = annotations == null ? null : annotations.get(DEVICE_ALLOCATED);
         if (text == null) {
             return "";
@@ -60,9 +74,13 @@ final class PodTable {
         try {
             StringBuilder b = new StringBuilder();
             JSON.readTree(text).properties().forEach(type -> {
-                b.append(b.length() == 0 ? ", devices " : ", ").append(type.getKey()).append(' ');
+                b.append(b.length() == 0 ? ", devices " : ", ")
+                        .append(type.getKey())
+                        .append(' ');
                 StringBuilder minors = new StringBuilder();
-                type.getValue().forEach(d -> minors.append(minors.length() == 0 ? "" : "+").append(d.path("minor").asInt()));
+                type.getValue()
+                        .forEach(d -> minors.append(minors.length() == 0 ? "" : "+")
+                                .append(d.path("minor").asInt()));
                 b.append(minors);
             });
             return b.toString();

@@ -6,8 +6,7 @@ import java.util.function.BooleanSupplier;
 /** Polls a condition the API server's side makes true eventually. */
 final class Await {
 
-    private Await() {
-    }
+    private Await() {}
 
     static void until(String what, int seconds, BooleanSupplier c) throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);

@@ -32,8 +32,11 @@ final class ConnectedScheduler implements AutoCloseable {
 
     ConnectedScheduler(String url, Map<String, PluginFactory> plugins, String config) throws Exception {
         PluginHealth health = new PluginHealth(5);
-        scheduler = new Scheduler(new SchedulerOptions(4, Duration.ofSeconds(30), Duration.ofSeconds(5), 5, 100), new PluginRegistry(health),
-                health, Clock.systemUTC());
+        scheduler = new Scheduler(
+                new SchedulerOptions(4, Duration.ofSeconds(30), Duration.ofSeconds(5), 5, 100),
+                new PluginRegistry(health),
+                health,
+                Clock.systemUTC());
         long id = 1;
         for (Map.Entry<String, PluginFactory> e : plugins.entrySet()) {
             scheduler.pluginAdded(new Registration(e.getKey(), e.getValue(), "test", Version.emptyVersion, id++));

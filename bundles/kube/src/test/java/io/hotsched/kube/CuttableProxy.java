@@ -53,20 +53,23 @@ final class CuttableProxy implements AutoCloseable {
     }
 
     private void pump(Socket from, Socket to) {
-        Thread t = new Thread(() -> {
-            byte[] buf = new byte[16384];
-            try (InputStream in = from.getInputStream(); OutputStream out = to.getOutputStream()) {
-                for (int n; (n = in.read(buf)) >= 0;) {
-                    out.write(buf, 0, n);
-                    out.flush();
-                }
-            } catch (IOException e) {
-                // the other side closed
-            } finally {
-                closeQuietly(from);
-                closeQuietly(to);
-            }
-        }, "proxy-pump");
+        Thread t = new Thread(
+                () -> {
+                    byte[] buf = new byte[16384];
+                    try (InputStream in = from.getInputStream();
+                            OutputStream out = to.getOutputStream()) {
+                        for (int n; (n = in.read(buf)) >= 0; ) {
+                            out.write(buf, 0, n);
+                            out.flush();
+                        }
+                    } catch (IOException e) {
+                        // the other side closed
+                    } finally {
+                        closeQuietly(from);
+                        closeQuietly(to);
+                    }
+                },
+                "proxy-pump");
         t.setDaemon(true);
         t.start();
     }

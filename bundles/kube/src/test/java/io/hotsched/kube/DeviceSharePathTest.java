@@ -53,17 +53,46 @@ class DeviceSharePathTest {
     void start() throws Exception {
         server = new EmbeddedApiServer().start(0);
         client = server.client();
-        client.nodes().resource(Nodes.node("gpu-node").cpu("32").memory("128Gi").allocatable("koordinator.sh/gpu-core", "200")
-                .allocatable("koordinator.sh/gpu-memory-ratio", "200").allocatable("koordinator.sh/gpu-memory", "32Gi").build()).create();
-        GenericKubernetesResource device = new GenericKubernetesResourceBuilder().withApiVersion("scheduling.koordinator.sh/v1alpha1")
-                .withKind("Device").withNewMetadata().withName("gpu-node").endMetadata().build();
+        client.nodes()
+                .resource(Nodes.node("gpu-node")
+                        .cpu("32")
+                        .memory("128Gi")
+                        .allocatable("koordinator.sh/gpu-core", "200")
+                        .allocatable("koordinator.sh/gpu-memory-ratio", "200")
+                        .allocatable("koordinator.sh/gpu-memory", "32Gi")
+                        .build())
+                .create();
+        GenericKubernetesResource device = new GenericKubernetesResourceBuilder()
+                .withApiVersion("scheduling.koordinator.sh/v1alpha1")
+                .withKind("Device")
+                .withNewMetadata()
+                .withName("gpu-node")
+                .endMetadata()
+                .build();
         List<Object> devices = new ArrayList<>();
         for (int minor = 0; minor < 2; minor++) {
-            devices.add(Map.of("type", "gpu", "id", "GPU-" + minor, "minor", minor, "health", true, "resources",
-                    Map.of("koordinator.sh/gpu-core", "100", "koordinator.sh/gpu-memory-ratio", "100", "koordinator.sh/gpu-memory", "16Gi")));
+            devices.add(Map.of(
+                    "type",
+                    "gpu",
+                    "id",
+                    "GPU-" + minor,
+                    "minor",
+                    minor,
+                    "health",
+                    true,
+                    "resources",
+                    Map.of(
+                            "koordinator.sh/gpu-core",
+                            "100",
+                            "koordinator.sh/gpu-memory-ratio",
+                            "100",
+                            "koordinator.sh/gpu-memory",
+                            "16Gi")));
         }
         device.setAdditionalProperty("spec", Map.of("devices", devices));
-        client.genericKubernetesResources("scheduling.koordinator.sh/v1alpha1", "Device").resource(device).create();
+        client.genericKubernetesResources("scheduling.koordinator.sh/v1alpha1", "Device")
+                .resource(device)
+                .create();
         Map<String, PluginFactory> plugins = new java.util.LinkedHashMap<>();
         plugins.put(PrioritySort.NAME, new PrioritySort());
         plugins.put(NodeResourcesFit.NAME, new NodeResourcesFit());
@@ -89,7 +118,9 @@ class DeviceSharePathTest {
 
     private String allocated(String name) {
         Pod p = get(name);
-        return p == null || p.getMetadata().getAnnotations() == null ? null : p.getMetadata().getAnnotations().get("scheduling.koordinator.sh/device-allocated");
+        return p == null || p.getMetadata().getAnnotations() == null
+                ? null
+                : p.getMetadata().getAnnotations().get("scheduling.koordinator.sh/device-allocated");
     }
 
     private static int minor(String annotation) {
@@ -101,8 +132,12 @@ class DeviceSharePathTest {
     }
 
     private Pod share(String name, String core, String ratio) {
-        return Pods.pod(name).scheduler("koord-scheduler").cpu("1").request("koordinator.sh/gpu-core", core)
-                .request("koordinator.sh/gpu-memory-ratio", ratio).build();
+        return Pods.pod(name)
+                .scheduler("koord-scheduler")
+                .cpu("1")
+                .request("koordinator.sh/gpu-core", core)
+                .request("koordinator.sh/gpu-memory-ratio", ratio)
+                .build();
     }
 
     @Test
@@ -115,15 +150,21 @@ class DeviceSharePathTest {
         String second = allocated("half-2");
         // LeastAllocated (the default) spreads: one share per GPU
         assertNotEquals(minor(first), minor(second), first + " / " + second);
-        assertEquals("{\"gpu\":[{\"minor\":" + minor(first) + ",\"resources\":{\"koordinator.sh/gpu-core\":\"50\",\"koordinator.sh/gpu-memory\":\"8Gi\","
-                + "\"koordinator.sh/gpu-memory-ratio\":\"50\"},\"id\":\"GPU-" + minor(first) + "\"}]}", first);
+        assertEquals(
+                "{\"gpu\":[{\"minor\":" + minor(first)
+                        + ",\"resources\":{\"koordinator.sh/gpu-core\":\"50\",\"koordinator.sh/gpu-memory\":\"8Gi\","
+                        + "\"koordinator.sh/gpu-memory-ratio\":\"50\"},\"id\":\"GPU-" + minor(first) + "\"}]}",
+                first);
 
         // 100 of 200 gpu-core left on the node, so NodeResourcesFit lets it pass; no single GPU has 100
         client.pods().resource(share("whole", "100", "100")).create();
         Await.until("whole refused for devices", 20, () -> {
             Pod p = get("whole");
-            return p.getStatus() != null && p.getStatus().getConditions() != null && p.getStatus().getConditions().stream()
-                    .anyMatch(c -> "PodScheduled".equals(c.getType()) && "0/1 nodes are available: 1 Insufficient gpu devices.".equals(c.getMessage()));
+            return p.getStatus() != null
+                    && p.getStatus().getConditions() != null
+                    && p.getStatus().getConditions().stream()
+                            .anyMatch(c -> "PodScheduled".equals(c.getType())
+                                    && "0/1 nodes are available: 1 Insufficient gpu devices.".equals(c.getMessage()));
         });
         assertEquals(null, nodeOf("whole"));
 

@@ -121,10 +121,14 @@ class ExtenderPathTest {
             for (JsonNode n : body.get("Nodes").get("items")) {
                 String name = n.get("metadata").get("name").asString();
                 if (!name.equals("n2")) {
-                    failed.append(failed.isEmpty() ? "" : ",").append("\"").append(name).append("\":\"not in the licence pool\"");
+                    failed.append(failed.isEmpty() ? "" : ",")
+                            .append("\"")
+                            .append(name)
+                            .append("\":\"not in the licence pool\"");
                 }
             }
-            return "{\"Nodes\":{\"items\":[{\"metadata\":{\"name\":\"n2\"}}]},\"FailedNodes\":{" + failed + "},\"Error\":\"\"}";
+            return "{\"Nodes\":{\"items\":[{\"metadata\":{\"name\":\"n2\"}}]},\"FailedNodes\":{" + failed
+                    + "},\"Error\":\"\"}";
         });
         startScheduler("filterVerb: filter");
         client.pods().resource(Pods.pod("p").cpu("100m").build()).create();
@@ -139,9 +143,19 @@ class ExtenderPathTest {
     void theBinderExtenderWritesTheBinding() throws Exception {
         client.nodes().resource(Nodes.node("n1").cpu("4").build()).create();
         verbs.put("bind", body -> {
-            client.bindings().inNamespace(body.get("PodNamespace").asString()).resource(new BindingBuilder().withNewMetadata()
-                    .withName(body.get("PodName").asString()).withUid(body.get("PodUID").asString()).endMetadata().withNewTarget()
-                    .withKind("Node").withName(body.get("Node").asString()).endTarget().build()).create();
+            client.bindings()
+                    .inNamespace(body.get("PodNamespace").asString())
+                    .resource(new BindingBuilder()
+                            .withNewMetadata()
+                            .withName(body.get("PodName").asString())
+                            .withUid(body.get("PodUID").asString())
+                            .endMetadata()
+                            .withNewTarget()
+                            .withKind("Node")
+                            .withName(body.get("Node").asString())
+                            .endTarget()
+                            .build())
+                    .create();
             return "{\"Error\":\"\"}";
         });
         startScheduler("bindVerb: bind");
@@ -163,13 +177,25 @@ class ExtenderPathTest {
         await("both bound", () -> nodeOf("cheap").equals("n1") && nodeOf("dear").equals("n1"));
         String dearUid = get("dear").getMetadata().getUid();
         // DefaultPreemption would evict "cheap" (the lowest priority); this extender insists on "dear"
-        verbs.put("preempt", body -> "{\"NodeNameToMetaVictims\":{\"n1\":{\"Pods\":[{\"UID\":\"" + dearUid + "\"}],\"NumPDBViolations\":0}}}");
-        client.pods().resource(Pods.pod("urgent").priority(1000).cpu("1").build()).create();
+        verbs.put(
+                "preempt",
+                body -> "{\"NodeNameToMetaVictims\":{\"n1\":{\"Pods\":[{\"UID\":\"" + dearUid
+                        + "\"}],\"NumPDBViolations\":0}}}");
+        client.pods()
+                .resource(Pods.pod("urgent").priority(1000).cpu("1").build())
+                .create();
         await("urgent bound", () -> nodeOf("urgent").equals("n1"));
         assertTrue(get("dear") == null, "the extender's victim was evicted");
         assertEquals("n1", nodeOf("cheap"), "DefaultPreemption's own choice was kept");
         JsonNode sent = json.readTree(calls.get(0).substring("preempt ".length()));
-        assertEquals(get("cheap").getMetadata().getUid(), sent.get("NodeNameToMetaVictims").get("n1").get("Pods").get(0).get("UID").asString(),
+        assertEquals(
+                get("cheap").getMetadata().getUid(),
+                sent.get("NodeNameToMetaVictims")
+                        .get("n1")
+                        .get("Pods")
+                        .get(0)
+                        .get("UID")
+                        .asString(),
                 "it was offered DefaultPreemption's candidate");
         assertTrue(sent.get("NodeNameToVictims").isNull());
     }

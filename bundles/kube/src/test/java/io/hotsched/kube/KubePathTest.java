@@ -66,8 +66,8 @@ class KubePathTest {
         }
 
         @Override
-        public io.hotsched.api.framework.Status preBind(io.hotsched.api.framework.CycleState s, io.hotsched.api.framework.PodInfo pod,
-                String node) {
+        public io.hotsched.api.framework.Status preBind(
+                io.hotsched.api.framework.CycleState s, io.hotsched.api.framework.PodInfo pod, String node) {
             if (pod.name().startsWith("held-")) {
                 entered.countDown();
                 try {
@@ -103,16 +103,21 @@ class KubePathTest {
             }
 
             @Override
-            public void onClose(WatcherException e) {
-            }
+            public void onClose(WatcherException e) {}
         });
         PluginHealth health = new PluginHealth(5);
         PluginRegistry registry = new PluginRegistry(health);
-        scheduler = new Scheduler(new SchedulerOptions(4, Duration.ofSeconds(30), Duration.ofSeconds(5), 5, 100), registry, health,
+        scheduler = new Scheduler(
+                new SchedulerOptions(4, Duration.ofSeconds(30), Duration.ofSeconds(5), 5, 100),
+                registry,
+                health,
                 Clock.systemUTC());
-        scheduler.pluginAdded(new Registration("PrioritySort", (a, h) -> new SimplePlugins.Sort(), "test", Version.emptyVersion, 1));
-        scheduler.pluginAdded(new Registration("NodeResourcesFit", (a, h) -> new SimplePlugins.CpuFit(), "test", Version.emptyVersion, 2));
-        scheduler.pluginAdded(new Registration("DefaultBinder", (a, h) -> new SimplePlugins.Binder(h), "test", Version.emptyVersion, 3));
+        scheduler.pluginAdded(
+                new Registration("PrioritySort", (a, h) -> new SimplePlugins.Sort(), "test", Version.emptyVersion, 1));
+        scheduler.pluginAdded(new Registration(
+                "NodeResourcesFit", (a, h) -> new SimplePlugins.CpuFit(), "test", Version.emptyVersion, 2));
+        scheduler.pluginAdded(new Registration(
+                "DefaultBinder", (a, h) -> new SimplePlugins.Binder(h), "test", Version.emptyVersion, 3));
         scheduler.pluginAdded(new Registration("HoldPreBind", (a, h) -> hold, "test", Version.emptyVersion, 4));
         KubernetesClient schedulerClient = ClientFactory.create(server.url(), null, 16);
         scheduler.setBackend(new KubeBackend(schedulerClient, "hotsched"));
@@ -143,7 +148,10 @@ class KubePathTest {
         for (int i = 0; i < 10; i++) {
             client.pods().resource(Pods.pod("p" + i).cpu("100m").build()).create();
         }
-        client.pods().resource(Pods.pod("theirs").scheduler("someone-else").cpu("100m").build()).create();
+        client.pods()
+                .resource(
+                        Pods.pod("theirs").scheduler("someone-else").cpu("100m").build())
+                .create();
         await("10 bound, seen by a watcher", () -> bindingsSeen.size() == 10);
         for (int i = 0; i < 10; i++) {
             assertTrue(get("p" + i).getSpec().getNodeName() != null);
@@ -151,7 +159,8 @@ class KubePathTest {
         Thread.sleep(300);
         assertNull(get("theirs").getSpec().getNodeName());
         List<Event> scheduled = client.v1().events().inNamespace("default").list().getItems().stream()
-                .filter(e -> "Scheduled".equals(e.getReason())).toList();
+                .filter(e -> "Scheduled".equals(e.getReason()))
+                .toList();
         assertEquals(10, scheduled.size());
         assertTrue(scheduled.get(0).getMessage().startsWith("Successfully assigned default/p"));
     }
@@ -162,21 +171,30 @@ class KubePathTest {
         String expected = "0/2 nodes are available: 2 Insufficient cpu.";
         await("condition", () -> {
             Pod p = get("big");
-            return p.getStatus() != null && p.getStatus().getConditions() != null && p.getStatus().getConditions().stream()
-                    .anyMatch(c -> "PodScheduled".equals(c.getType()) && expected.equals(c.getMessage()));
+            return p.getStatus() != null
+                    && p.getStatus().getConditions() != null
+                    && p.getStatus().getConditions().stream()
+                            .anyMatch(c -> "PodScheduled".equals(c.getType()) && expected.equals(c.getMessage()));
         });
-        var c = get("big").getStatus().getConditions().stream().filter(x -> "PodScheduled".equals(x.getType())).findFirst().orElseThrow();
+        var c = get("big").getStatus().getConditions().stream()
+                .filter(x -> "PodScheduled".equals(x.getType()))
+                .findFirst()
+                .orElseThrow();
         assertEquals("False", c.getStatus());
         assertEquals("Unschedulable", c.getReason());
-        await("event", () -> client.v1().events().inNamespace("default").list().getItems().stream()
-                .anyMatch(e -> "FailedScheduling".equals(e.getReason())));
+        await(
+                "event",
+                () -> client.v1().events().inNamespace("default").list().getItems().stream()
+                        .anyMatch(e -> "FailedScheduling".equals(e.getReason())));
         // a node event retries the pod: the repeat is aggregated into the same event
         client.nodes().resource(Nodes.node("n3").cpu("1").build()).create();
         Thread.sleep(1500);
         List<Event> failed = client.v1().events().inNamespace("default").list().getItems().stream()
-                .filter(e -> "FailedScheduling".equals(e.getReason())).toList();
+                .filter(e -> "FailedScheduling".equals(e.getReason()))
+                .toList();
         assertEquals(1, failed.size(), "one event, counted");
-        assertEquals("0/2 nodes are available: 2 Insufficient cpu.", failed.get(0).getMessage());
+        assertEquals(
+                "0/2 nodes are available: 2 Insufficient cpu.", failed.get(0).getMessage());
     }
 
     @Test
@@ -186,7 +204,13 @@ class KubePathTest {
         await("bound", () -> get("retry").getSpec().getNodeName() != null);
         Thread.sleep(500);
         assertEquals(1, bindingsSeen.size());
-        assertEquals(100, scheduler.cache().node(get("retry").getSpec().getNodeName()).requested().milliCpu());
+        assertEquals(
+                100,
+                scheduler
+                        .cache()
+                        .node(get("retry").getSpec().getNodeName())
+                        .requested()
+                        .milliCpu());
     }
 
     @Test
@@ -206,9 +230,15 @@ class KubePathTest {
         client.pods().inNamespace("default").withName("held-1").delete();
         await("deleted", () -> get("held-1") == null);
         hold.release.countDown();
-        await("forgotten", () -> scheduler.cache().podCount() == 0 && scheduler.queue().entries().isEmpty());
+        await(
+                "forgotten",
+                () -> scheduler.cache().podCount() == 0
+                        && scheduler.queue().entries().isEmpty());
         assertEquals(0, scheduler.counters().get("errors"));
-        assertEquals(0, scheduler.cache().node("n1").requested().milliCpu() + scheduler.cache().node("n2").requested().milliCpu());
+        assertEquals(
+                0,
+                scheduler.cache().node("n1").requested().milliCpu()
+                        + scheduler.cache().node("n2").requested().milliCpu());
     }
 
     @Test

@@ -17,7 +17,6 @@ import io.hotsched.testing.Pods;
 import io.hotsched.testing.SimplePlugins;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
 import java.util.function.UnaryOperator;
@@ -48,11 +47,17 @@ class LeaderElectionTest {
 
         Replica(String url, String identity) throws Exception {
             PluginHealth health = new PluginHealth(5);
-            scheduler = new Scheduler(new SchedulerOptions(4, Duration.ofSeconds(30), Duration.ofSeconds(5), 5, 100),
-                    new PluginRegistry(health), health, Clock.systemUTC());
-            scheduler.pluginAdded(new Registration("PrioritySort", (a, h) -> new SimplePlugins.Sort(), "t", Version.emptyVersion, 1));
-            scheduler.pluginAdded(new Registration("NodeResourcesFit", (a, h) -> new SimplePlugins.CpuFit(), "t", Version.emptyVersion, 2));
-            scheduler.pluginAdded(new Registration("DefaultBinder", (a, h) -> new SimplePlugins.Binder(h), "t", Version.emptyVersion, 3));
+            scheduler = new Scheduler(
+                    new SchedulerOptions(4, Duration.ofSeconds(30), Duration.ofSeconds(5), 5, 100),
+                    new PluginRegistry(health),
+                    health,
+                    Clock.systemUTC());
+            scheduler.pluginAdded(
+                    new Registration("PrioritySort", (a, h) -> new SimplePlugins.Sort(), "t", Version.emptyVersion, 1));
+            scheduler.pluginAdded(new Registration(
+                    "NodeResourcesFit", (a, h) -> new SimplePlugins.CpuFit(), "t", Version.emptyVersion, 2));
+            scheduler.pluginAdded(new Registration(
+                    "DefaultBinder", (a, h) -> new SimplePlugins.Binder(h), "t", Version.emptyVersion, 3));
             client = ClientFactory.create(url, null, 16);
             KubeBackend real = new KubeBackend(client, identity);
             scheduler.setBackend(new io.hotsched.api.cluster.ClusterBackend() {
@@ -83,8 +88,15 @@ class LeaderElectionTest {
                 }
             });
             scheduler.start(ConfigParser.parse(CONFIG, "s.yaml"));
-            election = new LeaderElection(client, scheduler, "kube-system", "hotsched", identity,
-                    Duration.ofSeconds(3), Duration.ofSeconds(2), Duration.ofMillis(200));
+            election = new LeaderElection(
+                    client,
+                    scheduler,
+                    "kube-system",
+                    "hotsched",
+                    identity,
+                    Duration.ofSeconds(3),
+                    Duration.ofSeconds(2),
+                    Duration.ofMillis(200));
             election.start();
             connection = new KubeConnection(client, scheduler);
             connection.start();
@@ -119,7 +131,9 @@ class LeaderElectionTest {
     }
 
     private long bound() {
-        return server.client().pods().inNamespace("default").list().getItems().stream().filter(p -> p.getSpec().getNodeName() != null).count();
+        return server.client().pods().inNamespace("default").list().getItems().stream()
+                .filter(p -> p.getSpec().getNodeName() != null)
+                .count();
     }
 
     @Test
@@ -132,7 +146,10 @@ class LeaderElectionTest {
         Replica leader = a.scheduler.isLeading() ? a : b;
         Replica follower = leader == a ? b : a;
         for (int i = 0; i < 10; i++) {
-            server.client().pods().resource(Pods.pod("p" + i).cpu("100m").build()).create();
+            server.client()
+                    .pods()
+                    .resource(Pods.pod("p" + i).cpu("100m").build())
+                    .create();
         }
         await("10 bound", () -> bound() == 10);
         assertEquals(10, leader.binds.get());
@@ -142,7 +159,10 @@ class LeaderElectionTest {
         await("the follower leads", () -> follower.scheduler.isLeading());
         assertTrue(!leader.scheduler.isLeading());
         for (int i = 10; i < 15; i++) {
-            server.client().pods().resource(Pods.pod("p" + i).cpu("100m").build()).create();
+            server.client()
+                    .pods()
+                    .resource(Pods.pod("p" + i).cpu("100m").build())
+                    .create();
         }
         await("15 bound", () -> bound() == 15);
         assertEquals(10, leader.binds.get(), "the old leader stopped at once");

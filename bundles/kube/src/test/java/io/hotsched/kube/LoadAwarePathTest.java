@@ -51,8 +51,12 @@ class LoadAwarePathTest {
     void start() throws Exception {
         server = new EmbeddedApiServer().start(0);
         client = server.client();
-        client.nodes().resource(Nodes.node("busy").cpu("8").memory("32Gi").build()).create();
-        client.nodes().resource(Nodes.node("idle").cpu("8").memory("32Gi").build()).create();
+        client.nodes()
+                .resource(Nodes.node("busy").cpu("8").memory("32Gi").build())
+                .create();
+        client.nodes()
+                .resource(Nodes.node("idle").cpu("8").memory("32Gi").build())
+                .create();
         metric("busy", "6", "8Gi");
         metric("idle", "1", "8Gi");
         Map<String, PluginFactory> plugins = new java.util.LinkedHashMap<>();
@@ -71,11 +75,23 @@ class LoadAwarePathTest {
 
     /** Creates or replaces the node's NodeMetric, updated now. */
     private void metric(String node, String cpu, String memory) {
-        GenericKubernetesResource m = new GenericKubernetesResourceBuilder().withApiVersion("slo.koordinator.sh/v1alpha1").withKind("NodeMetric")
-                .withNewMetadata().withName(node).endMetadata().build();
-        m.setAdditionalProperty("status", Map.of("updateTime", Instant.now().toString(),
-                "nodeMetric", Map.of("nodeUsage", Map.of("resources", Map.of("cpu", cpu, "memory", memory)))));
-        client.genericKubernetesResources("slo.koordinator.sh/v1alpha1", "NodeMetric").resource(m).createOr(r -> r.update());
+        GenericKubernetesResource m = new GenericKubernetesResourceBuilder()
+                .withApiVersion("slo.koordinator.sh/v1alpha1")
+                .withKind("NodeMetric")
+                .withNewMetadata()
+                .withName(node)
+                .endMetadata()
+                .build();
+        m.setAdditionalProperty(
+                "status",
+                Map.of(
+                        "updateTime",
+                        Instant.now().toString(),
+                        "nodeMetric",
+                        Map.of("nodeUsage", Map.of("resources", Map.of("cpu", cpu, "memory", memory)))));
+        client.genericKubernetesResources("slo.koordinator.sh/v1alpha1", "NodeMetric")
+                .resource(m)
+                .createOr(r -> r.update());
     }
 
     private static void await(String what, BooleanSupplier c) throws InterruptedException {
@@ -94,12 +110,20 @@ class LoadAwarePathTest {
     @Test
     void theLessLoadedNodeWinsAndALoadedOneIsRefused() throws Exception {
         // requests alone would tie; the measured load decides
-        client.pods().resource(Pods.pod("light").scheduler("koord-scheduler").cpu("500m").build()).create();
+        client.pods()
+                .resource(Pods.pod("light")
+                        .scheduler("koord-scheduler")
+                        .cpu("500m")
+                        .build())
+                .create();
         await("light bound", () -> nodeOf("light") != null);
         assertEquals("idle", nodeOf("light"));
 
         // 6 of 8 cpu used on busy: 1 more (estimated at 85%) makes 86% > 70%; idle is at 1 + 0.425 + 0.85 = 28%
-        client.pods().resource(Pods.pod("heavy").scheduler("koord-scheduler").cpu("1").build()).create();
+        client.pods()
+                .resource(
+                        Pods.pod("heavy").scheduler("koord-scheduler").cpu("1").build())
+                .create();
         await("heavy bound", () -> nodeOf("heavy") != null);
         assertEquals("idle", nodeOf("heavy"));
     }
@@ -108,12 +132,21 @@ class LoadAwarePathTest {
     void aPodRefusedEverywhereIsScheduledWhenANodeMetricShowsRoom() throws Exception {
         metric("idle", "6", "8Gi");
         Thread.sleep(500);
-        client.pods().resource(Pods.pod("waiting").scheduler("koord-scheduler").cpu("1").build()).create();
+        client.pods()
+                .resource(Pods.pod("waiting")
+                        .scheduler("koord-scheduler")
+                        .cpu("1")
+                        .build())
+                .create();
         await("refused for load", () -> {
             Pod p = get("waiting");
-            return p.getStatus() != null && p.getStatus().getConditions() != null && p.getStatus().getConditions().stream()
-                    .anyMatch(c -> "PodScheduled".equals(c.getType()) && c.getMessage() != null
-                            && c.getMessage().equals("0/2 nodes are available: 2 node(s) cpu usage exceed threshold."));
+            return p.getStatus() != null
+                    && p.getStatus().getConditions() != null
+                    && p.getStatus().getConditions().stream()
+                            .anyMatch(c -> "PodScheduled".equals(c.getType())
+                                    && c.getMessage() != null
+                                    && c.getMessage()
+                                            .equals("0/2 nodes are available: 2 node(s) cpu usage exceed threshold."));
         });
         assertEquals(null, nodeOf("waiting"));
 

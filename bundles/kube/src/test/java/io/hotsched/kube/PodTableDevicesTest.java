@@ -9,9 +9,17 @@ class PodTableDevicesTest {
 
     @Test
     void theRunReportNamesTheDevicesAPodWasGiven() {
-        String annotation = "{\"gpu\":[{\"minor\":0,\"resources\":{}},{\"minor\":1,\"resources\":{}}],\"rdma\":[{\"minor\":2,\"resources\":null}]}";
-        assertEquals(", devices gpu 0+1, rdma 2", PodTable.devices(Pods.pod("p").annotation(PodTable.DEVICE_ALLOCATED, annotation).build()));
-        assertEquals(", devices unreadable", PodTable.devices(Pods.pod("p").annotation(PodTable.DEVICE_ALLOCATED, "{").build()));
+        String annotation =
+                "{\"gpu\":[{\"minor\":0,\"resources\":{}},{\"minor\":1,\"resources\":{}}],\"rdma\":[{\"minor\":2,\"resources\":null}]}";
+        assertEquals(
+                ", devices gpu 0+1, rdma 2",
+                PodTable.devices(Pods.pod("p")
+                        .annotation(PodTable.DEVICE_ALLOCATED, annotation)
+                        .build()));
+        assertEquals(
+                ", devices unreadable",
+                PodTable.devices(
+                        Pods.pod("p").annotation(PodTable.DEVICE_ALLOCATED, "{").build()));
         assertEquals("", PodTable.devices(Pods.pod("p").build()));
     }
 }

@@ -50,6 +50,7 @@ class PreemptionPathTest {
     private Watch watch;
     /** Every version of every pod the API server sent, by name, in order. */
     private final Map<String, List<Pod>> seen = new ConcurrentHashMap<>();
+
     private final List<String> deleted = new CopyOnWriteArrayList<>();
 
     @BeforeEach
@@ -60,15 +61,15 @@ class PreemptionPathTest {
         watch = client.pods().inAnyNamespace().watch(new Watcher<>() {
             @Override
             public void eventReceived(Action action, Pod pod) {
-                seen.computeIfAbsent(pod.getMetadata().getName(), k -> new CopyOnWriteArrayList<>()).add(pod);
+                seen.computeIfAbsent(pod.getMetadata().getName(), k -> new CopyOnWriteArrayList<>())
+                        .add(pod);
                 if (action == Action.DELETED) {
                     deleted.add(pod.getMetadata().getName());
                 }
             }
 
             @Override
-            public void onClose(WatcherException e) {
-            }
+            public void onClose(WatcherException e) {}
         });
         Map<String, PluginFactory> plugins = new java.util.LinkedHashMap<>();
         plugins.put(PrioritySort.NAME, new PrioritySort());
@@ -96,39 +97,61 @@ class PreemptionPathTest {
     @Test
     void aHigherPriorityPodEvictsTheLowerOneAndIsBoundInItsPlace() throws Exception {
         client.pods().resource(Pods.pod("low").priority(0).cpu("1500m").build()).create();
-        await("low bound", () -> get("low") != null && "n1".equals(get("low").getSpec().getNodeName()));
+        await(
+                "low bound",
+                () -> get("low") != null && "n1".equals(get("low").getSpec().getNodeName()));
 
-        client.pods().resource(Pods.pod("high").priority(1000).cpu("1500m").build()).create();
+        client.pods()
+                .resource(Pods.pod("high").priority(1000).cpu("1500m").build())
+                .create();
         await("low deleted", () -> deleted.contains("low"));
-        await("high bound to n1", () -> get("high") != null && "n1".equals(get("high").getSpec().getNodeName()));
+        await(
+                "high bound to n1",
+                () -> get("high") != null && "n1".equals(get("high").getSpec().getNodeName()));
 
         // the victim was marked before it was deleted, as upstream does
-        PodCondition target = seen.get("low").stream().flatMap(p -> p.getStatus() == null || p.getStatus().getConditions() == null
-                ? java.util.stream.Stream.<PodCondition>empty() : p.getStatus().getConditions().stream())
-                .filter(c -> "DisruptionTarget".equals(c.getType())).findFirst().orElseThrow(() -> new AssertionError("no DisruptionTarget on low"));
+        PodCondition target = seen.get("low").stream()
+                .flatMap(p -> p.getStatus() == null || p.getStatus().getConditions() == null
+                        ? java.util.stream.Stream.<PodCondition>empty()
+                        : p.getStatus().getConditions().stream())
+                .filter(c -> "DisruptionTarget".equals(c.getType()))
+                .findFirst()
+                .orElseThrow(() -> new AssertionError("no DisruptionTarget on low"));
         assertEquals("True", target.getStatus());
         assertEquals("PreemptionByScheduler", target.getReason());
         assertEquals("default-scheduler: preempting to accommodate a higher priority pod", target.getMessage());
         // the preemptor was nominated to the node before it was bound there
-        assertTrue(seen.get("high").stream().anyMatch(p -> p.getStatus() != null && "n1".equals(p.getStatus().getNominatedNodeName())),
+        assertTrue(
+                seen.get("high").stream()
+                        .anyMatch(p -> p.getStatus() != null
+                                && "n1".equals(p.getStatus().getNominatedNodeName())),
                 "high was nominated to n1");
-        await("a Preempted event", () -> client.v1().events().inNamespace("default").list().getItems().stream()
-                .anyMatch(e -> "Preempted".equals(e.getReason()) && "low".equals(e.getInvolvedObject().getName())
-                        && e.getMessage().startsWith("Preempted by pod ") && e.getMessage().endsWith(" on node n1")));
+        await(
+                "a Preempted event",
+                () -> client.v1().events().inNamespace("default").list().getItems().stream()
+                        .anyMatch(e -> "Preempted".equals(e.getReason())
+                                && "low".equals(e.getInvolvedObject().getName())
+                                && e.getMessage().startsWith("Preempted by pod ")
+                                && e.getMessage().endsWith(" on node n1")));
     }
 
     @Test
     void aPodThatMayNotPreemptStaysPendingWithThePreemptionMessage() throws Exception {
         client.pods().resource(Pods.pod("low").priority(0).cpu("1500m").build()).create();
-        await("low bound", () -> get("low") != null && "n1".equals(get("low").getSpec().getNodeName()));
+        await(
+                "low bound",
+                () -> get("low") != null && "n1".equals(get("low").getSpec().getNodeName()));
         Pod never = Pods.pod("polite").priority(1000).cpu("1500m").build();
         never.getSpec().setPreemptionPolicy("Never");
         client.pods().resource(never).create();
-        String expected = "0/1 nodes are available: 1 Insufficient cpu. preemption: not eligible due to preemptionPolicy=Never.";
+        String expected =
+                "0/1 nodes are available: 1 Insufficient cpu. preemption: not eligible due to preemptionPolicy=Never.";
         await("polite marked unschedulable", () -> {
             Pod p = get("polite");
-            return p.getStatus() != null && p.getStatus().getConditions() != null && p.getStatus().getConditions().stream()
-                    .anyMatch(c -> "PodScheduled".equals(c.getType()) && expected.equals(c.getMessage()));
+            return p.getStatus() != null
+                    && p.getStatus().getConditions() != null
+                    && p.getStatus().getConditions().stream()
+                            .anyMatch(c -> "PodScheduled".equals(c.getType()) && expected.equals(c.getMessage()));
         });
         assertEquals("n1", get("low").getSpec().getNodeName(), "low keeps its node");
         assertTrue(!deleted.contains("low"));

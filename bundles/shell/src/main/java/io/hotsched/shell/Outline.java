@@ -6,8 +6,7 @@ import java.util.Map;
 /** Nested maps and lists as indented lines, YAML-like: what {@code sched:state} prints. */
 final class Outline {
 
-    private Outline() {
-    }
+    private Outline() {}
 
     static void write(StringBuilder b, Object value, int depth) {
         String indent = "  ".repeat(depth);
@@ -16,11 +15,16 @@ final class Outline {
                 b.append(indent).append("(nothing)\n");
             }
             for (Map.Entry<?, ?> e : m.entrySet()) {
-                if (e.getValue() instanceof Map<?, ?> || e.getValue() instanceof List<?> l && !l.isEmpty() && !scalars(l)) {
+                if (e.getValue() instanceof Map<?, ?>
+                        || e.getValue() instanceof List<?> l && !l.isEmpty() && !scalars(l)) {
                     b.append(indent).append(e.getKey()).append(":\n");
                     write(b, e.getValue(), depth + 1);
                 } else {
-                    b.append(indent).append(e.getKey()).append(": ").append(inline(e.getValue())).append('\n');
+                    b.append(indent)
+                            .append(e.getKey())
+                            .append(": ")
+                            .append(inline(e.getValue()))
+                            .append('\n');
                 }
             }
         } else if (value instanceof List<?> l) {

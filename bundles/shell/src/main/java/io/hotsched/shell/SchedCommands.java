@@ -12,16 +12,19 @@ import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.Reference;
 
 /** The {@code sched:*} Gogo commands. Each returns its text; Gogo prints it. */
-@Component(service = SchedCommands.class, property = {
-    "osgi.command.scope=sched",
-    "osgi.command.function=plugins",
-    "osgi.command.function=profiles",
-    "osgi.command.function=queue",
-    "osgi.command.function=explain",
-    "osgi.command.function=reload",
-    "osgi.command.function=release",
-    "osgi.command.function=status",
-    "osgi.command.function=state"})
+@Component(
+        service = SchedCommands.class,
+        property = {
+            "osgi.command.scope=sched",
+            "osgi.command.function=plugins",
+            "osgi.command.function=profiles",
+            "osgi.command.function=queue",
+            "osgi.command.function=explain",
+            "osgi.command.function=reload",
+            "osgi.command.function=release",
+            "osgi.command.function=status",
+            "osgi.command.function=state"
+        })
 public final class SchedCommands {
 
     private final SchedulerAdmin admin;
@@ -31,11 +34,18 @@ public final class SchedCommands {
         this.admin = admin;
     }
 
-    @Descriptor("plugins: name, bundle, version, extension points, profiles using it, state (active, standby, quarantined)")
+    @Descriptor(
+            "plugins: name, bundle, version, extension points, profiles using it, state (active, standby, quarantined)")
     public String plugins() {
         Table t = new Table("NAME", "BUNDLE", "VERSION", "STATE", "POINTS", "PROFILES", "FAILURES");
         for (PluginView p : admin.plugins()) {
-            t.row(p.name(), p.bundle(), p.version(), p.state(), String.join(",", p.points()), String.join(",", p.profiles()),
+            t.row(
+                    p.name(),
+                    p.bundle(),
+                    p.version(),
+                    p.state(),
+                    String.join(",", p.points()),
+                    String.join(",", p.profiles()),
                     p.failures() == 0 ? "" : p.failures() + (p.lastError() == null ? "" : " (" + p.lastError() + ")"));
         }
         return t.toString();
@@ -71,12 +81,21 @@ public final class SchedCommands {
         String key = pod.contains("/") ? pod : "default/" + pod;
         Optional<ExplainView> v = admin.explain(key);
         if (v.isEmpty()) {
-            return "No attempt recorded for " + key + " (not pending for a profile of this scheduler, or not tried yet)\n";
+            return "No attempt recorded for " + key
+                    + " (not pending for a profile of this scheduler, or not tried yet)\n";
         }
         ExplainView e = v.get();
         StringBuilder b = new StringBuilder();
-        b.append(e.pod()).append(": ").append(e.outcome()).append(" (profile ").append(e.profile()).append(", attempt ")
-                .append(e.attempt()).append(", ").append(e.time()).append(")\n");
+        b.append(e.pod())
+                .append(": ")
+                .append(e.outcome())
+                .append(" (profile ")
+                .append(e.profile())
+                .append(", attempt ")
+                .append(e.attempt())
+                .append(", ")
+                .append(e.time())
+                .append(")\n");
         if (e.message() != null && !e.message().isEmpty()) {
             b.append(e.message()).append('\n');
         }
@@ -109,7 +128,8 @@ public final class SchedCommands {
         return admin.release(plugin) ? "Released " + plugin + "\n" : plugin + " is not quarantined\n";
     }
 
-    @Descriptor("what a plugin shows of its state, per profile using it (LoadAwareScheduling: per node usage, estimates, deltas, pods)")
+    @Descriptor(
+            "what a plugin shows of its state, per profile using it (LoadAwareScheduling: per node usage, estimates, deltas, pods)")
     public String state(@Descriptor("plugin name") String plugin) {
         return state(plugin, null);
     }
@@ -118,7 +138,8 @@ public final class SchedCommands {
     public String state(@Descriptor("plugin name") String plugin, @Descriptor("node name") String node) {
         Map<String, Object> byProfile = admin.pluginState(plugin, node);
         if (byProfile.isEmpty()) {
-            return "no ready profile uses plugin " + plugin + " (sched:plugins lists the plugins, sched:profiles the profiles)";
+            return "no ready profile uses plugin " + plugin
+                    + " (sched:plugins lists the plugins, sched:profiles the profiles)";
         }
         StringBuilder b = new StringBuilder();
         byProfile.forEach((profile, state) -> {

@@ -8,7 +8,10 @@ class TableTest {
 
     @Test
     void columnsAlignAndNullsAreBlank() {
-        String t = new Table("NAME", "STATE").row("NodeResourcesFit", "active").row("A", null).toString();
+        String t = new Table("NAME", "STATE")
+                .row("NodeResourcesFit", "active")
+                .row("A", null)
+                .toString();
         assertEquals("NAME              STATE\nNodeResourcesFit  active\nA\n", t);
     }
 }

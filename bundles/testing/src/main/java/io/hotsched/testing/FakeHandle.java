@@ -1,5 +1,6 @@
 package io.hotsched.testing;
 
+import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.hotsched.api.framework.ClusterClient;
 import io.hotsched.api.framework.ClusterException;
@@ -12,7 +13,6 @@ import io.hotsched.api.framework.PodInfo;
 import io.hotsched.api.framework.Status;
 import io.hotsched.api.framework.WaitingPod;
 import io.hotsched.api.framework.WaitingPods;
-import io.fabric8.kubernetes.api.model.HasMetadata;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -126,7 +126,8 @@ public final class FakeHandle implements Handle {
 
     /** Adds an object {@link #objects} reports for its kind. */
     public void addObject(HasMetadata object) {
-        objects.computeIfAbsent(object.getKind(), k -> new CopyOnWriteArrayList<>()).add(object);
+        objects.computeIfAbsent(object.getKind(), k -> new CopyOnWriteArrayList<>())
+                .add(object);
     }
 
     private volatile java.time.Clock clock = java.time.Clock.systemUTC();
@@ -144,7 +145,8 @@ public final class FakeHandle implements Handle {
     @Override
     public HasMetadata object(String kind, String namespace, String name) {
         for (HasMetadata o : objects.getOrDefault(kind, List.of())) {
-            if (name.equals(o.getMetadata().getName()) && java.util.Objects.equals(namespace, o.getMetadata().getNamespace())) {
+            if (name.equals(o.getMetadata().getName())
+                    && java.util.Objects.equals(namespace, o.getMetadata().getNamespace())) {
                 return o;
             }
         }
@@ -211,12 +213,14 @@ public final class FakeHandle implements Handle {
     }
 
     @Override
-    public Status runPreFilterExtensionAddPod(CycleState state, PodInfo podToSchedule, PodInfo podToAdd, NodeInfo node) {
+    public Status runPreFilterExtensionAddPod(
+            CycleState state, PodInfo podToSchedule, PodInfo podToAdd, NodeInfo node) {
         throw new UnsupportedOperationException("framework runners are not part of FakeHandle; test through the core");
     }
 
     @Override
-    public Status runPreFilterExtensionRemovePod(CycleState state, PodInfo podToSchedule, PodInfo podToRemove, NodeInfo node) {
+    public Status runPreFilterExtensionRemovePod(
+            CycleState state, PodInfo podToSchedule, PodInfo podToRemove, NodeInfo node) {
         throw new UnsupportedOperationException("framework runners are not part of FakeHandle; test through the core");
     }
 

@@ -31,14 +31,14 @@ import java.util.function.UnaryOperator;
 public final class InMemoryCluster implements ClusterBackend, AutoCloseable {
 
     /** A binding as the API server saw it. */
-    public record Binding(String podKey, String nodeName) {
-    }
+    public record Binding(String podKey, String nodeName) {}
 
     private final Map<String, Pod> pods = new ConcurrentHashMap<>();
     private final Map<String, Node> nodes = new ConcurrentHashMap<>();
     /** Other kinds (Device, NodeMetric, ...): kind to name to object. */
     private final Map<String, Map<String, HasMetadata>> objects = new ConcurrentHashMap<>();
-    // appended per bind and event: a copy-on-write list would copy itself each time (quadratic over a benchmark's 60000 pods)
+    // appended per bind and event: a copy-on-write list would copy itself each time (quadratic over a benchmark's 60000
+    // pods)
     private final List<Binding> bindings = Collections.synchronizedList(new ArrayList<>());
     private final Map<String, AtomicInteger> boundByNamespace = new ConcurrentHashMap<>();
     private final List<Event> events = Collections.synchronizedList(new ArrayList<>());
@@ -81,7 +81,8 @@ public final class InMemoryCluster implements ClusterBackend, AutoCloseable {
 
     /** Adds or replaces an object of another kind (cluster-scoped or not, keyed by name here). */
     public void putObject(String kind, HasMetadata object) {
-        HasMetadata old = objects.computeIfAbsent(kind, k -> new ConcurrentHashMap<>()).put(object.getMetadata().getName(), object);
+        HasMetadata old = objects.computeIfAbsent(kind, k -> new ConcurrentHashMap<>())
+                .put(object.getMetadata().getName(), object);
         deliver(() -> with(l -> l.objectChanged(kind, old, object)));
     }
 
@@ -121,9 +122,15 @@ public final class InMemoryCluster implements ClusterBackend, AutoCloseable {
         if (bound != null && !bound.isEmpty()) {
             throw new ClusterException("pod " + key(pod) + " is already assigned to node \"" + bound + "\"", 409);
         }
-        Pod updated = new PodBuilder(current).editSpec().withNodeName(nodeName).endSpec().build();
+        Pod updated = new PodBuilder(current)
+                .editSpec()
+                .withNodeName(nodeName)
+                .endSpec()
+                .build();
         bindings.add(new Binding(key(pod), nodeName));
-        boundByNamespace.computeIfAbsent(pod.getMetadata().getNamespace(), k -> new AtomicInteger()).incrementAndGet();
+        boundByNamespace
+                .computeIfAbsent(pod.getMetadata().getNamespace(), k -> new AtomicInteger())
+                .incrementAndGet();
         pods.put(key(pod), updated);
         deliver(() -> with(l -> l.podUpdated(current, updated)));
     }
@@ -151,11 +158,20 @@ public final class InMemoryCluster implements ClusterBackend, AutoCloseable {
 
     @Override
     public void recordEvent(Pod pod, String type, String reason, String message) {
-        events.add(new EventBuilder().withNewMetadata().withNamespace(pod.getMetadata().getNamespace())
-                .withName(pod.getMetadata().getName() + "." + events.size()).endMetadata()
-                .withType(type).withReason(reason).withMessage(message)
-                .withNewInvolvedObject().withKind("Pod").withName(pod.getMetadata().getName())
-                .withNamespace(pod.getMetadata().getNamespace()).endInvolvedObject().build());
+        events.add(new EventBuilder()
+                .withNewMetadata()
+                .withNamespace(pod.getMetadata().getNamespace())
+                .withName(pod.getMetadata().getName() + "." + events.size())
+                .endMetadata()
+                .withType(type)
+                .withReason(reason)
+                .withMessage(message)
+                .withNewInvolvedObject()
+                .withKind("Pod")
+                .withName(pod.getMetadata().getName())
+                .withNamespace(pod.getMetadata().getNamespace())
+                .endInvolvedObject()
+                .build());
     }
 
     @Override
@@ -164,16 +180,25 @@ public final class InMemoryCluster implements ClusterBackend, AutoCloseable {
         if (current == null) {
             return;
         }
-        PodCondition c = new PodConditionBuilder().withType("PodScheduled").withStatus("False").withReason(reason).withMessage(message).build();
+        PodCondition c = new PodConditionBuilder()
+                .withType("PodScheduled")
+                .withStatus("False")
+                .withReason(reason)
+                .withMessage(message)
+                .build();
         PodBuilder b = new PodBuilder(current);
         List<PodCondition> conditions = new ArrayList<>();
         if (current.getStatus() != null && current.getStatus().getConditions() != null) {
-            current.getStatus().getConditions().stream().filter(x -> !"PodScheduled".equals(x.getType())).forEach(conditions::add);
+            current.getStatus().getConditions().stream()
+                    .filter(x -> !"PodScheduled".equals(x.getType()))
+                    .forEach(conditions::add);
         }
         conditions.add(c);
         b.editOrNewStatus().withConditions(conditions).endStatus();
         if (nominatedNodeName != null) {
-            b.editOrNewStatus().withNominatedNodeName(nominatedNodeName.isEmpty() ? null : nominatedNodeName).endStatus();
+            b.editOrNewStatus()
+                    .withNominatedNodeName(nominatedNodeName.isEmpty() ? null : nominatedNodeName)
+                    .endStatus();
         }
         Pod updated = b.build();
         pods.put(key(pod), updated);
@@ -210,7 +235,7 @@ public final class InMemoryCluster implements ClusterBackend, AutoCloseable {
     /** Waits until every change so far has been delivered. */
     public void awaitDelivered() {
         try {
-            informer.submit(() -> { }).get(10, TimeUnit.SECONDS);
+            informer.submit(() -> {}).get(10, TimeUnit.SECONDS);
         } catch (Exception e) {
             throw new IllegalStateException("informer thread stuck", e);
         }

@@ -70,10 +70,20 @@ public final class Nodes {
     public Node build() {
         Map<String, String> l = new LinkedHashMap<>(labels);
         l.putIfAbsent("kubernetes.io/hostname", name);
-        return new NodeBuilder().withNewMetadata().withName(name).withLabels(l)
-                .withAnnotations(annotations.isEmpty() ? null : new LinkedHashMap<>(annotations)).endMetadata()
-                .withNewSpec().withUnschedulable(unschedulable ? Boolean.TRUE : null).withTaints(taints.isEmpty() ? null : new ArrayList<>(taints)).endSpec()
-                .withNewStatus().withAllocatable(new LinkedHashMap<>(allocatable)).withCapacity(new LinkedHashMap<>(allocatable)).endStatus()
+        return new NodeBuilder()
+                .withNewMetadata()
+                .withName(name)
+                .withLabels(l)
+                .withAnnotations(annotations.isEmpty() ? null : new LinkedHashMap<>(annotations))
+                .endMetadata()
+                .withNewSpec()
+                .withUnschedulable(unschedulable ? Boolean.TRUE : null)
+                .withTaints(taints.isEmpty() ? null : new ArrayList<>(taints))
+                .endSpec()
+                .withNewStatus()
+                .withAllocatable(new LinkedHashMap<>(allocatable))
+                .withCapacity(new LinkedHashMap<>(allocatable))
+                .endStatus()
                 .build();
     }
 

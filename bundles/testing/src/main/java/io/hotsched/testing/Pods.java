@@ -106,16 +106,27 @@ public final class Pods {
             c.withNewResources().withRequests(new LinkedHashMap<>(requests)).endResources();
         }
         for (int p : hostPorts) {
-            c.addToPorts(new ContainerPortBuilder().withContainerPort(p).withHostPort(p).build());
+            c.addToPorts(new ContainerPortBuilder()
+                    .withContainerPort(p)
+                    .withHostPort(p)
+                    .build());
         }
         Container container = c.build();
-        PodBuilder b = new PodBuilder().withNewMetadata().withName(name).withNamespace(namespace)
+        PodBuilder b = new PodBuilder()
+                .withNewMetadata()
+                .withName(name)
+                .withNamespace(namespace)
                 .withUid(uid == null ? namespace + "-" + name + "-uid" : uid)
                 .withLabels(labels.isEmpty() ? null : new LinkedHashMap<>(labels))
                 .withAnnotations(annotations.isEmpty() ? null : new LinkedHashMap<>(annotations))
                 .endMetadata()
-                .withNewSpec().withContainers(container).withNodeName(nodeName).withSchedulerName(schedulerName)
-                .withPriority(priority).withTolerations(tolerations.isEmpty() ? null : new ArrayList<>(tolerations)).endSpec();
+                .withNewSpec()
+                .withContainers(container)
+                .withNodeName(nodeName)
+                .withSchedulerName(schedulerName)
+                .withPriority(priority)
+                .withTolerations(tolerations.isEmpty() ? null : new ArrayList<>(tolerations))
+                .endSpec();
         if (nominatedNodeName != null) {
             b.withNewStatus().withNominatedNodeName(nominatedNodeName).endStatus();
         }

@@ -18,8 +18,7 @@ import io.hotsched.api.framework.Status;
  */
 public final class SimplePlugins {
 
-    private SimplePlugins() {
-    }
+    private SimplePlugins() {}
 
     /** Higher priority first, then FIFO. */
     public static class Sort implements QueueSortPlugin {
@@ -59,7 +58,8 @@ public final class SimplePlugins {
         @Override
         public long score(CycleState state, PodInfo pod, NodeInfo node) {
             long alloc = node.allocatable().milliCpu();
-            long req = node.nonZeroRequested().milliCpu() + pod.nonZeroRequests().milliCpu();
+            long req =
+                    node.nonZeroRequested().milliCpu() + pod.nonZeroRequests().milliCpu();
             return alloc == 0 || req > alloc ? 0 : (alloc - req) * 100 / alloc;
         }
     }

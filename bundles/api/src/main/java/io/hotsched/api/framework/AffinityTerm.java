@@ -15,7 +15,12 @@ import java.util.stream.Collectors;
  *
  * @param weight the term's weight for preferred terms; 0 for required ones
  */
-public record AffinityTerm(Set<String> namespaces, LabelSelector selector, LabelSelector namespaceSelector, String topologyKey, int weight) {
+public record AffinityTerm(
+        Set<String> namespaces,
+        LabelSelector selector,
+        LabelSelector namespaceSelector,
+        String topologyKey,
+        int weight) {
 
     static AffinityTerm of(PodAffinityTerm t, String podNamespace, Map<String, String> podLabels, int weight) {
         LabelSelector selector = LabelSelector.of(t.getLabelSelector());
@@ -40,7 +45,9 @@ public record AffinityTerm(Set<String> namespaces, LabelSelector selector, Label
         Set<String> ns = Set.of();
         if (t.getNamespaces() != null && !t.getNamespaces().isEmpty()) {
             // an empty name means the default namespace, as for a pod (PodInfo#namespace)
-            ns = t.getNamespaces().stream().map(n -> n == null || n.isEmpty() ? "default" : n).collect(Collectors.toUnmodifiableSet());
+            ns = t.getNamespaces().stream()
+                    .map(n -> n == null || n.isEmpty() ? "default" : n)
+                    .collect(Collectors.toUnmodifiableSet());
         }
         LabelSelector nsSelector = LabelSelector.of(t.getNamespaceSelector());
         if (ns.isEmpty() && nsSelector.matchesNothing()) {

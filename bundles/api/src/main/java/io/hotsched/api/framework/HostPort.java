@@ -18,7 +18,8 @@ public record HostPort(String ip, String protocol, int port) {
      * IP or either of them the wildcard.
      */
     public boolean conflictsWith(HostPort other) {
-        return port == other.port && protocol.equals(other.protocol)
+        return port == other.port
+                && protocol.equals(other.protocol)
                 && (ip.equals(other.ip) || WILDCARD.equals(ip) || WILDCARD.equals(other.ip));
     }
 }

@@ -13,8 +13,7 @@ import java.util.Map;
  */
 final class InternedLabels {
 
-    private InternedLabels() {
-    }
+    private InternedLabels() {}
 
     static Map<String, String> of(Map<String, String> labels) {
         if (labels == null || labels.isEmpty()) {

@@ -58,10 +58,17 @@ public final class LabelSelector {
             for (LabelSelectorRequirement r : s.getMatchExpressions()) {
                 String op = r.getOperator();
                 if (!Set.of("In", "NotIn", "Exists", "DoesNotExist").contains(op)) {
-                    throw new IllegalArgumentException("label selector operator \"" + op + "\" is not one of In, NotIn, Exists, DoesNotExist");
+                    throw new IllegalArgumentException(
+                            "label selector operator \"" + op + "\" is not one of In, NotIn, Exists, DoesNotExist");
                 }
-                reqs.add(new Requirement(r.getKey() == null ? null : r.getKey().intern(), op,
-                        r.getValues() == null ? Set.of() : Set.copyOf(r.getValues().stream().map(String::intern).toList())));
+                reqs.add(new Requirement(
+                        r.getKey() == null ? null : r.getKey().intern(),
+                        op,
+                        r.getValues() == null
+                                ? Set.of()
+                                : Set.copyOf(r.getValues().stream()
+                                        .map(String::intern)
+                                        .toList())));
             }
         }
         return reqs.isEmpty() ? EVERYTHING : new LabelSelector(List.copyOf(reqs));

@@ -39,6 +39,8 @@ public interface NodeInfoLister {
      * @since 1.4
      */
     default List<NodeInfo> havePodsWithRequiredAntiAffinityList() {
-        return list().stream().filter(n -> !n.podsWithRequiredAntiAffinity().isEmpty()).toList();
+        return list().stream()
+                .filter(n -> !n.podsWithRequiredAntiAffinity().isEmpty())
+                .toList();
     }
 }

@@ -24,6 +24,5 @@ public interface Plugin extends AutoCloseable {
      * instance holds; no extension point is called afterwards. Must not throw.
      */
     @Override
-    default void close() {
-    }
+    default void close() {}
 }

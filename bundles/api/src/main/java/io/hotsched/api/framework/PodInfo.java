@@ -40,8 +40,13 @@ public final class PodInfo {
     private PodInfo(Pod pod) {
         this.pod = pod;
         ObjectMeta meta = pod.getMetadata();
-        // interned: plugins compare every pod's namespace per attempt, and equal instances compare without reading the text
-        this.namespace = meta == null || meta.getNamespace() == null || meta.getNamespace().isEmpty() ? "default" : meta.getNamespace().intern();
+        // interned: plugins compare every pod's namespace per attempt, and equal instances compare without reading the
+        // text
+        this.namespace = meta == null
+                        || meta.getNamespace() == null
+                        || meta.getNamespace().isEmpty()
+                ? "default"
+                : meta.getNamespace().intern();
         this.labels = InternedLabels.of(meta == null ? null : meta.getLabels());
         this.name = meta == null ? "" : String.valueOf(meta.getName());
         this.uid = meta == null || meta.getUid() == null ? namespace + "/" + name : meta.getUid();
@@ -55,10 +60,14 @@ public final class PodInfo {
         PodAffinity pa = affinity == null ? null : affinity.getPodAffinity();
         PodAntiAffinity paa = affinity == null ? null : affinity.getPodAntiAffinity();
         Map<String, String> labels = labels();
-        this.requiredAffinity = required(pa == null ? null : pa.getRequiredDuringSchedulingIgnoredDuringExecution(), labels);
-        this.requiredAntiAffinity = required(paa == null ? null : paa.getRequiredDuringSchedulingIgnoredDuringExecution(), labels);
-        this.preferredAffinity = preferred(pa == null ? null : pa.getPreferredDuringSchedulingIgnoredDuringExecution(), labels);
-        this.preferredAntiAffinity = preferred(paa == null ? null : paa.getPreferredDuringSchedulingIgnoredDuringExecution(), labels);
+        this.requiredAffinity =
+                required(pa == null ? null : pa.getRequiredDuringSchedulingIgnoredDuringExecution(), labels);
+        this.requiredAntiAffinity =
+                required(paa == null ? null : paa.getRequiredDuringSchedulingIgnoredDuringExecution(), labels);
+        this.preferredAffinity =
+                preferred(pa == null ? null : pa.getPreferredDuringSchedulingIgnoredDuringExecution(), labels);
+        this.preferredAntiAffinity =
+                preferred(paa == null ? null : paa.getPreferredDuringSchedulingIgnoredDuringExecution(), labels);
     }
 
     private List<AffinityTerm> required(List<PodAffinityTerm> terms, Map<String, String> labels) {
@@ -78,7 +87,8 @@ public final class PodInfo {
         }
         List<AffinityTerm> out = new ArrayList<>(terms.size());
         for (WeightedPodAffinityTerm t : terms) {
-            out.add(AffinityTerm.of(t.getPodAffinityTerm(), namespace, labels, t.getWeight() == null ? 0 : t.getWeight()));
+            out.add(AffinityTerm.of(
+                    t.getPodAffinityTerm(), namespace, labels, t.getWeight() == null ? 0 : t.getWeight()));
         }
         return Collections.unmodifiableList(out);
     }
@@ -159,7 +169,9 @@ public final class PodInfo {
 
     /** Whether the pod has any pod affinity or anti-affinity term. */
     public boolean hasAffinity() {
-        return !requiredAffinity.isEmpty() || !requiredAntiAffinity.isEmpty() || !preferredAffinity.isEmpty()
+        return !requiredAffinity.isEmpty()
+                || !requiredAntiAffinity.isEmpty()
+                || !preferredAffinity.isEmpty()
                 || !preferredAntiAffinity.isEmpty();
     }
 

@@ -16,11 +16,11 @@ final class PodRequests {
 
     /** Upstream's defaults for a container that names no cpu or memory request, used for scoring. */
     static final long DEFAULT_MILLI_CPU = 100;
+
     static final long DEFAULT_MEMORY = 200L * 1024 * 1024;
     static final String HUGEPAGES_PREFIX = "hugepages-";
 
-    private PodRequests() {
-    }
+    private PodRequests() {}
 
     /**
      * @param nonZero when true, a container without a cpu (memory) request counts as 100m

@@ -10,5 +10,4 @@ import java.time.Instant;
  * @param attempts how many scheduling attempts it has had
  * @param initialAttempt when it was first popped for scheduling, or null
  */
-public record QueuedPodInfo(PodInfo pod, Instant timestamp, int attempts, Instant initialAttempt) {
-}
+public record QueuedPodInfo(PodInfo pod, Instant timestamp, int attempts, Instant initialAttempt) {}

@@ -55,7 +55,10 @@ public final class Resource {
 
     /** Cpu of a quantity in millicores, rounded up. */
     public static long milliValue(Quantity q) {
-        return q.getNumericalAmount().multiply(THOUSAND).setScale(0, RoundingMode.CEILING).longValueExact();
+        return q.getNumericalAmount()
+                .multiply(THOUSAND)
+                .setScale(0, RoundingMode.CEILING)
+                .longValueExact();
     }
 
     /** A quantity in whole units, rounded up. */
@@ -127,8 +130,12 @@ public final class Resource {
             o.scalars.forEach((k, v) -> m.merge(k, sign * v, Long::sum));
             s = Collections.unmodifiableMap(m);
         }
-        return new Resource(milliCpu + sign * o.milliCpu, memory + sign * o.memory,
-                ephemeralStorage + sign * o.ephemeralStorage, allowedPods + sign * o.allowedPods, s);
+        return new Resource(
+                milliCpu + sign * o.milliCpu,
+                memory + sign * o.memory,
+                ephemeralStorage + sign * o.ephemeralStorage,
+                allowedPods + sign * o.allowedPods,
+                s);
     }
 
     /** The larger of each amount. */
@@ -139,14 +146,22 @@ public final class Resource {
             o.scalars.forEach((k, v) -> m.merge(k, v, Math::max));
             s = Collections.unmodifiableMap(m);
         }
-        return new Resource(Math.max(milliCpu, o.milliCpu), Math.max(memory, o.memory),
-                Math.max(ephemeralStorage, o.ephemeralStorage), Math.max(allowedPods, o.allowedPods), s);
+        return new Resource(
+                Math.max(milliCpu, o.milliCpu),
+                Math.max(memory, o.memory),
+                Math.max(ephemeralStorage, o.ephemeralStorage),
+                Math.max(allowedPods, o.allowedPods),
+                s);
     }
 
     @Override
     public boolean equals(Object o) {
-        return o instanceof Resource r && r.milliCpu == milliCpu && r.memory == memory
-                && r.ephemeralStorage == ephemeralStorage && r.allowedPods == allowedPods && r.scalars.equals(scalars);
+        return o instanceof Resource r
+                && r.milliCpu == milliCpu
+                && r.memory == memory
+                && r.ephemeralStorage == ephemeralStorage
+                && r.allowedPods == allowedPods
+                && r.scalars.equals(scalars);
     }
 
     @Override
@@ -156,7 +171,8 @@ public final class Resource {
 
     @Override
     public String toString() {
-        StringBuilder b = new StringBuilder("{cpu=").append(milliCpu).append("m, memory=").append(memory);
+        StringBuilder b =
+                new StringBuilder("{cpu=").append(milliCpu).append("m, memory=").append(memory);
         if (ephemeralStorage != 0) {
             b.append(", ephemeral-storage=").append(ephemeralStorage);
         }
@@ -211,7 +227,11 @@ public final class Resource {
             if (milliCpu == 0 && memory == 0 && ephemeralStorage == 0 && allowedPods == 0 && scalars == null) {
                 return ZERO;
             }
-            return new Resource(milliCpu, memory, ephemeralStorage, allowedPods,
+            return new Resource(
+                    milliCpu,
+                    memory,
+                    ephemeralStorage,
+                    allowedPods,
                     scalars == null ? Map.of() : Collections.unmodifiableMap(scalars));
         }
     }

@@ -18,9 +18,18 @@ class AffinityTermTest {
     void selectorsFollowUpstreamSemantics() {
         assertFalse(LabelSelector.of(null).matches(Map.of("a", "b")), "nil selects nothing");
         assertTrue(LabelSelector.of(new LabelSelectorBuilder().build()).matches(Map.of()), "empty selects everything");
-        LabelSelector s = LabelSelector.of(new LabelSelectorBuilder().withMatchLabels(Map.of("app", "web"))
-                .addNewMatchExpression().withKey("tier").withOperator("NotIn").withValues("db").endMatchExpression()
-                .addNewMatchExpression().withKey("canary").withOperator("DoesNotExist").endMatchExpression().build());
+        LabelSelector s = LabelSelector.of(new LabelSelectorBuilder()
+                .withMatchLabels(Map.of("app", "web"))
+                .addNewMatchExpression()
+                .withKey("tier")
+                .withOperator("NotIn")
+                .withValues("db")
+                .endMatchExpression()
+                .addNewMatchExpression()
+                .withKey("canary")
+                .withOperator("DoesNotExist")
+                .endMatchExpression()
+                .build());
         assertTrue(s.matches(Map.of("app", "web")));
         assertTrue(s.matches(Map.of("app", "web", "tier", "fe")));
         assertFalse(s.matches(Map.of("app", "web", "tier", "db")));
@@ -29,15 +38,36 @@ class AffinityTermTest {
     }
 
     private static Pod pod(String ns, Map<String, String> labels) {
-        return new PodBuilder().withNewMetadata().withName("p").withNamespace(ns).withLabels(labels).endMetadata()
-                .withNewSpec().withNewAffinity().withNewPodAntiAffinity()
-                .addNewRequiredDuringSchedulingIgnoredDuringExecution().withTopologyKey("kubernetes.io/hostname")
-                .withNewLabelSelector().withMatchLabels(Map.of("app", "web")).endLabelSelector()
-                .withMatchLabelKeys("version").endRequiredDuringSchedulingIgnoredDuringExecution()
-                .addNewPreferredDuringSchedulingIgnoredDuringExecution().withWeight(5).withNewPodAffinityTerm().withTopologyKey("zone")
-                .withNewLabelSelector().endLabelSelector().withNewNamespaceSelector().endNamespaceSelector().endPodAffinityTerm()
+        return new PodBuilder()
+                .withNewMetadata()
+                .withName("p")
+                .withNamespace(ns)
+                .withLabels(labels)
+                .endMetadata()
+                .withNewSpec()
+                .withNewAffinity()
+                .withNewPodAntiAffinity()
+                .addNewRequiredDuringSchedulingIgnoredDuringExecution()
+                .withTopologyKey("kubernetes.io/hostname")
+                .withNewLabelSelector()
+                .withMatchLabels(Map.of("app", "web"))
+                .endLabelSelector()
+                .withMatchLabelKeys("version")
+                .endRequiredDuringSchedulingIgnoredDuringExecution()
+                .addNewPreferredDuringSchedulingIgnoredDuringExecution()
+                .withWeight(5)
+                .withNewPodAffinityTerm()
+                .withTopologyKey("zone")
+                .withNewLabelSelector()
+                .endLabelSelector()
+                .withNewNamespaceSelector()
+                .endNamespaceSelector()
+                .endPodAffinityTerm()
                 .endPreferredDuringSchedulingIgnoredDuringExecution()
-                .endPodAntiAffinity().endAffinity().endSpec().build();
+                .endPodAntiAffinity()
+                .endAffinity()
+                .endSpec()
+                .build();
     }
 
     @Test
@@ -46,22 +76,60 @@ class AffinityTermTest {
         assertTrue(p.hasAffinity());
         AffinityTerm required = p.requiredAntiAffinityTerms().get(0);
         assertEquals(Set.of("team-a"), required.namespaces(), "defaults to the owner's namespace");
-        assertTrue(required.matches(PodInfo.of(new PodBuilder().withNewMetadata().withName("x").withNamespace("team-a")
-                .withLabels(Map.of("app", "web", "version", "v2")).endMetadata().build()), Map.of()));
-        assertFalse(required.matches(PodInfo.of(new PodBuilder().withNewMetadata().withName("x").withNamespace("team-a")
-                .withLabels(Map.of("app", "web", "version", "v1")).endMetadata().build()), Map.of()), "matchLabelKeys: same version only");
-        assertFalse(required.matches(PodInfo.of(new PodBuilder().withNewMetadata().withName("x").withNamespace("team-b")
-                .withLabels(Map.of("app", "web", "version", "v2")).endMetadata().build()), Map.of()), "other namespace");
+        assertTrue(required.matches(
+                PodInfo.of(new PodBuilder()
+                        .withNewMetadata()
+                        .withName("x")
+                        .withNamespace("team-a")
+                        .withLabels(Map.of("app", "web", "version", "v2"))
+                        .endMetadata()
+                        .build()),
+                Map.of()));
+        assertFalse(
+                required.matches(
+                        PodInfo.of(new PodBuilder()
+                                .withNewMetadata()
+                                .withName("x")
+                                .withNamespace("team-a")
+                                .withLabels(Map.of("app", "web", "version", "v1"))
+                                .endMetadata()
+                                .build()),
+                        Map.of()),
+                "matchLabelKeys: same version only");
+        assertFalse(
+                required.matches(
+                        PodInfo.of(new PodBuilder()
+                                .withNewMetadata()
+                                .withName("x")
+                                .withNamespace("team-b")
+                                .withLabels(Map.of("app", "web", "version", "v2"))
+                                .endMetadata()
+                                .build()),
+                        Map.of()),
+                "other namespace");
         AffinityTerm preferred = p.preferredAntiAffinityTerms().get(0);
         assertEquals(5, preferred.weight());
-        assertTrue(preferred.matches(PodInfo.of(new PodBuilder().withNewMetadata().withName("y").withNamespace("any").endMetadata().build()),
-                Map.of()), "an empty namespace selector means all namespaces");
+        assertTrue(
+                preferred.matches(
+                        PodInfo.of(new PodBuilder()
+                                .withNewMetadata()
+                                .withName("y")
+                                .withNamespace("any")
+                                .endMetadata()
+                                .build()),
+                        Map.of()),
+                "an empty namespace selector means all namespaces");
     }
 
     @Test
     void nodeInfoTracksPodsWithAffinity() {
         NodeInfo n = NodeInfo.withoutNode("n1");
-        PodInfo plain = PodInfo.of(new PodBuilder().withNewMetadata().withName("plain").withUid("u0").endMetadata().build());
+        PodInfo plain = PodInfo.of(new PodBuilder()
+                .withNewMetadata()
+                .withName("plain")
+                .withUid("u0")
+                .endMetadata()
+                .build());
         PodInfo anti = PodInfo.of(pod("ns", Map.of("app", "web")));
         n.addPod(plain);
         n.addPod(anti);

@@ -42,7 +42,8 @@ class CycleStateTest {
     @Test
     void statusBasics() {
         assertTrue(Status.of(Code.SUCCESS) == Status.SUCCESS);
-        Status s = Status.unschedulable("Insufficient cpu", "Insufficient memory").withPlugin("NodeResourcesFit");
+        Status s =
+                Status.unschedulable("Insufficient cpu", "Insufficient memory").withPlugin("NodeResourcesFit");
         assertEquals("Insufficient cpu, Insufficient memory", s.message());
         assertEquals("NodeResourcesFit", s.plugin());
         assertTrue(s.isRejection());

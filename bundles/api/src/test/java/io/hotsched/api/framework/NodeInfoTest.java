@@ -16,16 +16,40 @@ import org.junit.jupiter.api.Test;
 class NodeInfoTest {
 
     static Node node(String name, String cpu, String memory) {
-        return new NodeBuilder().withNewMetadata().withName(name).endMetadata()
-                .withNewStatus().withAllocatable(Map.of("cpu", new Quantity(cpu), "memory", new Quantity(memory), "pods", new Quantity("110")))
-                .endStatus().build();
+        return new NodeBuilder()
+                .withNewMetadata()
+                .withName(name)
+                .endMetadata()
+                .withNewStatus()
+                .withAllocatable(
+                        Map.of("cpu", new Quantity(cpu), "memory", new Quantity(memory), "pods", new Quantity("110")))
+                .endStatus()
+                .build();
     }
 
     static Pod pod(String name, String cpu, int hostPort) {
-        return new PodBuilder().withNewMetadata().withName(name).withNamespace("default").withUid(name).endMetadata()
-                .withNewSpec().addNewContainer().withName("c").withNewResources().withRequests(Map.of("cpu", new Quantity(cpu))).endResources()
-                .withPorts(hostPort > 0 ? java.util.List.of(new ContainerPortBuilder().withContainerPort(8080).withHostPort(hostPort).build()) : java.util.List.of())
-                .endContainer().endSpec().build();
+        return new PodBuilder()
+                .withNewMetadata()
+                .withName(name)
+                .withNamespace("default")
+                .withUid(name)
+                .endMetadata()
+                .withNewSpec()
+                .addNewContainer()
+                .withName("c")
+                .withNewResources()
+                .withRequests(Map.of("cpu", new Quantity(cpu)))
+                .endResources()
+                .withPorts(
+                        hostPort > 0
+                                ? java.util.List.of(new ContainerPortBuilder()
+                                        .withContainerPort(8080)
+                                        .withHostPort(hostPort)
+                                        .build())
+                                : java.util.List.of())
+                .endContainer()
+                .endSpec()
+                .build();
     }
 
     @Test
@@ -61,20 +85,32 @@ class NodeInfoTest {
     void labelsAreReadOnceInternedAndFollowTheNode() {
         // strings built at run time, as JSON decoding builds them: equal, not identical
         String zone = new String("topology.kubernetes.io/zone".toCharArray());
-        NodeInfo n = new NodeInfo(new NodeBuilder().withNewMetadata().withName("n1").withLabels(Map.of(zone, new String("z1".toCharArray())))
-                .endMetadata().build());
+        NodeInfo n = new NodeInfo(new NodeBuilder()
+                .withNewMetadata()
+                .withName("n1")
+                .withLabels(Map.of(zone, new String("z1".toCharArray())))
+                .endMetadata()
+                .build());
         assertEquals(Map.of("topology.kubernetes.io/zone", "z1"), n.labels());
         String key = n.labels().keySet().iterator().next();
         assertTrue(key == "topology.kubernetes.io/zone", "the key is the interned instance");
         assertTrue(n.labels().get("topology.kubernetes.io/zone") == "z1", "the value is the interned instance");
         LabelSelector sel = LabelSelector.of(new io.fabric8.kubernetes.api.model.LabelSelectorBuilder()
-                .addToMatchLabels(new String("topology.kubernetes.io/zone".toCharArray()), new String("z1".toCharArray())).build());
+                .addToMatchLabels(
+                        new String("topology.kubernetes.io/zone".toCharArray()), new String("z1".toCharArray()))
+                .build());
         assertTrue(sel.matches(n.labels()));
         assertTrue(sel.requirements().get(0).key() == key, "the selector's key is the same instance");
         assertEquals(n.labels(), n.copy().labels());
-        n.setNode(new NodeBuilder().withNewMetadata().withName("n1").endMetadata().build());
+        n.setNode(
+                new NodeBuilder().withNewMetadata().withName("n1").endMetadata().build());
         assertEquals(Map.of(), n.labels());
-        n.setNode(new NodeBuilder().withNewMetadata().withName("n1").withLabels(Map.of("a", "b")).endMetadata().build());
+        n.setNode(new NodeBuilder()
+                .withNewMetadata()
+                .withName("n1")
+                .withLabels(Map.of("a", "b"))
+                .endMetadata()
+                .build());
         n.clearNode();
         assertEquals(Map.of(), n.labels());
     }
@@ -82,10 +118,21 @@ class NodeInfoTest {
     @Test
     void aSelectorRequirementWithoutAKeyFindsNoLabel() {
         LabelSelector exists = LabelSelector.of(new io.fabric8.kubernetes.api.model.LabelSelectorBuilder()
-                .addNewMatchExpression().withOperator("Exists").endMatchExpression().build());
+                .addNewMatchExpression()
+                .withOperator("Exists")
+                .endMatchExpression()
+                .build());
         LabelSelector absent = LabelSelector.of(new io.fabric8.kubernetes.api.model.LabelSelectorBuilder()
-                .addNewMatchExpression().withOperator("DoesNotExist").endMatchExpression().build());
-        NodeInfo n = new NodeInfo(new NodeBuilder().withNewMetadata().withName("n1").withLabels(Map.of("a", "b")).endMetadata().build());
+                .addNewMatchExpression()
+                .withOperator("DoesNotExist")
+                .endMatchExpression()
+                .build());
+        NodeInfo n = new NodeInfo(new NodeBuilder()
+                .withNewMetadata()
+                .withName("n1")
+                .withLabels(Map.of("a", "b"))
+                .endMetadata()
+                .build());
         assertFalse(exists.matches(n.labels()));
         assertTrue(absent.matches(n.labels()));
     }

@@ -33,8 +33,18 @@ class PodInfoTest {
     }
 
     private static Pod pod(List<Container> apps, List<Container> inits, Map<String, Quantity> overhead) {
-        return new PodBuilder().withNewMetadata().withName("p").withNamespace("ns").withUid("u1").endMetadata()
-                .withNewSpec().withContainers(apps).withInitContainers(inits).withOverhead(overhead).endSpec().build();
+        return new PodBuilder()
+                .withNewMetadata()
+                .withName("p")
+                .withNamespace("ns")
+                .withUid("u1")
+                .endMetadata()
+                .withNewSpec()
+                .withContainers(apps)
+                .withInitContainers(inits)
+                .withOverhead(overhead)
+                .endSpec()
+                .build();
     }
 
     @Test
@@ -56,7 +66,8 @@ class PodInfoTest {
     @Test
     void sidecarsAddToAppsAndToLaterInitContainers() {
         // sidecar 1 cpu, then an init container of 2 cpu that runs beside it: init peak 3; apps 1 + sidecar 1 = 2
-        PodInfo p = PodInfo.of(pod(List.of(container("1", null)), List.of(sidecar("1", null), container("2", null)), null));
+        PodInfo p =
+                PodInfo.of(pod(List.of(container("1", null)), List.of(sidecar("1", null), container("2", null)), null));
         assertEquals(3000, p.requests().milliCpu());
     }
 
@@ -84,7 +95,8 @@ class PodInfoTest {
 
     @Test
     void extendedResourcesAreScalars() {
-        Resource r = Resource.parse(Map.of("nvidia.com/gpu", new Quantity("2"), "pods", new Quantity("110"), "cpu", new Quantity("4")));
+        Resource r = Resource.parse(
+                Map.of("nvidia.com/gpu", new Quantity("2"), "pods", new Quantity("110"), "cpu", new Quantity("4")));
         assertEquals(2, r.get("nvidia.com/gpu"));
         assertEquals(110, r.allowedPods());
         assertEquals(4000, r.get("cpu"));

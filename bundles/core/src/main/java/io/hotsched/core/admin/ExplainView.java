@@ -10,10 +10,16 @@ import java.util.Map;
  * @param rejections per node, the rejecting plugin and its reasons (unschedulable attempts)
  * @param topScores the best nodes with their total and each plugin's score × weight (bound pods)
  */
-public record ExplainView(String pod, String profile, Instant time, int attempt, String outcome, String message,
-        Map<String, String> rejections, List<NodeScores> topScores) {
+public record ExplainView(
+        String pod,
+        String profile,
+        Instant time,
+        int attempt,
+        String outcome,
+        String message,
+        Map<String, String> rejections,
+        List<NodeScores> topScores) {
 
     /** One scored node. */
-    public record NodeScores(String node, long total, Map<String, String> byPlugin) {
-    }
+    public record NodeScores(String node, long total, Map<String, String> byPlugin) {}
 }

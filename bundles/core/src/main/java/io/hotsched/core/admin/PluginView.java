@@ -11,6 +11,12 @@ import java.util.List;
  * @param profiles the profiles whose framework runs it now
  * @param failures failed attempts counted against it; {@code lastError} the latest
  */
-public record PluginView(String name, String bundle, String version, String state, List<String> points,
-        List<String> profiles, long failures, String lastError) {
-}
+public record PluginView(
+        String name,
+        String bundle,
+        String version,
+        String state,
+        List<String> points,
+        List<String> profiles,
+        long failures,
+        String lastError) {}

@@ -7,5 +7,4 @@ package io.hotsched.core.admin;
  * @param plugins how many plugin instances its framework runs (0 when paused)
  * @param pinned scheduling attempts running on its framework now
  */
-public record ProfileView(String name, String state, int plugins, int pinned) {
-}
+public record ProfileView(String name, String state, int plugins, int pinned) {}

@@ -7,6 +7,5 @@ import java.util.Map;
 public record QueueView(Map<String, Integer> counts, List<Entry> pods) {
 
     /** A queued pod: where it is, attempts so far, the plugins that rejected it, the last failure. */
-    public record Entry(String pod, String queue, int attempts, List<String> rejectedBy, String lastFailure) {
-    }
+    public record Entry(String pod, String queue, int attempts, List<String> rejectedBy, String lastFailure) {}
 }

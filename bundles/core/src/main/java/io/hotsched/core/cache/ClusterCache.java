@@ -36,6 +36,7 @@ public final class ClusterCache {
     private final Map<String, NodeInfo> nodes = new HashMap<>();
     /** The nodes by their last change, so a snapshot copies only what changed since it was taken. */
     private final java.util.TreeMap<Long, NodeInfo> byGeneration = new java.util.TreeMap<>();
+
     private int withNode;
     private final Map<String, PodState> pods = new HashMap<>();
     private final Duration assumedTtl;
@@ -122,7 +123,8 @@ public final class ClusterCache {
             return;
         }
         Map<String, ImageStateSummary> states = new HashMap<>(images.size() * 2);
-        images.forEach((image, size) -> states.put(image, new ImageStateSummary(size, imageNodeCounts.getOrDefault(image, 0))));
+        images.forEach((image, size) ->
+                states.put(image, new ImageStateSummary(size, imageNodeCounts.getOrDefault(image, 0))));
         copy.setImageStates(states);
     }
 
@@ -132,7 +134,8 @@ public final class ClusterCache {
     public void assume(PodInfo pod, String node) {
         synchronized (lock) {
             if (pods.containsKey(pod.uid())) {
-                throw new IllegalStateException("pod " + pod.key() + " (" + pod.uid() + ") is already in the cache, so can't be assumed");
+                throw new IllegalStateException(
+                        "pod " + pod.key() + " (" + pod.uid() + ") is already in the cache, so can't be assumed");
             }
             PodState s = new PodState();
             s.pod = pod;
@@ -224,7 +227,7 @@ public final class ClusterCache {
         Instant now = clock.instant();
         List<PodInfo> expired = new ArrayList<>();
         synchronized (lock) {
-            for (var it = pods.entrySet().iterator(); it.hasNext();) {
+            for (var it = pods.entrySet().iterator(); it.hasNext(); ) {
                 PodState s = it.next().getValue();
                 if (s.assumed && s.deadline != null && now.isAfter(s.deadline)) {
                     removeFromNode(s);
@@ -260,7 +263,9 @@ public final class ClusterCache {
             long since = snapshot.generation();
             boolean imagesMoved = snapshot.imageVersion() != imageVersion;
             // only the nodes changed since the snapshot's generation: O(changes), not O(nodes)
-            Iterable<NodeInfo> changed = imagesMoved ? nodes.values() : byGeneration.tailMap(since, false).values();
+            Iterable<NodeInfo> changed = imagesMoved
+                    ? nodes.values()
+                    : byGeneration.tailMap(since, false).values();
             for (NodeInfo n : changed) {
                 if (n.node() == null) {
                     continue;

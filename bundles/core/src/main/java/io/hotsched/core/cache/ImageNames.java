@@ -9,8 +9,7 @@ import java.util.Map;
 /** The images a node reports, by {@link ImageStateSummary#normalizedName normalised name}, with their sizes. */
 public final class ImageNames {
 
-    private ImageNames() {
-    }
+    private ImageNames() {}
 
     static Map<String, Long> of(Node node) {
         if (node.getStatus() == null || node.getStatus().getImages() == null) {

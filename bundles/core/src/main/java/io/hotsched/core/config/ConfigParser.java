@@ -33,28 +33,48 @@ public final class ConfigParser {
     static final long DEFAULT_INITIAL_BACKOFF = 1;
     static final long DEFAULT_MAX_BACKOFF = 10;
 
-    private static final Set<String> TOP = Set.of("apiVersion", "kind", "parallelism", "leaderElection",
-            "clientConnection", "healthzBindAddress", "metricsBindAddress", "enableProfiling", "enableContentionProfiling",
-            "percentageOfNodesToScore", "podInitialBackoffSeconds", "podMaxBackoffSeconds", "profiles", "extenders",
+    private static final Set<String> TOP = Set.of(
+            "apiVersion",
+            "kind",
+            "parallelism",
+            "leaderElection",
+            "clientConnection",
+            "healthzBindAddress",
+            "metricsBindAddress",
+            "enableProfiling",
+            "enableContentionProfiling",
+            "percentageOfNodesToScore",
+            "podInitialBackoffSeconds",
+            "podMaxBackoffSeconds",
+            "profiles",
+            "extenders",
             "delayCacheUntilActive");
-    private static final Set<String> LEADER_ELECTION = Set.of("leaderElect", "leaseDuration", "renewDeadline",
-            "retryPeriod", "resourceLock", "resourceName", "resourceNamespace");
-    private static final Set<String> CLIENT_CONNECTION = Set.of("kubeconfig", "acceptContentTypes", "contentType", "qps", "burst");
-    private static final Set<String> PROFILE = Set.of("schedulerName", "percentageOfNodesToScore", "plugins", "pluginConfig");
+    private static final Set<String> LEADER_ELECTION = Set.of(
+            "leaderElect",
+            "leaseDuration",
+            "renewDeadline",
+            "retryPeriod",
+            "resourceLock",
+            "resourceName",
+            "resourceNamespace");
+    private static final Set<String> CLIENT_CONNECTION =
+            Set.of("kubeconfig", "acceptContentTypes", "contentType", "qps", "burst");
+    private static final Set<String> PROFILE =
+            Set.of("schedulerName", "percentageOfNodesToScore", "plugins", "pluginConfig");
     private static final Set<String> PLUGIN_SET = Set.of("enabled", "disabled");
     private static final Set<String> PLUGIN = Set.of("name", "weight");
     private static final Set<String> PLUGIN_CONFIG = Set.of("name", "args");
     private static final Set<String> POINTS = pointKeys();
 
-    private ConfigParser() {
-    }
+    private ConfigParser() {}
 
     /** The configuration upstream uses when none is given: one default profile. */
     public static SchedulerConfig defaults(String source) {
         Map<ExtensionPoint, PluginSet> plugins = new EnumMap<>(ExtensionPoint.class);
         plugins.put(ExtensionPoint.MULTI_POINT, new PluginSet(DefaultPlugins.MULTI_POINT, List.of()));
         ProfileConfig p = new ProfileConfig(DEFAULT_SCHEDULER_NAME, null, plugins, Map.of(), "profiles[0]");
-        return new SchedulerConfig(source, DEFAULT_PARALLELISM, 0, DEFAULT_INITIAL_BACKOFF, DEFAULT_MAX_BACKOFF, List.of(p), List.of());
+        return new SchedulerConfig(
+                source, DEFAULT_PARALLELISM, 0, DEFAULT_INITIAL_BACKOFF, DEFAULT_MAX_BACKOFF, List.of(p), List.of());
     }
 
     public static SchedulerConfig load(Path file) throws ConfigException {
@@ -62,7 +82,8 @@ public final class ConfigParser {
         try {
             text = Files.readString(file, StandardCharsets.UTF_8);
         } catch (IOException e) {
-            throw new ConfigException(List.of(new ConfigProblem(file.toString(), 0, "", "cannot be read: " + e.getMessage())));
+            throw new ConfigException(
+                    List.of(new ConfigProblem(file.toString(), 0, "", "cannot be read: " + e.getMessage())));
         }
         return parse(text, file.toString());
     }
@@ -79,8 +100,11 @@ public final class ConfigParser {
             throw new ConfigException(List.of(new ConfigProblem(file, 0, "", "not valid YAML: " + e.getMessage())));
         }
         if (root.isEmpty()) {
-            throw new ConfigException(List.of(new ConfigProblem(file, 0, "", "the file is empty; it needs at least apiVersion: "
-                    + API_VERSION + " and kind: " + KIND)));
+            throw new ConfigException(List.of(new ConfigProblem(
+                    file,
+                    0,
+                    "",
+                    "the file is empty; it needs at least apiVersion: " + API_VERSION + " and kind: " + KIND)));
         }
         SchedulerConfig config = new ConfigParser.Run(file, problems).top(root.get());
         if (!problems.isEmpty()) {
@@ -113,27 +137,43 @@ public final class ConfigParser {
             if (apiVersion == null && !f.containsKey("apiVersion")) {
                 r.problem(root, "apiVersion", "Required value: must be \"" + API_VERSION + "\"");
             } else if (apiVersion != null && !API_VERSION.equals(apiVersion)) {
-                r.problem(f.get("apiVersion"), "apiVersion", "Unsupported value: \"" + apiVersion + "\": supported values: \"" + API_VERSION + "\"");
+                r.problem(
+                        f.get("apiVersion"),
+                        "apiVersion",
+                        "Unsupported value: \"" + apiVersion + "\": supported values: \"" + API_VERSION + "\"");
             }
             String kind = r.string(f.get("kind"), "kind");
             if (kind == null && !f.containsKey("kind")) {
                 r.problem(root, "kind", "Required value: must be \"" + KIND + "\"");
             } else if (kind != null && !KIND.equals(kind)) {
-                r.problem(f.get("kind"), "kind", "Unsupported value: \"" + kind + "\": supported values: \"" + KIND + "\"");
+                r.problem(
+                        f.get("kind"),
+                        "kind",
+                        "Unsupported value: \"" + kind + "\": supported values: \"" + KIND + "\"");
             }
             long parallelism = orDefault(r.integer(f.get("parallelism"), "parallelism"), DEFAULT_PARALLELISM);
             if (parallelism <= 0 || parallelism > Integer.MAX_VALUE) {
-                r.problem(f.get("parallelism"), "parallelism", "Invalid value: " + parallelism + ": should be an integer value greater than zero");
+                r.problem(
+                        f.get("parallelism"),
+                        "parallelism",
+                        "Invalid value: " + parallelism + ": should be an integer value greater than zero");
             }
             long pct = percentage(f.get("percentageOfNodesToScore"), "percentageOfNodesToScore", 0);
-            long initial = orDefault(r.integer(f.get("podInitialBackoffSeconds"), "podInitialBackoffSeconds"), DEFAULT_INITIAL_BACKOFF);
+            long initial = orDefault(
+                    r.integer(f.get("podInitialBackoffSeconds"), "podInitialBackoffSeconds"), DEFAULT_INITIAL_BACKOFF);
             if (initial <= 0) {
-                r.problem(f.get("podInitialBackoffSeconds"), "podInitialBackoffSeconds", "Invalid value: " + initial + ": must be greater than 0");
+                r.problem(
+                        f.get("podInitialBackoffSeconds"),
+                        "podInitialBackoffSeconds",
+                        "Invalid value: " + initial + ": must be greater than 0");
             }
             long max = orDefault(r.integer(f.get("podMaxBackoffSeconds"), "podMaxBackoffSeconds"), DEFAULT_MAX_BACKOFF);
             if (max < initial) {
-                r.problem(f.get("podMaxBackoffSeconds"), "podMaxBackoffSeconds", "Invalid value: " + max
-                        + ": must be greater than or equal to podInitialBackoffSeconds (" + initial + ")");
+                r.problem(
+                        f.get("podMaxBackoffSeconds"),
+                        "podMaxBackoffSeconds",
+                        "Invalid value: " + max + ": must be greater than or equal to podInitialBackoffSeconds ("
+                                + initial + ")");
             }
             leaderElection(f.get("leaderElection"));
             clientConnection(f.get("clientConnection"));
@@ -144,7 +184,14 @@ public final class ConfigParser {
             r.bool(f.get("delayCacheUntilActive"), "delayCacheUntilActive");
             List<ProfileConfig> profiles = profiles(f.get("profiles"));
             List<ExtenderConfig> extenders = new ExtendersParser(r).parse(f.get("extenders"));
-            return new SchedulerConfig(file, (int) Math.max(1, Math.min(parallelism, Integer.MAX_VALUE)), (int) pct, initial, max, profiles, extenders);
+            return new SchedulerConfig(
+                    file,
+                    (int) Math.max(1, Math.min(parallelism, Integer.MAX_VALUE)),
+                    (int) pct,
+                    initial,
+                    max,
+                    profiles,
+                    extenders);
         }
 
         private long percentage(Node node, String path, long dflt) {
@@ -195,11 +242,17 @@ public final class ConfigParser {
                     }
                 }
                 if (!names.add(name)) {
-                    r.problem(f.getOrDefault("schedulerName", items.get(i)), path + ".schedulerName", "Duplicate value: \"" + name + "\"");
+                    r.problem(
+                            f.getOrDefault("schedulerName", items.get(i)),
+                            path + ".schedulerName",
+                            "Duplicate value: \"" + name + "\"");
                 }
-                Integer pct = f.containsKey("percentageOfNodesToScore") && !YamlReader.isNull(f.get("percentageOfNodesToScore"))
-                        ? (int) percentage(f.get("percentageOfNodesToScore"), path + ".percentageOfNodesToScore", 0) : null;
-                Map<ExtensionPoint, PluginSet> plugins = plugins(f.get("plugins"), path + ".plugins", f.containsKey("plugins"));
+                Integer pct = f.containsKey("percentageOfNodesToScore")
+                                && !YamlReader.isNull(f.get("percentageOfNodesToScore"))
+                        ? (int) percentage(f.get("percentageOfNodesToScore"), path + ".percentageOfNodesToScore", 0)
+                        : null;
+                Map<ExtensionPoint, PluginSet> plugins =
+                        plugins(f.get("plugins"), path + ".plugins", f.containsKey("plugins"));
                 Map<String, PluginConfig> pluginConfig = pluginConfig(f.get("pluginConfig"), path + ".pluginConfig");
                 out.add(new ProfileConfig(name, pct, plugins, pluginConfig, path));
             }
@@ -270,12 +323,18 @@ public final class ConfigParser {
                     continue;
                 }
                 if (!seen.add(name)) {
-                    r.problem(items.get(i), p + ".name", "Duplicate value: \"" + name + "\": plugin \"" + name
-                            + "\" already registered as \"" + point.typeName() + "\"");
+                    r.problem(
+                            items.get(i),
+                            p + ".name",
+                            "Duplicate value: \"" + name + "\": plugin \"" + name + "\" already registered as \""
+                                    + point.typeName() + "\"");
                 }
                 long weight = orDefault(r.integer(pf.get("weight"), p + ".weight"), 0);
                 if (weight < 0 || weight > Integer.MAX_VALUE) {
-                    r.problem(pf.get("weight"), p + ".weight", "Invalid value: " + weight + ": must not be negative (0 means the default weight 1)");
+                    r.problem(
+                            pf.get("weight"),
+                            p + ".weight",
+                            "Invalid value: " + weight + ": must not be negative (0 means the default weight 1)");
                     weight = 0;
                 }
                 enabled.add(new PluginRef(name, (int) weight, YamlReader.line(items.get(i))));

@@ -26,6 +26,5 @@ public final class DefaultPlugins {
             PluginRef.of("ImageLocality", 1),
             PluginRef.of("DefaultBinder"));
 
-    private DefaultPlugins() {
-    }
+    private DefaultPlugins() {}
 }

@@ -10,9 +10,19 @@ import java.util.List;
  * @param weight multiplies the prioritize scores; positive when {@code prioritizeVerb} is set
  * @param tls null when no {@code tlsConfig} is given
  */
-public record ExtenderConfig(String urlPrefix, String filterVerb, String preemptVerb, String prioritizeVerb, long weight,
-        String bindVerb, boolean enableHTTPS, Tls tls, Duration httpTimeout, boolean nodeCacheCapable,
-        List<ManagedResource> managedResources, boolean ignorable) {
+public record ExtenderConfig(
+        String urlPrefix,
+        String filterVerb,
+        String preemptVerb,
+        String prioritizeVerb,
+        long weight,
+        String bindVerb,
+        boolean enableHTTPS,
+        Tls tls,
+        Duration httpTimeout,
+        boolean nodeCacheCapable,
+        List<ManagedResource> managedResources,
+        boolean ignorable) {
 
     /** upstream's DefaultExtenderTimeout. */
     public static final Duration DEFAULT_HTTP_TIMEOUT = Duration.ofSeconds(5);
@@ -22,11 +32,16 @@ public record ExtenderConfig(String urlPrefix, String filterVerb, String preempt
     }
 
     /** A resource the extender manages; {@code ignoredByScheduler}: NodeResourcesFit leaves it to the extender. */
-    public record ManagedResource(String name, boolean ignoredByScheduler) {
-    }
+    public record ManagedResource(String name, boolean ignoredByScheduler) {}
 
     /** {@code tlsConfig}: the {@code *Data} fields (PEM, base64 in the config) take precedence over the files. */
-    public record Tls(boolean insecure, String serverName, String certFile, String keyFile, String caFile, byte[] certData,
-            byte[] keyData, byte[] caData) {
-    }
+    public record Tls(
+            boolean insecure,
+            String serverName,
+            String certFile,
+            String keyFile,
+            String caFile,
+            byte[] certData,
+            byte[] keyData,
+            byte[] caData) {}
 }

@@ -13,13 +13,25 @@ import org.snakeyaml.engine.v2.nodes.Node;
 /** The {@code extenders} list: its fields, defaults and upstream's validation. */
 final class ExtendersParser {
 
-    private static final Set<String> EXTENDER = Set.of("urlPrefix", "filterVerb", "preemptVerb", "prioritizeVerb", "weight",
-            "bindVerb", "enableHTTPS", "tlsConfig", "httpTimeout", "nodeCacheCapable", "managedResources", "ignorable");
-    private static final Set<String> TLS = Set.of("insecure", "serverName", "certFile", "keyFile", "caFile", "certData", "keyData",
-            "caData");
+    private static final Set<String> EXTENDER = Set.of(
+            "urlPrefix",
+            "filterVerb",
+            "preemptVerb",
+            "prioritizeVerb",
+            "weight",
+            "bindVerb",
+            "enableHTTPS",
+            "tlsConfig",
+            "httpTimeout",
+            "nodeCacheCapable",
+            "managedResources",
+            "ignorable");
+    private static final Set<String> TLS =
+            Set.of("insecure", "serverName", "certFile", "keyFile", "caFile", "certData", "keyData", "caData");
     private static final Set<String> MANAGED = Set.of("name", "ignoredByScheduler");
-    private static final Pattern QUALIFIED = Pattern.compile("([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?"
-            + "[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?");
+    private static final Pattern QUALIFIED =
+            Pattern.compile("([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?"
+                    + "[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?");
 
     private final YamlReader r;
 
@@ -38,14 +50,22 @@ final class ExtendersParser {
             Map<String, Node> f = r.fields(item, path, EXTENDER);
             String url = r.string(f.get("urlPrefix"), path + ".urlPrefix");
             if (url == null || url.isEmpty()) {
-                r.problem(item, path + ".urlPrefix", "Required value: the extender's base URL, such as http://127.0.0.1:8888/scheduler");
+                r.problem(
+                        item,
+                        path + ".urlPrefix",
+                        "Required value: the extender's base URL, such as http://127.0.0.1:8888/scheduler");
             } else if (!url.startsWith("http://") && !url.startsWith("https://")) {
-                r.problem(f.get("urlPrefix"), path + ".urlPrefix", "Invalid value: \"" + url + "\": must start with http:// or https://");
+                r.problem(
+                        f.get("urlPrefix"),
+                        path + ".urlPrefix",
+                        "Invalid value: \"" + url + "\": must start with http:// or https://");
             }
             String prioritize = verb(f, "prioritizeVerb", path);
             long weight = orZero(r.integer(f.get("weight"), path + ".weight"));
             if (!prioritize.isEmpty() && weight <= 0) {
-                r.problem(f.containsKey("weight") ? f.get("weight") : item, path + ".weight",
+                r.problem(
+                        f.containsKey("weight") ? f.get("weight") : item,
+                        path + ".weight",
                         "Invalid value: " + weight + ": must have a positive weight applied to it");
             }
             String bind = verb(f, "bindVerb", path);
@@ -55,12 +75,26 @@ final class ExtendersParser {
             List<ExtenderConfig.ManagedResource> managed = managed(f.get("managedResources"), path, managedNames);
             Duration t = r.parsedDuration(f.get("httpTimeout"), path + ".httpTimeout");
             Duration timeout = t == null || t.isZero() ? ExtenderConfig.DEFAULT_HTTP_TIMEOUT : t;
-            out.add(new ExtenderConfig(url == null ? "" : url, verb(f, "filterVerb", path), verb(f, "preemptVerb", path), prioritize,
-                    weight, bind, bool(f, "enableHTTPS", path), tls(f.get("tlsConfig"), path + ".tlsConfig"), timeout,
-                    bool(f, "nodeCacheCapable", path), managed, bool(f, "ignorable", path)));
+            out.add(new ExtenderConfig(
+                    url == null ? "" : url,
+                    verb(f, "filterVerb", path),
+                    verb(f, "preemptVerb", path),
+                    prioritize,
+                    weight,
+                    bind,
+                    bool(f, "enableHTTPS", path),
+                    tls(f.get("tlsConfig"), path + ".tlsConfig"),
+                    timeout,
+                    bool(f, "nodeCacheCapable", path),
+                    managed,
+                    bool(f, "ignorable", path)));
         }
         if (binders > 1) {
-            r.problem(node, "extenders", "Invalid value: \"found " + binders + " extenders implementing bind\": only one extender can implement bind");
+            r.problem(
+                    node,
+                    "extenders",
+                    "Invalid value: \"found " + binders
+                            + " extenders implementing bind\": only one extender can implement bind");
         }
         return out;
     }
@@ -89,10 +123,13 @@ final class ExtendersParser {
             if (problem != null) {
                 r.problem(f.get("name"), p, "Invalid value: \"" + name + "\": " + problem);
             } else if (!seen.add(name)) {
-                r.problem(f.get("name"), p, "Invalid value: \"" + name + "\": duplicate extender managed resource name");
+                r.problem(
+                        f.get("name"), p, "Invalid value: \"" + name + "\": duplicate extender managed resource name");
             }
-            out.add(new ExtenderConfig.ManagedResource(name, Boolean.TRUE.equals(r.bool(f.get("ignoredByScheduler"),
-                    path + ".managedResources[" + j + "].ignoredByScheduler"))));
+            out.add(new ExtenderConfig.ManagedResource(
+                    name,
+                    Boolean.TRUE.equals(r.bool(
+                            f.get("ignoredByScheduler"), path + ".managedResources[" + j + "].ignoredByScheduler"))));
         }
         return out;
     }
@@ -115,10 +152,15 @@ final class ExtendersParser {
             return null;
         }
         Map<String, Node> f = r.fields(node, path, TLS);
-        return new ExtenderConfig.Tls(bool(f, "insecure", path), r.string(f.get("serverName"), path + ".serverName"),
-                r.string(f.get("certFile"), path + ".certFile"), r.string(f.get("keyFile"), path + ".keyFile"),
-                r.string(f.get("caFile"), path + ".caFile"), base64(f.get("certData"), path + ".certData"),
-                base64(f.get("keyData"), path + ".keyData"), base64(f.get("caData"), path + ".caData"));
+        return new ExtenderConfig.Tls(
+                bool(f, "insecure", path),
+                r.string(f.get("serverName"), path + ".serverName"),
+                r.string(f.get("certFile"), path + ".certFile"),
+                r.string(f.get("keyFile"), path + ".keyFile"),
+                r.string(f.get("caFile"), path + ".caFile"),
+                base64(f.get("certData"), path + ".certData"),
+                base64(f.get("keyData"), path + ".keyData"),
+                base64(f.get("caData"), path + ".caData"));
     }
 
     private byte[] base64(Node node, String path) {
@@ -129,7 +171,11 @@ final class ExtendersParser {
         try {
             return Base64.getMimeDecoder().decode(s);
         } catch (IllegalArgumentException e) {
-            r.problem(node, path, "Invalid value: not base64 (" + e.getMessage() + "); give the PEM text base64-encoded, as in a kubeconfig");
+            r.problem(
+                    node,
+                    path,
+                    "Invalid value: not base64 (" + e.getMessage()
+                            + "); give the PEM text base64-encoded, as in a kubeconfig");
             return null;
         }
     }

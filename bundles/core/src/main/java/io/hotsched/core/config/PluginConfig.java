@@ -11,5 +11,4 @@ import java.util.Map;
  * @param line the line of the entry
  * @param path the entry's path ({@code profiles[0].pluginConfig[2]})
  */
-public record PluginConfig(String name, Map<String, Object> args, Map<String, Integer> lines, int line, String path) {
-}
+public record PluginConfig(String name, Map<String, Object> args, Map<String, Integer> lines, int line, String path) {}

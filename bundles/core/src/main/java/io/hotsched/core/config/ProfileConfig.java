@@ -8,8 +8,12 @@ import java.util.Map;
  *
  * @param percentageOfNodesToScore the profile's own value, or null to use the global one
  */
-public record ProfileConfig(String schedulerName, Integer percentageOfNodesToScore,
-        Map<ExtensionPoint, PluginSet> plugins, Map<String, PluginConfig> pluginConfig, String path) {
+public record ProfileConfig(
+        String schedulerName,
+        Integer percentageOfNodesToScore,
+        Map<ExtensionPoint, PluginSet> plugins,
+        Map<String, PluginConfig> pluginConfig,
+        String path) {
 
     public PluginSet plugins(ExtensionPoint point) {
         return plugins.getOrDefault(point, PluginSet.EMPTY);

@@ -1,7 +1,6 @@
 package io.hotsched.core.config;
 
 import java.util.List;
-import java.util.Map;
 
 /**
  * A validated KubeSchedulerConfiguration (v1) with upstream's defaults applied.
@@ -9,8 +8,13 @@ import java.util.Map;
  * @param source the file it came from, for messages
  * @param extenders the {@code extenders} list, shared by every profile as upstream does
  */
-public record SchedulerConfig(String source, int parallelism, int percentageOfNodesToScore,
-        long podInitialBackoffSeconds, long podMaxBackoffSeconds, List<ProfileConfig> profiles,
+public record SchedulerConfig(
+        String source,
+        int parallelism,
+        int percentageOfNodesToScore,
+        long podInitialBackoffSeconds,
+        long podMaxBackoffSeconds,
+        List<ProfileConfig> profiles,
         List<ExtenderConfig> extenders) {
 
     public ProfileConfig profile(String schedulerName) {

@@ -54,7 +54,10 @@ final class YamlReader {
             if (key == null) {
                 problem(t.getKeyNode(), path, "keys must be plain strings");
             } else if (!allowed.contains(key)) {
-                problem(t.getKeyNode(), fieldPath, "unknown field \"" + key + "\"; known fields: " + String.join(", ", sorted(allowed)));
+                problem(
+                        t.getKeyNode(),
+                        fieldPath,
+                        "unknown field \"" + key + "\"; known fields: " + String.join(", ", sorted(allowed)));
             } else if (out.containsKey(key)) {
                 problem(t.getKeyNode(), fieldPath, "field given twice");
             } else {
@@ -125,14 +128,15 @@ final class YamlReader {
         double nanos = 0;
         while (m.find()) {
             double v = Double.parseDouble(m.group(1));
-            nanos += v * switch (m.group(2)) {
-                case "ns" -> 1d;
-                case "us", "µs" -> 1e3;
-                case "ms" -> 1e6;
-                case "s" -> 1e9;
-                case "m" -> 60e9;
-                default -> 3600e9;
-            };
+            nanos += v
+                    * switch (m.group(2)) {
+                        case "ns" -> 1d;
+                        case "us", "µs" -> 1e3;
+                        case "ms" -> 1e6;
+                        case "s" -> 1e9;
+                        case "m" -> 60e9;
+                        default -> 3600e9;
+                    };
         }
         return Duration.ofNanos((long) nanos);
     }
@@ -158,7 +162,9 @@ final class YamlReader {
         if (node instanceof MappingNode map) {
             Map<String, Object> out = new LinkedHashMap<>();
             for (NodeTuple t : map.getValue()) {
-                String key = t.getKeyNode() instanceof ScalarNode s ? s.getValue() : String.valueOf(plain(t.getKeyNode(), base, lines));
+                String key = t.getKeyNode() instanceof ScalarNode s
+                        ? s.getValue()
+                        : String.valueOf(plain(t.getKeyNode(), base, lines));
                 String path = base.isEmpty() ? key : base + "." + key;
                 lines.put(path, line(t.getKeyNode()));
                 out.put(key, plain(t.getValueNode(), path, lines));
@@ -202,7 +208,9 @@ final class YamlReader {
     }
 
     private static String describe(Node node) {
-        return node instanceof ScalarNode s ? "\"" + s.getValue() + "\"" : node.getNodeType().toString().toLowerCase();
+        return node instanceof ScalarNode s
+                ? "\"" + s.getValue() + "\""
+                : node.getNodeType().toString().toLowerCase();
     }
 
     private static List<String> sorted(Set<String> names) {

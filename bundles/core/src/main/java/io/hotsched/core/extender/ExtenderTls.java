@@ -35,8 +35,7 @@ import javax.net.ssl.X509TrustManager;
  */
 final class ExtenderTls {
 
-    private ExtenderTls() {
-    }
+    private ExtenderTls() {}
 
     /** The context for {@code config}, or null when the JDK's default context serves (no TLS settings). */
     static SSLContext context(ExtenderConfig config) throws GeneralSecurityException, IOException {
@@ -45,7 +44,8 @@ final class ExtenderTls {
         boolean insecure = tls != null && tls.insecure() || config.enableHTTPS() && ca == null;
         byte[] cert = tls == null ? null : data(tls.certData(), tls.certFile());
         byte[] key = tls == null ? null : data(tls.keyData(), tls.keyFile());
-        String serverName = tls == null || tls.serverName() == null || tls.serverName().isEmpty() ? null : tls.serverName();
+        String serverName =
+                tls == null || tls.serverName() == null || tls.serverName().isEmpty() ? null : tls.serverName();
         if (!insecure && ca == null && cert == null && serverName == null) {
             return null;
         }
@@ -89,14 +89,16 @@ final class ExtenderTls {
     }
 
     private static List<Certificate> certificates(byte[] pem) throws CertificateException {
-        List<Certificate> out = new ArrayList<>(CertificateFactory.getInstance("X.509").generateCertificates(new ByteArrayInputStream(pem)));
+        List<Certificate> out = new ArrayList<>(
+                CertificateFactory.getInstance("X.509").generateCertificates(new ByteArrayInputStream(pem)));
         if (out.isEmpty()) {
             throw new CertificateException("no PEM certificate found");
         }
         return out;
     }
 
-    private static javax.net.ssl.KeyManager[] keyManagers(byte[] certPem, byte[] keyPem) throws GeneralSecurityException, IOException {
+    private static javax.net.ssl.KeyManager[] keyManagers(byte[] certPem, byte[] keyPem)
+            throws GeneralSecurityException, IOException {
         if (keyPem == null) {
             throw new GeneralSecurityException("tlsConfig has a client certificate but no key (keyData or keyFile)");
         }
@@ -114,8 +116,9 @@ final class ExtenderTls {
         String text = new String(pem, java.nio.charset.StandardCharsets.US_ASCII);
         boolean pkcs1 = text.contains("-----BEGIN RSA PRIVATE KEY-----");
         if (!pkcs1 && !text.contains("-----BEGIN PRIVATE KEY-----")) {
-            throw new GeneralSecurityException("the client key must be PEM \"PRIVATE KEY\" (PKCS#8) or \"RSA PRIVATE KEY\"; "
-                    + "convert others with: openssl pkcs8 -topk8 -nocrypt -in key.pem");
+            throw new GeneralSecurityException(
+                    "the client key must be PEM \"PRIVATE KEY\" (PKCS#8) or \"RSA PRIVATE KEY\"; "
+                            + "convert others with: openssl pkcs8 -topk8 -nocrypt -in key.pem");
         }
         String b64 = text.replaceAll("-----[A-Z ]+-----", "").replaceAll("\\s", "");
         byte[] der = Base64.getDecoder().decode(b64);
@@ -135,7 +138,23 @@ final class ExtenderTls {
 
     /** Wraps a PKCS#1 RSAPrivateKey in a PKCS#8 PrivateKeyInfo (version 0, rsaEncryption, NULL). */
     private static byte[] pkcs1ToPkcs8(byte[] pkcs1) {
-        byte[] algorithm = {0x30, 0x0d, 0x06, 0x09, 0x2a, (byte) 0x86, 0x48, (byte) 0x86, (byte) 0xf7, 0x0d, 0x01, 0x01, 0x01, 0x05, 0x00};
+        byte[] algorithm = {
+            0x30,
+            0x0d,
+            0x06,
+            0x09,
+            0x2a,
+            (byte) 0x86,
+            0x48,
+            (byte) 0x86,
+            (byte) 0xf7,
+            0x0d,
+            0x01,
+            0x01,
+            0x01,
+            0x05,
+            0x00
+        };
         byte[] version = {0x02, 0x01, 0x00};
         byte[] octets = tlv(0x04, pkcs1);
         byte[] body = new byte[version.length + algorithm.length + octets.length];
@@ -147,10 +166,13 @@ final class ExtenderTls {
 
     private static byte[] tlv(int tag, byte[] value) {
         int n = value.length;
-        byte[] len = n < 0x80 ? new byte[] {(byte) n}
-                : n < 0x100 ? new byte[] {(byte) 0x81, (byte) n}
-                : n < 0x10000 ? new byte[] {(byte) 0x82, (byte) (n >> 8), (byte) n}
-                : new byte[] {(byte) 0x83, (byte) (n >> 16), (byte) (n >> 8), (byte) n};
+        byte[] len = n < 0x80
+                ? new byte[] {(byte) n}
+                : n < 0x100
+                        ? new byte[] {(byte) 0x81, (byte) n}
+                        : n < 0x10000
+                                ? new byte[] {(byte) 0x82, (byte) (n >> 8), (byte) n}
+                                : new byte[] {(byte) 0x83, (byte) (n >> 16), (byte) (n >> 8), (byte) n};
         byte[] out = new byte[1 + len.length + n];
         out[0] = (byte) tag;
         System.arraycopy(len, 0, out, 1, len.length);
@@ -161,28 +183,22 @@ final class ExtenderTls {
     /** {@code insecure}: any certificate, any name (upstream's InsecureSkipVerify). */
     private static final class TrustAll extends X509ExtendedTrustManager {
         @Override
-        public void checkClientTrusted(X509Certificate[] chain, String authType) {
-        }
+        public void checkClientTrusted(X509Certificate[] chain, String authType) {}
 
         @Override
-        public void checkServerTrusted(X509Certificate[] chain, String authType) {
-        }
+        public void checkServerTrusted(X509Certificate[] chain, String authType) {}
 
         @Override
-        public void checkClientTrusted(X509Certificate[] chain, String authType, Socket socket) {
-        }
+        public void checkClientTrusted(X509Certificate[] chain, String authType, Socket socket) {}
 
         @Override
-        public void checkServerTrusted(X509Certificate[] chain, String authType, Socket socket) {
-        }
+        public void checkServerTrusted(X509Certificate[] chain, String authType, Socket socket) {}
 
         @Override
-        public void checkClientTrusted(X509Certificate[] chain, String authType, SSLEngine engine) {
-        }
+        public void checkClientTrusted(X509Certificate[] chain, String authType, SSLEngine engine) {}
 
         @Override
-        public void checkServerTrusted(X509Certificate[] chain, String authType, SSLEngine engine) {
-        }
+        public void checkServerTrusted(X509Certificate[] chain, String authType, SSLEngine engine) {}
 
         @Override
         public X509Certificate[] getAcceptedIssuers() {
@@ -205,12 +221,14 @@ final class ExtenderTls {
             var names = chain[0].getSubjectAlternativeNames();
             if (names != null) {
                 for (List<?> n : names) {
-                    if (Integer.valueOf(2).equals(n.get(0)) && matches(String.valueOf(n.get(1)).toLowerCase(Locale.ROOT))) {
+                    if (Integer.valueOf(2).equals(n.get(0))
+                            && matches(String.valueOf(n.get(1)).toLowerCase(Locale.ROOT))) {
                         return;
                     }
                 }
             }
-            throw new CertificateException("the server's certificate is not valid for tlsConfig.serverName " + serverName);
+            throw new CertificateException(
+                    "the server's certificate is not valid for tlsConfig.serverName " + serverName);
         }
 
         private boolean matches(String dns) {
@@ -232,22 +250,26 @@ final class ExtenderTls {
         }
 
         @Override
-        public void checkClientTrusted(X509Certificate[] chain, String authType, Socket socket) throws CertificateException {
+        public void checkClientTrusted(X509Certificate[] chain, String authType, Socket socket)
+                throws CertificateException {
             pkix.checkClientTrusted(chain, authType);
         }
 
         @Override
-        public void checkServerTrusted(X509Certificate[] chain, String authType, Socket socket) throws CertificateException {
+        public void checkServerTrusted(X509Certificate[] chain, String authType, Socket socket)
+                throws CertificateException {
             check(chain, authType);
         }
 
         @Override
-        public void checkClientTrusted(X509Certificate[] chain, String authType, SSLEngine engine) throws CertificateException {
+        public void checkClientTrusted(X509Certificate[] chain, String authType, SSLEngine engine)
+                throws CertificateException {
             pkix.checkClientTrusted(chain, authType);
         }
 
         @Override
-        public void checkServerTrusted(X509Certificate[] chain, String authType, SSLEngine engine) throws CertificateException {
+        public void checkServerTrusted(X509Certificate[] chain, String authType, SSLEngine engine)
+                throws CertificateException {
             check(chain, authType);
         }
 

@@ -129,12 +129,16 @@ public final class Extenders {
                 r = e.filter(pod, feasible);
             } catch (ExtenderException ex) {
                 if (e.isIgnorable()) {
-                    LOG.info("Skipping extender {} as it returned error and has ignorable flag set: {}", e.name(), ex.getMessage());
+                    LOG.info(
+                            "Skipping extender {} as it returned error and has ignorable flag set: {}",
+                            e.name(),
+                            ex.getMessage());
                     continue;
                 }
                 throw ex;
             }
-            r.failedAndUnresolvable().forEach((node, msg) -> statuses.put(node, Status.of(Code.UNSCHEDULABLE_AND_UNRESOLVABLE, msg)));
+            r.failedAndUnresolvable()
+                    .forEach((node, msg) -> statuses.put(node, Status.of(Code.UNSCHEDULABLE_AND_UNRESOLVABLE, msg)));
             r.failed().forEach((node, msg) -> {
                 if (!r.failedAndUnresolvable().containsKey(node)) {
                     statuses.put(node, Status.unschedulable(msg));
@@ -172,8 +176,7 @@ public final class Extenders {
     }
 
     /** One extender's prioritize answer: per host its raw score; {@code factor} = weight × 10. */
-    public record Scores(String extender, Map<String, Long> raw, long factor) {
-    }
+    public record Scores(String extender, Map<String, Long> raw, long factor) {}
 
     /**
      * upstream's extendersBinding: the first interested binder binds. An ignorable binder's error
@@ -191,7 +194,10 @@ public final class Extenders {
                 return Status.SUCCESS;
             } catch (ExtenderException ex) {
                 if (e.isIgnorable()) {
-                    LOG.info("Skipping extender {} in bind as it returned error and has ignorable flag set: {}", e.name(), ex.getMessage());
+                    LOG.info(
+                            "Skipping extender {} in bind as it returned error and has ignorable flag set: {}",
+                            e.name(),
+                            ex.getMessage());
                     continue;
                 }
                 return Status.error(ex);

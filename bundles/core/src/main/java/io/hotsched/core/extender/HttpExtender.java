@@ -2,7 +2,6 @@ package io.hotsched.core.extender;
 
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.NodeList;
-import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.ResourceRequirements;
 import io.hotsched.api.framework.Extender;
 import io.hotsched.api.framework.ExtenderException;
@@ -45,8 +44,7 @@ import tools.jackson.databind.json.JsonMapper;
 public final class HttpExtender implements Extender {
 
     private static final long MAX_COOL_DOWN_NANOS = 60_000_000_000L;
-    private static final TypeReference<List<Wire.HostPriority>> PRIORITIES = new TypeReference<>() {
-    };
+    private static final TypeReference<List<Wire.HostPriority>> PRIORITIES = new TypeReference<>() {};
 
     private final ExtenderConfig config;
     private final String base;
@@ -61,9 +59,12 @@ public final class HttpExtender implements Extender {
     HttpExtender(ExtenderConfig config, JsonMapper json) throws GeneralSecurityException, IOException {
         this.config = config;
         this.base = config.urlPrefix().replaceAll("/+$", "");
-        this.managed = config.managedResources().stream().map(ExtenderConfig.ManagedResource::name).collect(Collectors.toUnmodifiableSet());
+        this.managed = config.managedResources().stream()
+                .map(ExtenderConfig.ManagedResource::name)
+                .collect(Collectors.toUnmodifiableSet());
         this.json = json;
-        HttpClient.Builder b = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(config.httpTimeout());
+        HttpClient.Builder b =
+                HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(config.httpTimeout());
         SSLContext tls = ExtenderTls.context(config);
         if (tls != null) {
             b.sslContext(tls);
@@ -73,8 +74,10 @@ public final class HttpExtender implements Extender {
 
     /** The mapper for the wire types: answers read case-insensitively, unknown fields ignored, as Go's decoder. */
     static JsonMapper mapper() {
-        return JsonMapper.builder().enable(MapperFeature.ACCEPT_CASE_INSENSITIVE_PROPERTIES)
-                .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES).build();
+        return JsonMapper.builder()
+                .enable(MapperFeature.ACCEPT_CASE_INSENSITIVE_PROPERTIES)
+                .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+                .build();
     }
 
     public ExtenderConfig config() {
@@ -142,8 +145,8 @@ public final class HttpExtender implements Extender {
     }
 
     /** What a filter call left: the nodes that pass, and why the others failed. */
-    public record FilterOutcome(List<NodeInfo> feasible, Map<String, String> failed, Map<String, String> failedAndUnresolvable) {
-    }
+    public record FilterOutcome(
+            List<NodeInfo> feasible, Map<String, String> failed, Map<String, String> failedAndUnresolvable) {}
 
     /** The filter verb over {@code nodes}; all pass when the extender has none. */
     public FilterOutcome filter(PodInfo pod, List<NodeInfo> nodes) {
@@ -171,7 +174,8 @@ public final class HttpExtender implements Extender {
         } else if (r.nodes() != null && r.nodes().getItems() != null) {
             // upstream builds bare NodeInfos from the returned Nodes; the cached ones (with their pods) are used here
             for (var node : r.nodes().getItems()) {
-                String name = node.getMetadata() == null ? null : node.getMetadata().getName();
+                String name =
+                        node.getMetadata() == null ? null : node.getMetadata().getName();
                 NodeInfo n = byName.get(name);
                 if (n == null) {
                     throw new ExtenderException("extender \"" + name() + "\" claims a filtered node \"" + name
@@ -180,7 +184,9 @@ public final class HttpExtender implements Extender {
                 feasible.add(n);
             }
         }
-        return new FilterOutcome(feasible, r.failedNodes() == null ? Map.of() : r.failedNodes(),
+        return new FilterOutcome(
+                feasible,
+                r.failedNodes() == null ? Map.of() : r.failedNodes(),
                 r.failedAndUnresolvableNodes() == null ? Map.of() : r.failedAndUnresolvableNodes());
     }
 
@@ -199,28 +205,37 @@ public final class HttpExtender implements Extender {
     /** The bind verb; the extender writes the Binding to the API server itself. */
     public void bind(PodInfo pod, String node) {
         var meta = pod.pod().getMetadata();
-        Wire.ExtenderBindingResult r = send(config.bindVerb(),
-                new Wire.ExtenderBindingArgs(meta.getName(), meta.getNamespace(), meta.getUid(), node), Wire.ExtenderBindingResult.class);
+        Wire.ExtenderBindingResult r = send(
+                config.bindVerb(),
+                new Wire.ExtenderBindingArgs(meta.getName(), meta.getNamespace(), meta.getUid(), node),
+                Wire.ExtenderBindingResult.class);
         if (r.error() != null && !r.error().isEmpty()) {
             throw new ExtenderException(r.error());
         }
     }
 
     @Override
-    public Map<String, Victims> processPreemption(PodInfo pod, Map<String, Victims> nodeNameToVictims, NodeInfoLister nodes) {
+    public Map<String, Victims> processPreemption(
+            PodInfo pod, Map<String, Victims> nodeNameToVictims, NodeInfoLister nodes) {
         if (!supportsPreemption()) {
-            throw new ExtenderException("preempt verb is not defined for extender " + name() + " but run into ProcessPreemption");
+            throw new ExtenderException(
+                    "preempt verb is not defined for extender " + name() + " but run into ProcessPreemption");
         }
         Wire.ExtenderPreemptionArgs args;
         if (config.nodeCacheCapable()) {
             Map<String, Wire.MetaVictims> meta = new LinkedHashMap<>();
-            nodeNameToVictims.forEach((node, v) -> meta.put(node,
-                    new Wire.MetaVictims(v.pods().stream().map(p -> new Wire.MetaPod(p.uid())).toList(), v.numPDBViolations())));
+            nodeNameToVictims.forEach((node, v) -> meta.put(
+                    node,
+                    new Wire.MetaVictims(
+                            v.pods().stream()
+                                    .map(p -> new Wire.MetaPod(p.uid()))
+                                    .toList(),
+                            v.numPDBViolations())));
             args = new Wire.ExtenderPreemptionArgs(pod.pod(), null, meta);
         } else {
             Map<String, Wire.Victims> full = new LinkedHashMap<>();
-            nodeNameToVictims.forEach((node, v) -> full.put(node,
-                    new Wire.Victims(v.pods().stream().map(PodInfo::pod).toList(), v.numPDBViolations())));
+            nodeNameToVictims.forEach((node, v) -> full.put(
+                    node, new Wire.Victims(v.pods().stream().map(PodInfo::pod).toList(), v.numPDBViolations())));
             args = new Wire.ExtenderPreemptionArgs(pod.pod(), full, null);
         }
         Wire.ExtenderPreemptionResult r = send(config.preemptVerb(), args, Wire.ExtenderPreemptionResult.class);
@@ -231,25 +246,32 @@ public final class HttpExtender implements Extender {
         for (Map.Entry<String, Wire.MetaVictims> e : r.nodeNameToMetaVictims().entrySet()) {
             NodeInfo node = nodes.get(e.getKey());
             if (node == null) {
-                throw new ExtenderException("extender " + name() + " answered node \"" + e.getKey() + "\", which is not in the snapshot");
+                throw new ExtenderException(
+                        "extender " + name() + " answered node \"" + e.getKey() + "\", which is not in the snapshot");
             }
             List<PodInfo> victims = new ArrayList<>();
             if (e.getValue() != null && e.getValue().pods() != null) {
                 for (Wire.MetaPod m : e.getValue().pods()) {
-                    PodInfo p = node.pods().stream().filter(x -> x.uid().equals(m.uid())).findFirst().orElseThrow(() -> new ExtenderException(
-                            "extender: " + name() + " claims to preempt pod (UID: " + m.uid() + ") on node: " + e.getKey()
-                                    + ", but the pod is not found on that node"));
+                    PodInfo p = node.pods().stream()
+                            .filter(x -> x.uid().equals(m.uid()))
+                            .findFirst()
+                            .orElseThrow(() -> new ExtenderException(
+                                    "extender: " + name() + " claims to preempt pod (UID: " + m.uid() + ") on node: "
+                                            + e.getKey() + ", but the pod is not found on that node"));
                     victims.add(p);
                 }
             }
-            out.put(e.getKey(), new Victims(victims, e.getValue() == null ? 0 : e.getValue().numPDBViolations()));
+            out.put(
+                    e.getKey(),
+                    new Victims(victims, e.getValue() == null ? 0 : e.getValue().numPDBViolations()));
         }
         return out;
     }
 
     private Wire.ExtenderArgs args(PodInfo pod, List<NodeInfo> nodes) {
         if (config.nodeCacheCapable()) {
-            return new Wire.ExtenderArgs(pod.pod(), null, nodes.stream().map(NodeInfo::name).toList());
+            return new Wire.ExtenderArgs(
+                    pod.pod(), null, nodes.stream().map(NodeInfo::name).toList());
         }
         NodeList list = new NodeList();
         list.setItems(nodes.stream().map(NodeInfo::node).toList());
@@ -261,7 +283,9 @@ public final class HttpExtender implements Extender {
         try {
             return decode(verb, sendAsync(verb, body).join(), type);
         } catch (CompletionException e) {
-            throw e.getCause() instanceof ExtenderException ee ? ee : new ExtenderException(e.getCause().toString(), e.getCause());
+            throw e.getCause() instanceof ExtenderException ee
+                    ? ee
+                    : new ExtenderException(e.getCause().toString(), e.getCause());
         }
     }
 
@@ -271,8 +295,11 @@ public final class HttpExtender implements Extender {
         if (cooling != null) {
             return CompletableFuture.failedFuture(new ExtenderException("Post \"" + url + "\": " + cooling));
         }
-        HttpRequest req = HttpRequest.newBuilder(URI.create(url)).timeout(config.httpTimeout()).header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofByteArray(body)).build();
+        HttpRequest req = HttpRequest.newBuilder(URI.create(url))
+                .timeout(config.httpTimeout())
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofByteArray(body))
+                .build();
         return client.sendAsync(req, HttpResponse.BodyHandlers.ofByteArray()).handle((resp, err) -> {
             if (err != null) {
                 Throwable cause = err instanceof CompletionException && err.getCause() != null ? err.getCause() : err;
@@ -283,7 +310,8 @@ public final class HttpExtender implements Extender {
             }
             answered();
             if (resp.statusCode() != 200) {
-                throw new ExtenderException("failed " + verb + " with extender at URL " + url + ", code " + resp.statusCode());
+                throw new ExtenderException(
+                        "failed " + verb + " with extender at URL " + url + ", code " + resp.statusCode());
             }
             return resp.body();
         });
@@ -302,15 +330,20 @@ public final class HttpExtender implements Extender {
     private String coolingDown() {
         synchronized (coolDownLock) {
             long left = coolDownUntilNanos - System.nanoTime();
-            return coolDownNanos > 0 && left > 0 ? "not called for " + (left / 1_000_000) + "ms more: " + coolDownCause : null;
+            return coolDownNanos > 0 && left > 0
+                    ? "not called for " + (left / 1_000_000) + "ms more: " + coolDownCause
+                    : null;
         }
     }
 
     private void timedOut() {
         synchronized (coolDownLock) {
-            coolDownNanos = coolDownNanos == 0 ? config.httpTimeout().toNanos() : Math.min(MAX_COOL_DOWN_NANOS, coolDownNanos * 2);
+            coolDownNanos = coolDownNanos == 0
+                    ? config.httpTimeout().toNanos()
+                    : Math.min(MAX_COOL_DOWN_NANOS, coolDownNanos * 2);
             coolDownUntilNanos = System.nanoTime() + coolDownNanos;
-            coolDownCause = "its last call got no answer within " + config.httpTimeout().toMillis() + "ms";
+            coolDownCause =
+                    "its last call got no answer within " + config.httpTimeout().toMillis() + "ms";
         }
     }
 
@@ -324,7 +357,8 @@ public final class HttpExtender implements Extender {
         try {
             return json.writeValueAsBytes(args);
         } catch (JacksonException e) {
-            throw new ExtenderException("encoding the request to extender " + name() + ": " + e.getOriginalMessage(), e);
+            throw new ExtenderException(
+                    "encoding the request to extender " + name() + ": " + e.getOriginalMessage(), e);
         }
     }
 
@@ -340,8 +374,10 @@ public final class HttpExtender implements Extender {
         try {
             return read.get();
         } catch (JacksonException e) {
-            throw new ExtenderException("extender " + name() + " answered " + verb + " with JSON that is not a " + typeName + ": "
-                    + e.getOriginalMessage(), e);
+            throw new ExtenderException(
+                    "extender " + name() + " answered " + verb + " with JSON that is not a " + typeName + ": "
+                            + e.getOriginalMessage(),
+                    e);
         }
     }
 

@@ -13,46 +13,51 @@ import java.util.Map;
  */
 final class Wire {
 
-    private Wire() {
-    }
+    private Wire() {}
 
     /** POST body of filter and prioritize: {@code Nodes} without nodeCacheCapable, {@code NodeNames} with it. */
-    record ExtenderArgs(@JsonProperty("Pod") Pod pod, @JsonProperty("Nodes") NodeList nodes,
-            @JsonProperty("NodeNames") List<String> nodeNames) {
-    }
+    record ExtenderArgs(
+            @JsonProperty("Pod") Pod pod,
+            @JsonProperty("Nodes") NodeList nodes,
+            @JsonProperty("NodeNames") List<String> nodeNames) {}
 
-    record ExtenderFilterResult(@JsonProperty("Nodes") NodeList nodes, @JsonProperty("NodeNames") List<String> nodeNames,
+    record ExtenderFilterResult(
+            @JsonProperty("Nodes") NodeList nodes,
+            @JsonProperty("NodeNames") List<String> nodeNames,
             @JsonProperty("FailedNodes") Map<String, String> failedNodes,
             @JsonProperty("FailedAndUnresolvableNodes") Map<String, String> failedAndUnresolvableNodes,
-            @JsonProperty("Error") String error) {
-    }
+            @JsonProperty("Error") String error) {}
 
     /** One element of the prioritize answer, a JSON array (HostPriorityList). */
-    record HostPriority(@JsonProperty("Host") String host, @JsonProperty("Score") long score) {
-    }
+    record HostPriority(
+            @JsonProperty("Host") String host,
+            @JsonProperty("Score") long score) {}
 
-    record ExtenderBindingArgs(@JsonProperty("PodName") String podName, @JsonProperty("PodNamespace") String podNamespace,
-            @JsonProperty("PodUID") String podUID, @JsonProperty("Node") String node) {
-    }
+    record ExtenderBindingArgs(
+            @JsonProperty("PodName") String podName,
+            @JsonProperty("PodNamespace") String podNamespace,
+            @JsonProperty("PodUID") String podUID,
+            @JsonProperty("Node") String node) {}
 
-    record ExtenderBindingResult(@JsonProperty("Error") String error) {
-    }
+    record ExtenderBindingResult(@JsonProperty("Error") String error) {}
 
-    record Victims(@JsonProperty("Pods") List<Pod> pods, @JsonProperty("NumPDBViolations") long numPDBViolations) {
-    }
+    record Victims(
+            @JsonProperty("Pods") List<Pod> pods,
+            @JsonProperty("NumPDBViolations") long numPDBViolations) {}
 
-    record MetaPod(@JsonProperty("UID") String uid) {
-    }
+    record MetaPod(@JsonProperty("UID") String uid) {}
 
-    record MetaVictims(@JsonProperty("Pods") List<MetaPod> pods, @JsonProperty("NumPDBViolations") long numPDBViolations) {
-    }
+    record MetaVictims(
+            @JsonProperty("Pods") List<MetaPod> pods,
+            @JsonProperty("NumPDBViolations") long numPDBViolations) {}
 
     /** The scheduler sends NodeNameToMetaVictims with nodeCacheCapable, NodeNameToVictims without. */
-    record ExtenderPreemptionArgs(@JsonProperty("Pod") Pod pod, @JsonProperty("NodeNameToVictims") Map<String, Victims> nodeNameToVictims,
-            @JsonProperty("NodeNameToMetaVictims") Map<String, MetaVictims> nodeNameToMetaVictims) {
-    }
+    record ExtenderPreemptionArgs(
+            @JsonProperty("Pod") Pod pod,
+            @JsonProperty("NodeNameToVictims") Map<String, Victims> nodeNameToVictims,
+            @JsonProperty("NodeNameToMetaVictims") Map<String, MetaVictims> nodeNameToMetaVictims) {}
 
     /** The extender always answers with MetaVictims. */
-    record ExtenderPreemptionResult(@JsonProperty("NodeNameToMetaVictims") Map<String, MetaVictims> nodeNameToMetaVictims) {
-    }
+    record ExtenderPreemptionResult(
+            @JsonProperty("NodeNameToMetaVictims") Map<String, MetaVictims> nodeNameToMetaVictims) {}
 }

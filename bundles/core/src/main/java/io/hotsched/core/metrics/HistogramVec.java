@@ -53,7 +53,8 @@ public final class HistogramVec {
         Map<String, Object> m = (Map<String, Object>) map;
         Object next = m.get(value);
         if (next == null) {
-            next = m.computeIfAbsent(value, v -> leaf ? new Histogram(bounds) : new ConcurrentHashMap<String, Object>());
+            next = m.computeIfAbsent(
+                    value, v -> leaf ? new Histogram(bounds) : new ConcurrentHashMap<String, Object>());
         }
         return next;
     }

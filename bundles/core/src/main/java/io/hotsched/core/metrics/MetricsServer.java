@@ -32,8 +32,12 @@ public final class MetricsServer implements AutoCloseable {
      * @throws IllegalArgumentException naming the value when it is not {@code host:port}
      * @throws IOException when the port cannot be bound
      */
-    public static MetricsServer start(String address, SchedulerMetrics metrics, BooleanSupplier healthy,
-            java.util.function.Supplier<String> notReady) throws IOException {
+    public static MetricsServer start(
+            String address,
+            SchedulerMetrics metrics,
+            BooleanSupplier healthy,
+            java.util.function.Supplier<String> notReady)
+            throws IOException {
         InetSocketAddress at = parse(address);
         HttpServer server = HttpServer.create(at, 16);
         server.createContext("/metrics", ex -> {
@@ -62,7 +66,8 @@ public final class MetricsServer implements AutoCloseable {
     static InetSocketAddress parse(String address) {
         int colon = address.lastIndexOf(':');
         if (colon < 0) {
-            throw new IllegalArgumentException("metricsAddress \"" + address + "\" is not host:port (e.g. 127.0.0.1:10259, or empty for none)");
+            throw new IllegalArgumentException(
+                    "metricsAddress \"" + address + "\" is not host:port (e.g. 127.0.0.1:10259, or empty for none)");
         }
         String host = address.substring(0, colon);
         try {
@@ -72,7 +77,8 @@ public final class MetricsServer implements AutoCloseable {
             }
             return host.isEmpty() ? new InetSocketAddress(port) : new InetSocketAddress(host, port);
         } catch (NumberFormatException e) {
-            throw new IllegalArgumentException("metricsAddress \"" + address + "\": the port must be a number from 0 to 65535");
+            throw new IllegalArgumentException(
+                    "metricsAddress \"" + address + "\": the port must be a number from 0 to 65535");
         }
     }
 

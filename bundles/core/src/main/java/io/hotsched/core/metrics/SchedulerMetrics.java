@@ -16,6 +16,7 @@ public final class SchedulerMetrics {
 
     /** Result label values of {@link #attemptDuration}. */
     public static final String SCHEDULED = "scheduled";
+
     public static final String UNSCHEDULABLE = "unschedulable";
     public static final String ERROR = "error";
 
@@ -23,18 +24,30 @@ public final class SchedulerMetrics {
     public static final int PLUGIN_SAMPLE_PERCENT = 10;
 
     /** Labels result, profile: from the pod leaving the queue to bound, refused or failed. */
-    public final HistogramVec attemptDuration = new HistogramVec("scheduler_scheduling_attempt_duration_seconds",
-            "Scheduling attempt latency in seconds (scheduling algorithm + binding)", Histogram.exponential(0.001, 2, 15), "result", "profile");
+    public final HistogramVec attemptDuration = new HistogramVec(
+            "scheduler_scheduling_attempt_duration_seconds",
+            "Scheduling attempt latency in seconds (scheduling algorithm + binding)",
+            Histogram.exponential(0.001, 2, 15),
+            "result",
+            "profile");
 
     /** Labels extension_point, status, profile. */
-    public final HistogramVec extensionPointDuration = new HistogramVec("scheduler_framework_extension_point_duration_seconds",
-            "Latency for running all plugins of a specific extension point.", Histogram.exponential(0.0001, 2, 12), "extension_point",
-            "status", "profile");
+    public final HistogramVec extensionPointDuration = new HistogramVec(
+            "scheduler_framework_extension_point_duration_seconds",
+            "Latency for running all plugins of a specific extension point.",
+            Histogram.exponential(0.0001, 2, 12),
+            "extension_point",
+            "status",
+            "profile");
 
     /** Labels plugin, extension_point, status; only {@link #PLUGIN_SAMPLE_PERCENT}% of attempts are timed. */
-    public final HistogramVec pluginExecutionDuration = new HistogramVec("scheduler_plugin_execution_duration_seconds",
-            "Duration for running a plugin at a specific extension point.", Histogram.exponential(0.00001, 1.5, 20), "plugin",
-            "extension_point", "status");
+    public final HistogramVec pluginExecutionDuration = new HistogramVec(
+            "scheduler_plugin_execution_duration_seconds",
+            "Duration for running a plugin at a specific extension point.",
+            Histogram.exponential(0.00001, 1.5, 20),
+            "plugin",
+            "extension_point",
+            "status");
 
     /** The search for a node: PreFilter to the chosen node, without Reserve, Permit and binding. */
     public final Histogram algorithmDuration = new Histogram(Histogram.exponential(0.001, 2, 15));
@@ -74,13 +87,23 @@ public final class SchedulerMetrics {
     public void writeText(StringBuilder out) {
         writeAttempts(out);
         write(out, attemptDuration);
-        writeOne(out, "scheduler_scheduling_algorithm_duration_seconds", "Scheduling algorithm latency in seconds", algorithmDuration);
+        writeOne(
+                out,
+                "scheduler_scheduling_algorithm_duration_seconds",
+                "Scheduling algorithm latency in seconds",
+                algorithmDuration);
         write(out, extensionPointDuration);
         write(out, pluginExecutionDuration);
         Map<String, Integer> pending = pendingPods.get();
-        out.append("# HELP scheduler_pending_pods Number of pending pods, by the queue type.\n# TYPE scheduler_pending_pods gauge\n");
-        pending.entrySet().stream().sorted(Map.Entry.comparingByKey())
-                .forEach(e -> out.append("scheduler_pending_pods{queue=\"").append(escape(e.getKey())).append("\"} ").append(e.getValue()).append('\n'));
+        out.append(
+                "# HELP scheduler_pending_pods Number of pending pods, by the queue type.\n# TYPE scheduler_pending_pods gauge\n");
+        pending.entrySet().stream()
+                .sorted(Map.Entry.comparingByKey())
+                .forEach(e -> out.append("scheduler_pending_pods{queue=\"")
+                        .append(escape(e.getKey()))
+                        .append("\"} ")
+                        .append(e.getValue())
+                        .append('\n'));
     }
 
     /** scheduler_schedule_attempts_total: the attempt histogram's counts, as upstream counts both at once. */
@@ -88,8 +111,13 @@ public final class SchedulerMetrics {
         out.append("# HELP scheduler_schedule_attempts_total Number of attempts to schedule pods, by the result.\n")
                 .append("# TYPE scheduler_schedule_attempts_total counter\n");
         for (Map.Entry<List<String>, Histogram> e : sorted(attemptDuration)) {
-            out.append("scheduler_schedule_attempts_total{profile=\"").append(escape(e.getKey().get(1))).append("\",result=\"")
-                    .append(escape(e.getKey().get(0))).append("\"} ").append(e.getValue().count()).append('\n');
+            out.append("scheduler_schedule_attempts_total{profile=\"")
+                    .append(escape(e.getKey().get(1)))
+                    .append("\",result=\"")
+                    .append(escape(e.getKey().get(0)))
+                    .append("\"} ")
+                    .append(e.getValue().count())
+                    .append('\n');
         }
     }
 
@@ -99,7 +127,10 @@ public final class SchedulerMetrics {
         for (Map.Entry<List<String>, Histogram> e : sorted(vec)) {
             StringBuilder labels = new StringBuilder();
             for (int i = 0; i < vec.labels().size(); i++) {
-                labels.append(vec.labels().get(i)).append("=\"").append(escape(e.getKey().get(i))).append("\",");
+                labels.append(vec.labels().get(i))
+                        .append("=\"")
+                        .append(escape(e.getKey().get(i)))
+                        .append("\",");
             }
             series(out, vec.name(), labels.toString(), e.getValue());
         }
@@ -115,12 +146,34 @@ public final class SchedulerMetrics {
         long[] c = h.cumulative();
         double[] b = h.bounds();
         for (int i = 0; i < b.length; i++) {
-            out.append(name).append("_bucket{").append(labels).append("le=\"").append(b[i]).append("\"} ").append(c[i]).append('\n');
+            out.append(name)
+                    .append("_bucket{")
+                    .append(labels)
+                    .append("le=\"")
+                    .append(b[i])
+                    .append("\"} ")
+                    .append(c[i])
+                    .append('\n');
         }
-        out.append(name).append("_bucket{").append(labels).append("le=\"+Inf\"} ").append(c[b.length]).append('\n');
+        out.append(name)
+                .append("_bucket{")
+                .append(labels)
+                .append("le=\"+Inf\"} ")
+                .append(c[b.length])
+                .append('\n');
         String plain = labels.isEmpty() ? "" : "{" + labels.substring(0, labels.length() - 1) + "}";
-        out.append(name).append("_sum").append(plain).append(' ').append(h.sum()).append('\n');
-        out.append(name).append("_count").append(plain).append(' ').append(c[b.length]).append('\n');
+        out.append(name)
+                .append("_sum")
+                .append(plain)
+                .append(' ')
+                .append(h.sum())
+                .append('\n');
+        out.append(name)
+                .append("_count")
+                .append(plain)
+                .append(' ')
+                .append(c[b.length])
+                .append('\n');
     }
 
     private static List<Map.Entry<List<String>, Histogram>> sorted(HistogramVec vec) {

@@ -23,13 +23,13 @@ import java.util.TreeMap;
 /** Turns the scheduler's state into the views of {@link io.hotsched.core.admin.SchedulerAdmin}. */
 final class AdminViews {
 
-    private AdminViews() {
-    }
+    private AdminViews() {}
 
     static List<PluginView> plugins(Scheduler s) {
         List<PluginView> out = new ArrayList<>();
         PluginHealth health = s.health();
-        for (Map.Entry<String, List<Registration>> e : new TreeMap<>(s.registry().all()).entrySet()) {
+        for (Map.Entry<String, List<Registration>> e :
+                new TreeMap<>(s.registry().all()).entrySet()) {
             Registration serving = s.registry().serving(e.getKey()).orElse(null);
             for (Registration r : e.getValue()) {
                 Set<String> points = new LinkedHashSet<>();
@@ -41,9 +41,20 @@ final class AdminViews {
                         points.addAll(f.pointsByPlugin().getOrDefault(r.name(), List.of()));
                     }
                 }
-                String state = health.quarantined(r) ? "quarantined" : health.stuck(r) ? "stuck" : serving != null && serving.serviceId() == r.serviceId() ? "active" : "standby";
+                String state = health.quarantined(r)
+                        ? "quarantined"
+                        : health.stuck(r)
+                                ? "stuck"
+                                : serving != null && serving.serviceId() == r.serviceId() ? "active" : "standby";
                 PluginHealth.Counters c = health.counters(r);
-                out.add(new PluginView(r.name(), r.bundle(), r.version().toString(), state, List.copyOf(points), profiles, c.failures(),
+                out.add(new PluginView(
+                        r.name(),
+                        r.bundle(),
+                        r.version().toString(),
+                        state,
+                        List.copyOf(points),
+                        profiles,
+                        c.failures(),
                         c.lastError()));
             }
         }
@@ -80,7 +91,8 @@ final class AdminViews {
         List<ProfileView> out = new ArrayList<>();
         for (ProfileState p : s.profiles().profiles()) {
             FrameworkImpl f = p.framework();
-            out.add(new ProfileView(p.name(), p.describe(), f == null ? 0 : f.instances().size(), f == null ? 0 : f.activePins()));
+            out.add(new ProfileView(
+                    p.name(), p.describe(), f == null ? 0 : f.instances().size(), f == null ? 0 : f.activePins()));
         }
         out.sort(Comparator.comparing(ProfileView::name));
         return out;
@@ -89,7 +101,8 @@ final class AdminViews {
     static QueueView queue(Scheduler s) {
         List<QueueView.Entry> pods = new ArrayList<>();
         for (QueueEntry e : s.queue().entries()) {
-            pods.add(new QueueView.Entry(e.podKey(), e.queue(), e.attempts(), List.copyOf(e.unschedulablePlugins()), e.lastFailure()));
+            pods.add(new QueueView.Entry(
+                    e.podKey(), e.queue(), e.attempts(), List.copyOf(e.unschedulablePlugins()), e.lastFailure()));
         }
         pods.sort(Comparator.comparing(QueueView.Entry::pod));
         return new QueueView(s.queue().counts(), pods);
@@ -101,7 +114,9 @@ final class AdminViews {
             return Optional.empty();
         }
         List<ExplainView.NodeScores> top = e.topScores().stream()
-                .map(l -> new ExplainView.NodeScores(l.node(), l.total(), l.byPlugin())).toList();
-        return Optional.of(new ExplainView(e.podKey(), e.profile(), e.time(), e.attempt(), e.outcome(), e.message(), e.rejections(), top));
+                .map(l -> new ExplainView.NodeScores(l.node(), l.total(), l.byPlugin()))
+                .toList();
+        return Optional.of(new ExplainView(
+                e.podKey(), e.profile(), e.time(), e.attempt(), e.outcome(), e.message(), e.rejections(), top));
     }
 }

@@ -54,7 +54,10 @@ import org.slf4j.LoggerFactory;
  * for cluster connections and {@link SchedulerAdmin} for the shell, and reloads the configuration
  * file when it changes.
  */
-@Component(immediate = true, configurationPid = "io.hotsched.scheduler", configurationPolicy = ConfigurationPolicy.OPTIONAL,
+@Component(
+        immediate = true,
+        configurationPid = "io.hotsched.scheduler",
+        configurationPolicy = ConfigurationPolicy.OPTIONAL,
         service = {ClusterEvents.class, SchedulerAdmin.class})
 @Designate(ocd = SchedulerSettings.class)
 public final class SchedulerComponent implements ClusterEvents, SchedulerAdmin {
@@ -78,9 +81,16 @@ public final class SchedulerComponent implements ClusterEvents, SchedulerAdmin {
     void activate(BundleContext context, SchedulerSettings settings) {
         bundleContext = context;
         health.setThreshold(settings.quarantineThreshold());
-        Scheduler s = new Scheduler(new SchedulerOptions(settings.bindingThreads(), Duration.ofSeconds(settings.assumedPodTtlSeconds()),
-                Duration.ofSeconds(settings.pluginRemovalWaitSeconds()), settings.quarantineThreshold(), settings.explanations()),
-                registry, health, Clock.systemUTC());
+        Scheduler s = new Scheduler(
+                new SchedulerOptions(
+                        settings.bindingThreads(),
+                        Duration.ofSeconds(settings.assumedPodTtlSeconds()),
+                        Duration.ofSeconds(settings.pluginRemovalWaitSeconds()),
+                        settings.quarantineThreshold(),
+                        settings.explanations()),
+                registry,
+                health,
+                Clock.systemUTC());
         s.setBackend(backend);
         applyTimeouts(s, settings);
         configFile = configFile(context, settings);
@@ -88,7 +98,10 @@ public final class SchedulerComponent implements ClusterEvents, SchedulerAdmin {
         try {
             s.start(initial);
         } catch (ConfigException e) {
-            LOG.error("The configuration in {} cannot be used, so no profile schedules until it is fixed:\n{}", configFile, e.getMessage());
+            LOG.error(
+                    "The configuration in {} cannot be used, so no profile schedules until it is fixed:\n{}",
+                    configFile,
+                    e.getMessage());
             configState = "refused: " + e.getMessage();
             try {
                 s.start(new SchedulerConfig(configFile.toString(), 16, 0, 1, 10, List.of(), List.of()));
@@ -128,11 +141,16 @@ public final class SchedulerComponent implements ClusterEvents, SchedulerAdmin {
                 Scheduler now = scheduler;
                 return now == null ? "stopped" : now.notReady();
             });
-            LOG.info("Serving /metrics, /healthz and /readyz on http://{}:{}", metricsServer.address().getHostString(), metricsServer.address().getPort());
+            LOG.info(
+                    "Serving /metrics, /healthz and /readyz on http://{}:{}",
+                    metricsServer.address().getHostString(),
+                    metricsServer.address().getPort());
         } catch (IllegalArgumentException e) {
             LOG.error("etc/io.hotsched.scheduler.cfg: {}; no metrics are served", e.getMessage());
         } catch (java.io.IOException e) {
-            LOG.error("etc/io.hotsched.scheduler.cfg: metricsAddress {} cannot be served ({}); scheduling goes on without /metrics", wanted,
+            LOG.error(
+                    "etc/io.hotsched.scheduler.cfg: metricsAddress {} cannot be served ({}); scheduling goes on without /metrics",
+                    wanted,
                     e.toString());
         }
     }
@@ -211,16 +229,22 @@ public final class SchedulerComponent implements ClusterEvents, SchedulerAdmin {
 
     // ---- plugins and the cluster backend -------------------------------------------------------------
 
-    @Reference(cardinality = ReferenceCardinality.MULTIPLE, policy = ReferencePolicy.DYNAMIC, policyOption = ReferencePolicyOption.GREEDY)
+    @Reference(
+            cardinality = ReferenceCardinality.MULTIPLE,
+            policy = ReferencePolicy.DYNAMIC,
+            policyOption = ReferencePolicyOption.GREEDY)
     void addPluginFactory(PluginFactory factory, ServiceReference<PluginFactory> ref) {
         Object name = ref.getProperty(PluginFactory.NAME_PROPERTY);
         if (!(name instanceof String n) || n.isBlank()) {
-            LOG.error("A PluginFactory from bundle {} has no {} service property; it is ignored", ref.getBundle().getSymbolicName(),
+            LOG.error(
+                    "A PluginFactory from bundle {} has no {} service property; it is ignored",
+                    ref.getBundle().getSymbolicName(),
                     PluginFactory.NAME_PROPERTY);
             return;
         }
-        Registration r = new Registration(n, factory, ref.getBundle().getSymbolicName(), ref.getBundle().getVersion(),
-                (Long) ref.getProperty(Constants.SERVICE_ID));
+        Registration r = new Registration(
+                n, factory, ref.getBundle().getSymbolicName(), ref.getBundle().getVersion(), (Long)
+                        ref.getProperty(Constants.SERVICE_ID));
         registrations.put(r.serviceId(), r);
         LOG.info("Plugin {} arrived", r.describe());
         Scheduler s = scheduler;
@@ -258,7 +282,10 @@ public final class SchedulerComponent implements ClusterEvents, SchedulerAdmin {
         LOG.info("Plugin {} left", r.describe());
     }
 
-    @Reference(cardinality = ReferenceCardinality.OPTIONAL, policy = ReferencePolicy.DYNAMIC, policyOption = ReferencePolicyOption.GREEDY)
+    @Reference(
+            cardinality = ReferenceCardinality.OPTIONAL,
+            policy = ReferencePolicy.DYNAMIC,
+            policyOption = ReferencePolicyOption.GREEDY)
     void setClusterBackend(ClusterBackend b) {
         backend = b;
         Scheduler s = scheduler;
@@ -362,7 +389,8 @@ public final class SchedulerComponent implements ClusterEvents, SchedulerAdmin {
             configState = "applied " + configFile;
             return "Applied the configuration in " + configFile;
         } catch (ConfigException e) {
-            String msg = "Refused the configuration in " + configFile + "; the last good configuration keeps running:\n" + e.getMessage();
+            String msg = "Refused the configuration in " + configFile + "; the last good configuration keeps running:\n"
+                    + e.getMessage();
             LOG.error(msg);
             configState = "last change refused: " + e.getMessage();
             return msg;
@@ -382,8 +410,10 @@ public final class SchedulerComponent implements ClusterEvents, SchedulerAdmin {
     @Override
     public String status() {
         Scheduler s = scheduler();
-        return "configuration: " + configState + "\ncluster: " + (backend == null ? "not connected" : "connected") + "\nnodes: "
-                + s.cache().nodeCount() + ", pods on nodes: " + s.cache().podCount() + " (assumed " + s.cache().assumedCount() + ")\n"
+        return "configuration: " + configState + "\ncluster: " + (backend == null ? "not connected" : "connected")
+                + "\nnodes: "
+                + s.cache().nodeCount() + ", pods on nodes: " + s.cache().podCount() + " (assumed "
+                + s.cache().assumedCount() + ")\n"
                 + "since start: " + s.counters();
     }
 }

@@ -19,10 +19,12 @@ public @interface SchedulerSettings {
     @AttributeDefinition(description = "Seconds an assumed pod whose binding was sent waits to show up in the cluster")
     int assumedPodTtlSeconds() default 30;
 
-    @AttributeDefinition(description = "Seconds a leaving plugin bundle waits for the scheduling attempts still using it")
+    @AttributeDefinition(
+            description = "Seconds a leaving plugin bundle waits for the scheduling attempts still using it")
     int pluginRemovalWaitSeconds() default 10;
 
-    @AttributeDefinition(description = "Failed attempts in a row after which a plugin is quarantined; 0 never quarantines")
+    @AttributeDefinition(
+            description = "Failed attempts in a row after which a plugin is quarantined; 0 never quarantines")
     int quarantineThreshold() default 5;
 
     @AttributeDefinition(description = "How many pods' last attempts are kept for sched:explain")
@@ -55,10 +57,13 @@ public @interface SchedulerSettings {
     @AttributeDefinition(description = "Milliseconds one Bind call may take")
     long timeoutBindMillis() default 60_000;
 
-    @AttributeDefinition(description = "Milliseconds the scheduling loop waits for an attempt's extenders before it goes on with "
-            + "other pods, leaving that attempt to finish when they answer")
+    @AttributeDefinition(
+            description = "Milliseconds the scheduling loop waits for an attempt's extenders before it goes on with "
+                    + "other pods, leaving that attempt to finish when they answer")
     long extenderWaitMillis() default 100;
 
-    @AttributeDefinition(description = "host:port where /metrics (Prometheus text) and /healthz are served over HTTP; empty: not served")
+    @AttributeDefinition(
+            description =
+                    "host:port where /metrics (Prometheus text) and /healthz are served over HTTP; empty: not served")
     String metricsAddress() default "";
 }

@@ -7,5 +7,5 @@ import java.util.Set;
  *
  * @param queue active, backoff, unschedulable, gated or inFlight
  */
-public record QueueEntry(String podKey, String queue, int attempts, Set<String> unschedulablePlugins, String lastFailure) {
-}
+public record QueueEntry(
+        String podKey, String queue, int attempts, Set<String> unschedulablePlugins, String lastFailure) {}

@@ -18,6 +18,7 @@ public final class QueuedPod {
     String gatedBy;
     /** False while no PreEnqueue plugin could look at the pod (its profile was paused). */
     boolean gatesChecked;
+
     String lastFailure;
     long cycle;
     /** Popped while its profile was paused: not attempted, so no backoff when it moves back. */

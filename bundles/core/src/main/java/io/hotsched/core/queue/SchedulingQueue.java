@@ -53,7 +53,8 @@ public final class SchedulingQueue {
      * @param preEnqueue runs the pod's profile's PreEnqueue plugins; a non-success status gates it,
      *     null means they could not run (the profile is paused) and are run again when the pod is popped
      */
-    public SchedulingQueue(Clock clock, Duration initialBackoff, Duration maxBackoff, Function<PodInfo, Status> preEnqueue) {
+    public SchedulingQueue(
+            Clock clock, Duration initialBackoff, Duration maxBackoff, Function<PodInfo, Status> preEnqueue) {
         this.clock = clock;
         this.initialBackoff = initialBackoff;
         this.maxBackoff = maxBackoff;
@@ -320,7 +321,8 @@ public final class SchedulingQueue {
     public int moveIf(Predicate<QueuedPod> which) {
         synchronized (lock) {
             moveRequestCycle = schedulingCycle;
-            List<QueuedPod> moving = unschedulable.values().stream().filter(which).toList();
+            List<QueuedPod> moving =
+                    unschedulable.values().stream().filter(which).toList();
             for (QueuedPod qp : moving) {
                 unschedulable.remove(qp.pod.uid());
                 requeue(qp);
@@ -368,7 +370,9 @@ public final class SchedulingQueue {
     public void flushUnschedulableLeftover() {
         synchronized (lock) {
             Instant limit = clock.instant().minus(MAX_UNSCHEDULABLE);
-            List<QueuedPod> moving = unschedulable.values().stream().filter(qp -> qp.unschedulableSince.isBefore(limit)).toList();
+            List<QueuedPod> moving = unschedulable.values().stream()
+                    .filter(qp -> qp.unschedulableSince.isBefore(limit))
+                    .toList();
             for (QueuedPod qp : moving) {
                 unschedulable.remove(qp.pod.uid());
                 requeue(qp);

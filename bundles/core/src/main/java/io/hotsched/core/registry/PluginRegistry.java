@@ -16,8 +16,8 @@ import java.util.function.Consumer;
  */
 public final class PluginRegistry {
 
-    private static final Comparator<Registration> PREFERRED = Comparator
-            .comparing(Registration::version, Comparator.reverseOrder())
+    private static final Comparator<Registration> PREFERRED = Comparator.comparing(
+                    Registration::version, Comparator.reverseOrder())
             .thenComparingLong(Registration::serviceId);
 
     private final Map<String, List<Registration>> byName = new ConcurrentHashMap<>();

@@ -39,14 +39,16 @@ public final class Attempt implements StateData {
     public static final int DETACHED = 5;
 
     private final AtomicInteger phase = new AtomicInteger(SEARCH);
-    private final java.util.concurrent.atomic.AtomicBoolean holdsCommit = new java.util.concurrent.atomic.AtomicBoolean();
+    private final java.util.concurrent.atomic.AtomicBoolean holdsCommit =
+            new java.util.concurrent.atomic.AtomicBoolean();
     /** When the pod left the queue ({@link System#nanoTime()}): the start of the attempt's duration metric. */
     public final long startNanos = System.nanoTime();
     /** Whether this attempt's plugin calls are timed: upstream samples a share of attempts, as timing every node's call would show. */
     public final boolean timesPlugins;
 
     public Attempt() {
-        this(java.util.concurrent.ThreadLocalRandom.current().nextInt(100) < io.hotsched.core.metrics.SchedulerMetrics.PLUGIN_SAMPLE_PERCENT);
+        this(java.util.concurrent.ThreadLocalRandom.current().nextInt(100)
+                < io.hotsched.core.metrics.SchedulerMetrics.PLUGIN_SAMPLE_PERCENT);
     }
 
     /** @param timesPlugins whether its plugin calls are timed (tests choose; the scheduler samples) */

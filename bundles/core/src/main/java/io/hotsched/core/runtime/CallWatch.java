@@ -45,7 +45,9 @@ public final class CallWatch {
             Overdue o = new Overdue(s, deadline, s.state, s.instance, s.extender, s.point, s.startedAt);
             // the fields belong to this call only if the deadline did not change while they were read
             // (and were not cleared by its end, which may become visible before the deadline's reset)
-            if (o.state() == null || o.instance() == null && o.extender() == null || (long) Slot.DEADLINE.getAcquire(s) != deadline) {
+            if (o.state() == null
+                    || o.instance() == null && o.extender() == null
+                    || (long) Slot.DEADLINE.getAcquire(s) != deadline) {
                 continue;
             }
             if (out == null) {
@@ -75,8 +77,10 @@ public final class CallWatch {
         private String extender;
         private String point;
         private long startedAt;
+
         @SuppressWarnings("unused") // through DEADLINE
         private long deadline;
+
         private final AtomicReference<Runnable> onLateReturn = new AtomicReference<>();
         private long handledDeadline; // the watchdog's own
 
@@ -93,7 +97,8 @@ public final class CallWatch {
             mark(state, instance, null, point, now, limit);
         }
 
-        private void mark(CycleState state, PluginInstance instance, String extender, String point, long now, long limit) {
+        private void mark(
+                CycleState state, PluginInstance instance, String extender, String point, long now, long limit) {
             this.state = state;
             this.instance = instance;
             this.extender = extender;
@@ -162,7 +167,13 @@ public final class CallWatch {
      * @param point the extension point (a {@link PluginTimeouts} name)
      * @param startedAt coarse-clock millis when it began
      */
-    public record Overdue(Slot slot, long deadline, CycleState state, PluginInstance instance, String extender, String point,
+    public record Overdue(
+            Slot slot,
+            long deadline,
+            CycleState state,
+            PluginInstance instance,
+            String extender,
+            String point,
             long startedAt) {
 
         public long limit() {

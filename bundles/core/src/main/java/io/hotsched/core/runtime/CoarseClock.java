@@ -12,16 +12,18 @@ public final class CoarseClock implements AutoCloseable {
     private volatile boolean running = true;
 
     public CoarseClock() {
-        ticker = new Thread(() -> {
-            while (running) {
-                now = System.currentTimeMillis();
-                try {
-                    Thread.sleep(4);
-                } catch (InterruptedException e) {
-                    return;
-                }
-            }
-        }, "hotsched-clock");
+        ticker = new Thread(
+                () -> {
+                    while (running) {
+                        now = System.currentTimeMillis();
+                        try {
+                            Thread.sleep(4);
+                        } catch (InterruptedException e) {
+                            return;
+                        }
+                    }
+                },
+                "hotsched-clock");
         ticker.setDaemon(true);
         ticker.start();
     }

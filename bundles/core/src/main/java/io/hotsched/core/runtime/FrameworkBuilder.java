@@ -48,19 +48,15 @@ import java.util.function.Function;
 public final class FrameworkBuilder {
 
     /** The outcome of a build. */
-    public sealed interface Result permits Built, Missing, Invalid {
-    }
+    public sealed interface Result permits Built, Missing, Invalid {}
 
-    public record Built(FrameworkImpl framework) implements Result {
-    }
+    public record Built(FrameworkImpl framework) implements Result {}
 
     /** Some configured plugins have no factory yet: the profile waits for them. */
-    public record Missing(Set<String> names) implements Result {
-    }
+    public record Missing(Set<String> names) implements Result {}
 
     /** The profile cannot work with these plugins and this configuration. */
-    public record Invalid(List<ConfigProblem> problems) implements Result {
-    }
+    public record Invalid(List<ConfigProblem> problems) implements Result {}
 
     /** The lists a framework is made of; filled by the builder. */
     static final class Parts {
@@ -110,8 +106,7 @@ public final class FrameworkBuilder {
         TRANSFORMERS.put(ExtensionPoint.POST_FILTER, PostFilterTransformer.class);
     }
 
-    private FrameworkBuilder() {
-    }
+    private FrameworkBuilder() {}
 
     /** All plugin names a profile needs (every enabled name at every point, MultiPoint included). */
     public static Set<String> pluginNames(ProfileConfig profile) {
@@ -129,8 +124,12 @@ public final class FrameworkBuilder {
      * @param source the configuration file, for problems
      * @param globalPercentage the global percentageOfNodesToScore
      */
-    public static Result build(ProfileConfig profile, String source, int globalPercentage,
-            Function<String, Optional<Registration>> serving, FrameworkServices services) {
+    public static Result build(
+            ProfileConfig profile,
+            String source,
+            int globalPercentage,
+            Function<String, Optional<Registration>> serving,
+            FrameworkServices services) {
         return build(profile, source, globalPercentage, serving, services, Extenders.NONE);
     }
 
@@ -138,8 +137,13 @@ public final class FrameworkBuilder {
      * @param extenders the configuration's extenders; resources they manage with
      *        {@code ignoredByScheduler} replace NodeResourcesFit's {@code ignoredResources}, as upstream
      */
-    public static Result build(ProfileConfig profile, String source, int globalPercentage,
-            Function<String, Optional<Registration>> serving, FrameworkServices services, Extenders extenders) {
+    public static Result build(
+            ProfileConfig profile,
+            String source,
+            int globalPercentage,
+            Function<String, Optional<Registration>> serving,
+            FrameworkServices services,
+            Extenders extenders) {
         Set<String> names = pluginNames(profile);
         Set<String> missing = new LinkedHashSet<>();
         Map<String, Registration> regs = new LinkedHashMap<>();
@@ -159,7 +163,8 @@ public final class FrameworkBuilder {
         Parts parts = new Parts();
         parts.profileName = profile.schedulerName();
         parts.extenders = extenders;
-        parts.percentageOfNodesToScore = profile.percentageOfNodesToScore() != null ? profile.percentageOfNodesToScore() : globalPercentage;
+        parts.percentageOfNodesToScore =
+                profile.percentageOfNodesToScore() != null ? profile.percentageOfNodesToScore() : globalPercentage;
         List<ConfigProblem> problems = new ArrayList<>();
         Map<String, PluginInstance> byName = new LinkedHashMap<>();
         for (Map.Entry<String, Registration> e : regs.entrySet()) {
@@ -168,7 +173,11 @@ public final class FrameworkBuilder {
             try {
                 Plugin p = e.getValue().factory().create(new PluginArgsImpl(args(name, pc, extenders)), handle);
                 if (p == null) {
-                    problems.add(new ConfigProblem(source, 0, profile.path() + ".plugins", "plugin " + e.getValue().describe() + " created no instance"));
+                    problems.add(new ConfigProblem(
+                            source,
+                            0,
+                            profile.path() + ".plugins",
+                            "plugin " + e.getValue().describe() + " created no instance"));
                     continue;
                 }
                 PluginInstance inst = new PluginInstance(name, p, e.getValue());
@@ -177,10 +186,15 @@ public final class FrameworkBuilder {
             } catch (InvalidArgsException ex) {
                 int line = pc == null ? 0 : pc.lines().getOrDefault(ex.field(), pc.line());
                 String field = pc == null ? profile.path() + ".pluginConfig" : pc.path() + ".args." + ex.field();
-                String msg = ex.getMessage().startsWith(ex.field() + ": ") ? ex.getMessage().substring(ex.field().length() + 2) : ex.getMessage();
+                String msg = ex.getMessage().startsWith(ex.field() + ": ")
+                        ? ex.getMessage().substring(ex.field().length() + 2)
+                        : ex.getMessage();
                 problems.add(new ConfigProblem(source, line, field, "plugin " + name + ": " + msg));
             } catch (RuntimeException | LinkageError ex) {
-                problems.add(new ConfigProblem(source, pc == null ? 0 : pc.line(), profile.path() + ".plugins",
+                problems.add(new ConfigProblem(
+                        source,
+                        pc == null ? 0 : pc.line(),
+                        profile.path() + ".plugins",
                         "plugin " + e.getValue().describe() + " failed to start: " + ex));
             }
         }
@@ -212,7 +226,11 @@ public final class FrameworkBuilder {
         return replaced;
     }
 
-    private static void assemble(ProfileConfig profile, String source, Map<String, PluginInstance> byName, Parts parts,
+    private static void assemble(
+            ProfileConfig profile,
+            String source,
+            Map<String, PluginInstance> byName,
+            Parts parts,
             List<ConfigProblem> problems) {
         PluginSet multi = profile.plugins(ExtensionPoint.MULTI_POINT);
         for (ExtensionPoint point : ExtensionPoint.values()) {
@@ -228,7 +246,10 @@ public final class FrameworkBuilder {
                 boolean isPlugin = type.isInstance(p);
                 boolean isTransformer = transformerType != null && transformerType.isInstance(p);
                 if (!isPlugin && !isTransformer) {
-                    problems.add(new ConfigProblem(source, r.line(), profile.path() + ".plugins." + point.key(),
+                    problems.add(new ConfigProblem(
+                            source,
+                            r.line(),
+                            profile.path() + ".plugins." + point.key(),
                             "plugin \"" + r.name() + "\" does not extend " + point.typeName() + " plugin"));
                     continue;
                 }
@@ -252,7 +273,10 @@ public final class FrameworkBuilder {
                         continue;
                     }
                     if (!fromMulti.add(r.name())) {
-                        problems.add(new ConfigProblem(source, r.line(), profile.path() + ".plugins.multiPoint",
+                        problems.add(new ConfigProblem(
+                                source,
+                                r.line(),
+                                profile.path() + ".plugins.multiPoint",
                                 "plugin \"" + r.name() + "\" already registered as \"" + point.typeName() + "\""));
                     }
                 }
@@ -275,26 +299,38 @@ public final class FrameworkBuilder {
             }
         }
         if (parts.queueSort.size() != 1) {
-            problems.add(new ConfigProblem(source, 0, profile.path() + ".plugins.queueSort",
+            problems.add(new ConfigProblem(
+                    source,
+                    0,
+                    profile.path() + ".plugins.queueSort",
                     "only one queue sort plugin required for profile with scheduler name \"" + profile.schedulerName()
                             + "\", but got " + parts.queueSort.size()));
         }
         if (parts.bind.isEmpty()) {
-            problems.add(new ConfigProblem(source, 0, profile.path() + ".plugins.bind",
-                    "at least one bind plugin is needed for profile with scheduler name \"" + profile.schedulerName() + "\""));
+            problems.add(new ConfigProblem(
+                    source,
+                    0,
+                    profile.path() + ".plugins.bind",
+                    "at least one bind plugin is needed for profile with scheduler name \"" + profile.schedulerName()
+                            + "\""));
         }
         // weights: an explicit Score weight first, then MultiPoint's; 0 means 1
-        List<PluginRef> weighted = new ArrayList<>(profile.plugins(ExtensionPoint.SCORE).enabled());
+        List<PluginRef> weighted =
+                new ArrayList<>(profile.plugins(ExtensionPoint.SCORE).enabled());
         weighted.addAll(multi.enabled());
         for (PluginRef r : weighted) {
-            if (!parts.scoreWeights.containsKey(r.name()) && byName.get(r.name()).plugin() instanceof ScorePlugin) {
+            if (!parts.scoreWeights.containsKey(r.name())
+                    && byName.get(r.name()).plugin() instanceof ScorePlugin) {
                 parts.scoreWeights.put(r.name(), r.weight() == 0 ? 1 : r.weight());
             }
         }
         for (PluginInstance i : parts.instances) {
             Plugin p = i.plugin();
-            boolean rejects = p instanceof PreEnqueuePlugin || p instanceof PreFilterPlugin || p instanceof FilterPlugin
-                    || p instanceof ReservePlugin || p instanceof PermitPlugin;
+            boolean rejects = p instanceof PreEnqueuePlugin
+                    || p instanceof PreFilterPlugin
+                    || p instanceof FilterPlugin
+                    || p instanceof ReservePlugin
+                    || p instanceof PermitPlugin;
             if (!rejects) {
                 continue;
             }
@@ -303,7 +339,10 @@ public final class FrameworkBuilder {
                     List<ClusterEventWithHint> events = ext.eventsToRegister();
                     parts.enqueueEvents.put(i.name(), events == null ? List.of() : List.copyOf(events));
                 } catch (RuntimeException e) {
-                    problems.add(new ConfigProblem(source, 0, profile.path() + ".plugins",
+                    problems.add(new ConfigProblem(
+                            source,
+                            0,
+                            profile.path() + ".plugins",
                             "plugin " + i + " failed to list its cluster events: " + e));
                 }
             } else {

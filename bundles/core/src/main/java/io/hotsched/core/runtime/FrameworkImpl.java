@@ -275,7 +275,9 @@ public final class FrameworkImpl {
 
     /** How an error names a plugin call at {@code point}, as upstream words it. */
     public static String describeCall(String point, String plugin) {
-        return PluginTimeouts.FILTER.equals(point) ? "running \"" + plugin + "\" filter plugin" : "running " + point + " plugin \"" + plugin + "\"";
+        return PluginTimeouts.FILTER.equals(point)
+                ? "running \"" + plugin + "\" filter plugin"
+                : "running " + point + " plugin \"" + plugin + "\"";
     }
 
     /**
@@ -304,7 +306,9 @@ public final class FrameworkImpl {
     }
 
     private long limit(String point) {
-        return services.timeouts() == null ? Long.MAX_VALUE : services.timeouts().millis(point);
+        return services.timeouts() == null
+                ? Long.MAX_VALUE
+                : services.timeouts().millis(point);
     }
 
     /** A call that returned after its time-out: a fault of the plugin, and an error for the attempt. */
@@ -316,15 +320,15 @@ public final class FrameworkImpl {
     }
 
     /** A plugin call's result, or the failure it became (exception or time-out). */
-    private record Outcome<T>(T value, Status failure) {
-    }
+    private record Outcome<T>(T value, Status failure) {}
 
     /**
      * Runs one plugin call of a per-pod extension point: an exception or a call past the point's
      * time-out becomes an error status naming the plugin, recorded as its fault. (Filter and Score
      * inline the same steps: they run per node, where a lambda and a record per call would show.)
      */
-    private <T> Outcome<T> call(CycleState state, PluginInstance instance, String point, String what, java.util.function.Supplier<T> body) {
+    private <T> Outcome<T> call(
+            CycleState state, PluginInstance instance, String point, String what, java.util.function.Supplier<T> body) {
         long limit = limit(point);
         CallWatch.Slot slot = watchSlot();
         long t0 = now();
@@ -355,18 +359,23 @@ public final class FrameworkImpl {
     /** Counts a sampled plugin call that started at {@code startNanos}; 0 means the call was not timed. */
     private void observePlugin(long startNanos, String plugin, String point, Code code) {
         if (startNanos != 0) {
-            metrics.pluginExecutionDuration.with(plugin, point, SchedulerMetrics.status(code)).observeSince(startNanos);
+            metrics.pluginExecutionDuration
+                    .with(plugin, point, SchedulerMetrics.status(code))
+                    .observeSince(startNanos);
         }
     }
 
     /** The status code a plugin call's result carries, for the status label. */
     private static Code codeOf(Object value) {
-        Status st = value instanceof Status s ? s
-                : value instanceof PreFilterResult r ? r.status()
-                : value instanceof PostFilterResult r ? r.status()
-                : value instanceof PermitResult r ? r.status()
-                : value instanceof Transformation t ? t.status()
-                : null;
+        Status st = value instanceof Status s
+                ? s
+                : value instanceof PreFilterResult r
+                        ? r.status()
+                        : value instanceof PostFilterResult r
+                                ? r.status()
+                                : value instanceof PermitResult r
+                                        ? r.status()
+                                        : value instanceof Transformation t ? t.status() : null;
         return st == null ? Code.SUCCESS : st.code();
     }
 
@@ -381,7 +390,8 @@ public final class FrameworkImpl {
         }
         Histogram[] h = new Histogram[slots.size()];
         for (int i = 0; i < h.length; i++) {
-            h[i] = metrics.pluginExecutionDuration.with(slots.get(i).name(), point, SchedulerMetrics.status(Code.SUCCESS));
+            h[i] = metrics.pluginExecutionDuration.with(
+                    slots.get(i).name(), point, SchedulerMetrics.status(Code.SUCCESS));
         }
         return h;
     }
@@ -392,7 +402,9 @@ public final class FrameworkImpl {
      * a point, as upstream.
      */
     private void observePoint(long startNanos, String point, Code code) {
-        metrics.extensionPointDuration.with(point, SchedulerMetrics.status(code), profileName).observeSince(startNanos);
+        metrics.extensionPointDuration
+                .with(point, SchedulerMetrics.status(code), profileName)
+                .observeSince(startNanos);
     }
 
     // ---- PreEnqueue and QueueSort ---------------------------------------------------------------
@@ -404,7 +416,8 @@ public final class FrameworkImpl {
             try {
                 st = s.plugin().preEnqueue(pod);
             } catch (RuntimeException e) {
-                return Status.error("running PreEnqueue plugin \"" + s.name() + "\": " + e).withPlugin(s.name());
+                return Status.error("running PreEnqueue plugin \"" + s.name() + "\": " + e)
+                        .withPlugin(s.name());
             }
             if (st != null && !st.isSuccess()) {
                 return st.withPlugin(s.name());
@@ -437,8 +450,12 @@ public final class FrameworkImpl {
 
     private PreFilterOutcome runPreFilterPlugins(CycleState state, PodInfo pod, NodeInfoLister nodes) {
         for (Slot<PreFilterTransformer> t : preFilterTransformers) {
-final PodInfo current = pod;
-            Outcome<Transformation> o = call(state, t.instance(), PluginTimeouts.PRE_FILTER, "running PreFilterTransformer \"" + t.name() + "\"",
+            final PodInfo current = pod;
+            Outcome<Transformation> o = call(
+                    state,
+                    t.instance(),
+                    PluginTimeouts.PRE_FILTER,
+                    "running PreFilterTransformer \"" + t.name() + "\"",
                     () -> t.plugin().beforePreFilter(state, current));
             if (o.failure() != null) {
                 return new PreFilterOutcome(pod, null, o.failure(), Set.of());
@@ -456,8 +473,12 @@ final PodInfo current = pod;
         Set<String> skipped = new HashSet<>();
         Status unschedulable = null;
         for (Slot<PreFilterPlugin> s : preFilter) {
-final PodInfo current = pod;
-            Outcome<PreFilterResult> o = call(state, s.instance(), PluginTimeouts.PRE_FILTER, "running PreFilter plugin \"" + s.name() + "\"",
+            final PodInfo current = pod;
+            Outcome<PreFilterResult> o = call(
+                    state,
+                    s.instance(),
+                    PluginTimeouts.PRE_FILTER,
+                    "running PreFilter plugin \"" + s.name() + "\"",
                     () -> s.plugin().preFilter(state, current, nodes));
             if (o.failure() != null) {
                 return new PreFilterOutcome(pod, null, o.failure(), Set.of());
@@ -479,15 +500,20 @@ final PodInfo current = pod;
                     }
                     continue;
                 }
-                return new PreFilterOutcome(pod, null, Status.error("running PreFilter plugin \"" + s.name() + "\": " + st.message())
-                        .withPlugin(s.name()), Set.of());
+                return new PreFilterOutcome(
+                        pod,
+                        null,
+                        Status.error("running PreFilter plugin \"" + s.name() + "\": " + st.message())
+                                .withPlugin(s.name()),
+                        Set.of());
             }
             if (r != null && !r.allNodes()) {
                 restricting.add(s.name());
                 merged = merged.intersect(r);
                 if (merged.nodeNames().isEmpty()) {
                     String msg = restricting.size() == 1
-                            ? "node(s) didn't satisfy plugin " + restricting.iterator().next()
+                            ? "node(s) didn't satisfy plugin "
+                                    + restricting.iterator().next()
                             : "node(s) didn't satisfy plugin(s) " + goSlice(restricting) + " simultaneously";
                     state.write(SkippedPlugins.FILTER, new SkippedPlugins(Set.copyOf(skipped)));
                     return new PreFilterOutcome(pod, merged, Status.unresolvable(msg), Set.copyOf(restricting));
@@ -503,7 +529,11 @@ final PodInfo current = pod;
             try {
                 st = t.plugin().afterPreFilter(state, pod, merged);
             } catch (RuntimeException e) {
-                return new PreFilterOutcome(pod, merged, fault(state, t.instance(), e, "running PreFilterTransformer \"" + t.name() + "\""), Set.of());
+                return new PreFilterOutcome(
+                        pod,
+                        merged,
+                        fault(state, t.instance(), e, "running PreFilterTransformer \"" + t.name() + "\""),
+                        Set.of());
             }
             if (st != null && !st.isSuccess()) {
                 return new PreFilterOutcome(pod, merged, st.withPlugin(t.name()), Set.of());
@@ -516,16 +546,19 @@ final PodInfo current = pod;
         return "[" + String.join(" ", names) + "]";
     }
 
-    public Status runPreFilterExtensionAddPod(CycleState state, PodInfo podToSchedule, PodInfo podToAdd, NodeInfo node) {
+    public Status runPreFilterExtensionAddPod(
+            CycleState state, PodInfo podToSchedule, PodInfo podToAdd, NodeInfo node) {
         return runPreFilterExtension(state, "AddPod", ext -> ext.addPod(state, podToSchedule, podToAdd, node));
     }
 
-    public Status runPreFilterExtensionRemovePod(CycleState state, PodInfo podToSchedule, PodInfo podToRemove, NodeInfo node) {
+    public Status runPreFilterExtensionRemovePod(
+            CycleState state, PodInfo podToSchedule, PodInfo podToRemove, NodeInfo node) {
         return runPreFilterExtension(state, "RemovePod", ext -> ext.removePod(state, podToSchedule, podToRemove, node));
     }
 
     /** Runs {@code op} on the extensions of every PreFilter plugin that did not skip; the first failure is an error. */
-    private Status runPreFilterExtension(CycleState state, String op, java.util.function.Function<PreFilterExtensions, Status> call) {
+    private Status runPreFilterExtension(
+            CycleState state, String op, java.util.function.Function<PreFilterExtensions, Status> call) {
         Set<String> skipped = skippedFilter(state);
         for (Slot<PreFilterPlugin> s : preFilter) {
             if (skipped.contains(s.name())) {
@@ -538,7 +571,8 @@ final PodInfo current = pod;
                 }
                 Status st = call.apply(ext);
                 if (st != null && !st.isSuccess()) {
-                    return Status.error("running " + op + " on PreFilter plugin \"" + s.name() + "\": " + st.message()).withPlugin(s.name());
+                    return Status.error("running " + op + " on PreFilter plugin \"" + s.name() + "\": " + st.message())
+                            .withPlugin(s.name());
                 }
             } catch (RuntimeException e) {
                 return fault(state, s.instance(), e, "running " + op + " on PreFilter plugin \"" + s.name() + "\"");
@@ -609,14 +643,17 @@ final PodInfo current = pod;
             if (timed != 0) {
                 long end = System.nanoTime();
                 Code code = st == null ? Code.SUCCESS : st.code();
-                Histogram h = code == Code.SUCCESS ? run.succeeded[i]
-                        : metrics.pluginExecutionDuration.with(s.name(), PluginTimeouts.FILTER, SchedulerMetrics.status(code));
+                Histogram h = code == Code.SUCCESS
+                        ? run.succeeded[i]
+                        : metrics.pluginExecutionDuration.with(
+                                s.name(), PluginTimeouts.FILTER, SchedulerMetrics.status(code));
                 h.observeNanos(end - timed);
                 timed = end;
             }
             long took = now() - t0;
             if (took > filterLimit) {
-                return overtime(state, s.instance(), PluginTimeouts.FILTER, "running \"" + s.name() + "\" filter plugin", took);
+                return overtime(
+                        state, s.instance(), PluginTimeouts.FILTER, "running \"" + s.name() + "\" filter plugin", took);
             }
             if (st == null || st.isSuccess()) {
                 continue;
@@ -624,7 +661,8 @@ final PodInfo current = pod;
             if (st.isRejection()) {
                 return st.withPlugin(s.name());
             }
-            return Status.error("running \"" + s.name() + "\" filter plugin: " + st.message()).withPlugin(s.name());
+            return Status.error("running \"" + s.name() + "\" filter plugin: " + st.message())
+                    .withPlugin(s.name());
         }
         return Status.SUCCESS;
     }
@@ -660,7 +698,12 @@ final PodInfo current = pod;
             }
             long took = now() - t0;
             if (took > filterLimit) {
-                return overtime(state, t.instance(), PluginTimeouts.FILTER, "running FilterTransformer \"" + t.name() + "\"", took);
+                return overtime(
+                        state,
+                        t.instance(),
+                        PluginTimeouts.FILTER,
+                        "running FilterTransformer \"" + t.name() + "\"",
+                        took);
             }
             if (tr == null || tr == Transformation.UNCHANGED) {
                 continue;
@@ -717,7 +760,11 @@ final PodInfo current = pod;
         String rejector = null;
         String nominating = null;
         for (Slot<PostFilterPlugin> s : postFilter) {
-Outcome<PostFilterResult> o = call(state, s.instance(), PluginTimeouts.POST_FILTER, "running PostFilter plugin \"" + s.name() + "\"",
+            Outcome<PostFilterResult> o = call(
+                    state,
+                    s.instance(),
+                    PluginTimeouts.POST_FILTER,
+                    "running PostFilter plugin \"" + s.name() + "\"",
                     () -> s.plugin().postFilter(state, pod, statuses));
             if (o.failure() != null) {
                 result = PostFilterResult.of(o.failure());
@@ -741,7 +788,8 @@ Outcome<PostFilterResult> o = call(state, s.instance(), PluginTimeouts.POST_FILT
             if (r != null && r.nominatedNodeName() != null) {
                 nominating = r.nominatedNodeName();
             }
-            result = new PostFilterResult(Status.unschedulable(reasons.toArray(String[]::new)).withPlugin(rejector), nominating);
+            result = new PostFilterResult(
+                    Status.unschedulable(reasons.toArray(String[]::new)).withPlugin(rejector), nominating);
         }
         for (Slot<PostFilterTransformer> t : postFilterTransformers) {
             try {
@@ -765,7 +813,11 @@ Outcome<PostFilterResult> o = call(state, s.instance(), PluginTimeouts.POST_FILT
     private Status runPreScorePlugins(CycleState state, PodInfo pod, List<NodeInfo> nodes) {
         Set<String> skipped = new HashSet<>();
         for (Slot<PreScorePlugin> s : preScore) {
-Outcome<Status> o = call(state, s.instance(), PluginTimeouts.PRE_SCORE, "running PreScore plugin \"" + s.name() + "\"",
+            Outcome<Status> o = call(
+                    state,
+                    s.instance(),
+                    PluginTimeouts.PRE_SCORE,
+                    "running PreScore plugin \"" + s.name() + "\"",
                     () -> s.plugin().preScore(state, pod, nodes));
             if (o.failure() != null) {
                 return o.failure();
@@ -778,7 +830,8 @@ Outcome<Status> o = call(state, s.instance(), PluginTimeouts.PRE_SCORE, "running
                 skipped.add(s.name());
                 continue;
             }
-            return Status.error("running PreScore plugin \"" + s.name() + "\": " + st.message()).withPlugin(s.name());
+            return Status.error("running PreScore plugin \"" + s.name() + "\": " + st.message())
+                    .withPlugin(s.name());
         }
         state.write(SkippedPlugins.SCORE, new SkippedPlugins(Set.copyOf(skipped)));
         return Status.SUCCESS;
@@ -816,13 +869,15 @@ Outcome<Status> o = call(state, s.instance(), PluginTimeouts.PRE_SCORE, "running
             }
             if (tr.nodes() != null) {
                 if (tr.nodes().size() != scored.size()) {
-                    return Status.error("ScoreTransformer \"" + t.name() + "\" returned " + tr.nodes().size() + " nodes for " + scored.size())
+                    return Status.error("ScoreTransformer \"" + t.name() + "\" returned "
+                                    + tr.nodes().size() + " nodes for " + scored.size())
                             .withPlugin(t.name());
                 }
                 scored = tr.nodes();
             }
         }
-        Set<String> skipped = state.read(SkippedPlugins.SCORE).map(SkippedPlugins::names).orElse(Set.of());
+        Set<String> skipped =
+                state.read(SkippedPlugins.SCORE).map(SkippedPlugins::names).orElse(Set.of());
         List<Slot<ScorePlugin>> active = new ArrayList<>();
         for (Slot<ScorePlugin> s : score) {
             if (!skipped.contains(s.name())) {
@@ -840,7 +895,8 @@ Outcome<Status> o = call(state, s.instance(), PluginTimeouts.PRE_SCORE, "running
         AtomicReference<Status> failure = new AtomicReference<>();
         try {
             Attempt attempt = Attempt.of(state);
-            Histogram[] timedScores = succeededHistograms(attempt != null && attempt.timesPlugins, active, PluginTimeouts.SCORE);
+            Histogram[] timedScores =
+                    succeededHistograms(attempt != null && attempt.timesPlugins, active, PluginTimeouts.SCORE);
             services.parallelizer().until(scoredNodes.size(), i -> {
                 if (failure.get() != null || attempt != null && attempt.givenUp()) {
                     return;
@@ -866,7 +922,8 @@ Outcome<Status> o = call(state, s.instance(), PluginTimeouts.PRE_SCORE, "running
                     } catch (RuntimeException e) {
                         observePlugin(timed, s.name(), PluginTimeouts.SCORE, Code.ERROR);
                         if (failure.get() == null) {
-                            failure.compareAndSet(null, fault(state, s.instance(), e, "running Score plugin \"" + s.name() + "\""));
+                            failure.compareAndSet(
+                                    null, fault(state, s.instance(), e, "running Score plugin \"" + s.name() + "\""));
                         }
                         return;
                     } finally {
@@ -877,8 +934,14 @@ Outcome<Status> o = call(state, s.instance(), PluginTimeouts.PRE_SCORE, "running
                     long took = now() - t0;
                     if (took > scoreLimit) {
                         if (failure.get() == null) {
-                            failure.compareAndSet(null,
-                                    overtime(state, s.instance(), PluginTimeouts.SCORE, "running Score plugin \"" + s.name() + "\"", took));
+                            failure.compareAndSet(
+                                    null,
+                                    overtime(
+                                            state,
+                                            s.instance(),
+                                            PluginTimeouts.SCORE,
+                                            "running Score plugin \"" + s.name() + "\"",
+                                            took));
                         }
                         return;
                     }
@@ -898,7 +961,8 @@ Outcome<Status> o = call(state, s.instance(), PluginTimeouts.PRE_SCORE, "running
                 if (ext != null) {
                     Status st = ext.normalizeScore(state, scoredPod, perPlugin[p]);
                     if (st != null && !st.isSuccess()) {
-                        return Status.error("running Normalize on Score plugin \"" + s.name() + "\": " + st.message()).withPlugin(s.name());
+                        return Status.error("running Normalize on Score plugin \"" + s.name() + "\": " + st.message())
+                                .withPlugin(s.name());
                     }
                 }
             } catch (RuntimeException e) {
@@ -908,16 +972,23 @@ Outcome<Status> o = call(state, s.instance(), PluginTimeouts.PRE_SCORE, "running
             for (int i = 0; i < ns.size(); i++) {
                 long v = ns.score(i);
                 if (v < ScorePlugin.MIN_NODE_SCORE || v > ScorePlugin.MAX_NODE_SCORE) {
-                    String msg = "applying score defaultWeights on Score plugins: plugin \"" + s.name() + "\" returns an invalid score "
-                            + v + ", it should in the range of [" + ScorePlugin.MIN_NODE_SCORE + ", " + ScorePlugin.MAX_NODE_SCORE
+                    String msg = "applying score defaultWeights on Score plugins: plugin \"" + s.name()
+                            + "\" returns an invalid score "
+                            + v + ", it should in the range of [" + ScorePlugin.MIN_NODE_SCORE + ", "
+                            + ScorePlugin.MAX_NODE_SCORE
                             + "] after normalizing";
                     AttemptFaults.of(state).record(s.instance(), msg);
                     return Status.error(msg).withPlugin(s.name());
                 }
             }
         }
-        out.fill(scoredNodes, active.stream().map(Slot::name).toList(), perPlugin,
-                active.stream().mapToInt(s -> scoreWeights.getOrDefault(s.name(), 1)).toArray());
+        out.fill(
+                scoredNodes,
+                active.stream().map(Slot::name).toList(),
+                perPlugin,
+                active.stream()
+                        .mapToInt(s -> scoreWeights.getOrDefault(s.name(), 1))
+                        .toArray());
         return Status.SUCCESS;
     }
 
@@ -936,7 +1007,11 @@ Outcome<Status> o = call(state, s.instance(), PluginTimeouts.PRE_SCORE, "running
 
     private Status runReservePlugins(CycleState state, PodInfo pod, String node) {
         for (Slot<ReservePlugin> s : reserve) {
-Outcome<Status> o = call(state, s.instance(), PluginTimeouts.RESERVE, "running Reserve plugin \"" + s.name() + "\"",
+            Outcome<Status> o = call(
+                    state,
+                    s.instance(),
+                    PluginTimeouts.RESERVE,
+                    "running Reserve plugin \"" + s.name() + "\"",
                     () -> s.plugin().reserve(state, pod, node));
             if (o.failure() != null) {
                 return o.failure();
@@ -946,7 +1021,8 @@ Outcome<Status> o = call(state, s.instance(), PluginTimeouts.RESERVE, "running R
                 if (st.isRejection()) {
                     return st.withPlugin(s.name());
                 }
-                return Status.error("running Reserve plugin \"" + s.name() + "\": " + st.message(), st.cause()).withPlugin(s.name());
+                return Status.error("running Reserve plugin \"" + s.name() + "\": " + st.message(), st.cause())
+                        .withPlugin(s.name());
             }
         }
         return Status.SUCCESS;
@@ -982,7 +1058,11 @@ Outcome<Status> o = call(state, s.instance(), PluginTimeouts.RESERVE, "running R
     private Status runPermitPlugins(CycleState state, PodInfo pod, String node) {
         Map<String, Duration> waits = new LinkedHashMap<>();
         for (Slot<PermitPlugin> s : permit) {
-Outcome<PermitResult> o = call(state, s.instance(), PluginTimeouts.PERMIT, "running Permit plugin \"" + s.name() + "\"",
+            Outcome<PermitResult> o = call(
+                    state,
+                    s.instance(),
+                    PluginTimeouts.PERMIT,
+                    "running Permit plugin \"" + s.name() + "\"",
                     () -> s.plugin().permit(state, pod, node));
             if (o.failure() != null) {
                 return o.failure();
@@ -993,7 +1073,10 @@ Outcome<PermitResult> o = call(state, s.instance(), PluginTimeouts.PERMIT, "runn
                 continue;
             }
             if (st.isRejection()) {
-                return Status.of(st.code(), "rejected pod \"" + pod.name() + "\" by permit plugin \"" + s.name() + "\": " + st.message())
+                return Status.of(
+                                st.code(),
+                                "rejected pod \"" + pod.name() + "\" by permit plugin \"" + s.name() + "\": "
+                                        + st.message())
                         .withPlugin(s.name());
             }
             if (st.code() == Code.WAIT) {
@@ -1001,7 +1084,8 @@ Outcome<PermitResult> o = call(state, s.instance(), PluginTimeouts.PERMIT, "runn
                 waits.put(s.name(), d.compareTo(MAX_PERMIT_WAIT) > 0 ? MAX_PERMIT_WAIT : d);
                 continue;
             }
-            return Status.error("running Permit plugin \"" + s.name() + "\": " + st.message(), st.cause()).withPlugin(s.name());
+            return Status.error("running Permit plugin \"" + s.name() + "\": " + st.message(), st.cause())
+                    .withPlugin(s.name());
         }
         if (!waits.isEmpty()) {
             WaitingPodImpl w = new WaitingPodImpl(pod, node, waits, services.timer());
@@ -1027,7 +1111,9 @@ Outcome<PermitResult> o = call(state, s.instance(), PluginTimeouts.PERMIT, "runn
         }
         return w.outcome().handle((st, e) -> {
             waitingPods.remove(pod.uid());
-            return e == null ? st : Status.error(e instanceof CompletionException ce && ce.getCause() != null ? ce.getCause() : e);
+            return e == null
+                    ? st
+                    : Status.error(e instanceof CompletionException ce && ce.getCause() != null ? ce.getCause() : e);
         });
     }
 
@@ -1042,7 +1128,11 @@ Outcome<PermitResult> o = call(state, s.instance(), PluginTimeouts.PERMIT, "runn
 
     private Status runPreBindPlugins(CycleState state, PodInfo pod, String node) {
         for (Slot<PreBindPlugin> s : preBind) {
-Outcome<Status> o = call(state, s.instance(), PluginTimeouts.PRE_BIND, "running PreBind plugin \"" + s.name() + "\"",
+            Outcome<Status> o = call(
+                    state,
+                    s.instance(),
+                    PluginTimeouts.PRE_BIND,
+                    "running PreBind plugin \"" + s.name() + "\"",
                     () -> s.plugin().preBind(state, pod, node));
             if (o.failure() != null) {
                 return o.failure();
@@ -1052,7 +1142,8 @@ Outcome<Status> o = call(state, s.instance(), PluginTimeouts.PRE_BIND, "running 
                 if (st.isRejection()) {
                     return st.withPlugin(s.name());
                 }
-                return Status.error("running PreBind plugin \"" + s.name() + "\": " + st.message(), st.cause()).withPlugin(s.name());
+                return Status.error("running PreBind plugin \"" + s.name() + "\": " + st.message(), st.cause())
+                        .withPlugin(s.name());
             }
         }
         return Status.SUCCESS;
@@ -1070,7 +1161,11 @@ Outcome<Status> o = call(state, s.instance(), PluginTimeouts.PRE_BIND, "running 
             return Status.SKIP;
         }
         for (Slot<BindPlugin> s : bind) {
-Outcome<Status> o = call(state, s.instance(), PluginTimeouts.BIND, "running Bind plugin \"" + s.name() + "\"",
+            Outcome<Status> o = call(
+                    state,
+                    s.instance(),
+                    PluginTimeouts.BIND,
+                    "running Bind plugin \"" + s.name() + "\"",
                     () -> s.plugin().bind(state, pod, node));
             if (o.failure() != null) {
                 return o.failure();
@@ -1080,7 +1175,8 @@ Outcome<Status> o = call(state, s.instance(), PluginTimeouts.BIND, "running Bind
                 continue;
             }
             if (st != null && !st.isSuccess()) {
-                return Status.error("running Bind plugin \"" + s.name() + "\": " + st.message(), st.cause()).withPlugin(s.name());
+                return Status.error("running Bind plugin \"" + s.name() + "\": " + st.message(), st.cause())
+                        .withPlugin(s.name());
             }
             return Status.SUCCESS;
         }

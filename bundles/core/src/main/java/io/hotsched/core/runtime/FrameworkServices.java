@@ -22,13 +22,35 @@ import java.util.function.Supplier;
  * @param watch where plugin calls in progress are marked for the watchdog; null: not watched
  * @param metrics where extension points' and plugins' durations are counted
  */
-public record FrameworkServices(Parallelizer parallelizer, ClusterClient cluster, Supplier<NodeInfoLister> snapshot,
-        Function<String, List<PodInfo>> nominatedPods, ScheduledExecutorService timer, PluginTimeouts timeouts, CoarseClock clock,
-        ObjectStore objects, CallWatch watch, io.hotsched.core.metrics.SchedulerMetrics metrics) {
+public record FrameworkServices(
+        Parallelizer parallelizer,
+        ClusterClient cluster,
+        Supplier<NodeInfoLister> snapshot,
+        Function<String, List<PodInfo>> nominatedPods,
+        ScheduledExecutorService timer,
+        PluginTimeouts timeouts,
+        CoarseClock clock,
+        ObjectStore objects,
+        CallWatch watch,
+        io.hotsched.core.metrics.SchedulerMetrics metrics) {
 
     /** Services without time-outs (tests of other things). */
-    public FrameworkServices(Parallelizer parallelizer, ClusterClient cluster, Supplier<NodeInfoLister> snapshot,
-            Function<String, List<PodInfo>> nominatedPods, ScheduledExecutorService timer) {
-        this(parallelizer, cluster, snapshot, nominatedPods, timer, new PluginTimeouts(), null, new ObjectStore(), null, new io.hotsched.core.metrics.SchedulerMetrics());
+    public FrameworkServices(
+            Parallelizer parallelizer,
+            ClusterClient cluster,
+            Supplier<NodeInfoLister> snapshot,
+            Function<String, List<PodInfo>> nominatedPods,
+            ScheduledExecutorService timer) {
+        this(
+                parallelizer,
+                cluster,
+                snapshot,
+                nominatedPods,
+                timer,
+                new PluginTimeouts(),
+                null,
+                new ObjectStore(),
+                null,
+                new io.hotsched.core.metrics.SchedulerMetrics());
     }
 }

@@ -1,5 +1,6 @@
 package io.hotsched.core.runtime;
 
+import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.hotsched.api.framework.ClusterClient;
 import io.hotsched.api.framework.CycleState;
 import io.hotsched.api.framework.Handle;
@@ -9,7 +10,6 @@ import io.hotsched.api.framework.Parallelizer;
 import io.hotsched.api.framework.PodInfo;
 import io.hotsched.api.framework.Status;
 import io.hotsched.api.framework.WaitingPods;
-import io.fabric8.kubernetes.api.model.HasMetadata;
 import java.util.List;
 import java.util.Map;
 
@@ -82,12 +82,14 @@ final class HandleImpl implements Handle {
     }
 
     @Override
-    public Status runPreFilterExtensionAddPod(CycleState state, PodInfo podToSchedule, PodInfo podToAdd, NodeInfo node) {
+    public Status runPreFilterExtensionAddPod(
+            CycleState state, PodInfo podToSchedule, PodInfo podToAdd, NodeInfo node) {
         return framework().runPreFilterExtensionAddPod(state, podToSchedule, podToAdd, node);
     }
 
     @Override
-    public Status runPreFilterExtensionRemovePod(CycleState state, PodInfo podToSchedule, PodInfo podToRemove, NodeInfo node) {
+    public Status runPreFilterExtensionRemovePod(
+            CycleState state, PodInfo podToSchedule, PodInfo podToRemove, NodeInfo node) {
         return framework().runPreFilterExtensionRemovePod(state, podToSchedule, podToRemove, node);
     }
 

@@ -25,19 +25,27 @@ public final class ParallelizerImpl implements Parallelizer, AutoCloseable {
         this.parallelism = Math.max(1, parallelism);
         AtomicInteger n = new AtomicInteger();
         ThreadFactory tf = r -> {
-            Thread t = new Thread(() -> {
-                try {
-                    r.run();
-                } finally {
-                    workers.remove(Thread.currentThread());
-                }
-            }, threadName + "-" + n.incrementAndGet());
+            Thread t = new Thread(
+                    () -> {
+                        try {
+                            r.run();
+                        } finally {
+                            workers.remove(Thread.currentThread());
+                        }
+                    },
+                    threadName + "-" + n.incrementAndGet());
             t.setDaemon(true);
             workers.add(t);
             return t;
         };
         this.pool = this.parallelism > 1
-                ? new ThreadPoolExecutor(this.parallelism - 1, this.parallelism - 1, 0, TimeUnit.MILLISECONDS, new LinkedBlockingQueue<>(), tf)
+                ? new ThreadPoolExecutor(
+                        this.parallelism - 1,
+                        this.parallelism - 1,
+                        0,
+                        TimeUnit.MILLISECONDS,
+                        new LinkedBlockingQueue<>(),
+                        tf)
                 : null;
     }
 
@@ -108,7 +116,7 @@ public final class ParallelizerImpl implements Parallelizer, AutoCloseable {
         };
     }
 
-    private static final Runnable NOTHING = () -> { };
+    private static final Runnable NOTHING = () -> {};
 
     /** True when {@code t} is one of this pool's workers. */
     public boolean owns(Thread t) {

@@ -7,8 +7,8 @@ import java.util.Map;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.DeserializationFeature;
 import tools.jackson.databind.MapperFeature;
-import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.exc.UnrecognizedPropertyException;
+import tools.jackson.databind.json.JsonMapper;
 
 /** A plugin's raw arguments, bound to the plugin's args type with Jackson, strictly. */
 public final class PluginArgsImpl implements PluginArgs {
@@ -23,7 +23,8 @@ public final class PluginArgsImpl implements PluginArgs {
                 .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
                 .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
                 .disable(MapperFeature.ALLOW_COERCION_OF_SCALARS)
-                .changeDefaultVisibility(v -> v.withFieldVisibility(com.fasterxml.jackson.annotation.JsonAutoDetect.Visibility.ANY))
+                .changeDefaultVisibility(
+                        v -> v.withFieldVisibility(com.fasterxml.jackson.annotation.JsonAutoDetect.Visibility.ANY))
                 .build();
     }
 
@@ -54,7 +55,8 @@ public final class PluginArgsImpl implements PluginArgs {
             String field = path(e.getPath());
             String message = e.getOriginalMessage();
             int cut = message.indexOf(" at [Source");
-            throw new InvalidArgsException(field.isEmpty() ? "args" : field,
+            throw new InvalidArgsException(
+                    field.isEmpty() ? "args" : field,
                     (cut > 0 ? message.substring(0, cut) : message).replace('\n', ' '));
         }
     }

@@ -13,5 +13,4 @@ import java.util.Set;
  * @param status success, or why the attempt stops here
  * @param plugins the plugins that restricted the nodes, sorted (for the absent-node message)
  */
-public record PreFilterOutcome(PodInfo pod, PreFilterResult result, Status status, Set<String> plugins) {
-}
+public record PreFilterOutcome(PodInfo pod, PreFilterResult result, Status status, Set<String> plugins) {}

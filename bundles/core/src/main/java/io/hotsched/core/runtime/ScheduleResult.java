@@ -10,5 +10,5 @@ import io.hotsched.api.framework.PodInfo;
  * @param feasibleNodes nodes that passed
  * @param scores the scores, when more than one node was feasible
  */
-public record ScheduleResult(String suggestedHost, PodInfo pod, int evaluatedNodes, int feasibleNodes, ScoreTable scores) {
-}
+public record ScheduleResult(
+        String suggestedHost, PodInfo pod, int evaluatedNodes, int feasibleNodes, ScoreTable scores) {}

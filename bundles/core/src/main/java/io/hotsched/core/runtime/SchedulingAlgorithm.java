@@ -121,7 +121,9 @@ public final class SchedulingAlgorithm {
         int evaluated = 1;
         if (feasible == null) {
             boolean scoring = fw.hasScorePlugins() || extenders.hasPrioritizers();
-            int toFind = scoring || extenders.hasFilters() ? numFeasibleNodesToFind(fw.percentageOfNodesToScore(), snapshot.size()) : 1;
+            int toFind = scoring || extenders.hasFilters()
+                    ? numFeasibleNodesToFind(fw.percentageOfNodesToScore(), snapshot.size())
+                    : 1;
             feasible = findFeasible(fw, state, pod, candidates, toFind, statuses);
             feasible = passExtenders(fw, state, extenders, pod, feasible, statuses);
             evaluated = feasible.size() + statuses.size();
@@ -155,8 +157,14 @@ public final class SchedulingAlgorithm {
         return new ScheduleResult(selectHost(scores), pod, evaluated, feasible.size(), scores);
     }
 
-    private static List<NodeInfo> passExtenders(FrameworkImpl fw, CycleState state, Extenders extenders, PodInfo pod, List<NodeInfo> feasible,
-            Map<String, Status> statuses) throws SchedulingException {
+    private static List<NodeInfo> passExtenders(
+            FrameworkImpl fw,
+            CycleState state,
+            Extenders extenders,
+            PodInfo pod,
+            List<NodeInfo> feasible,
+            Map<String, Status> statuses)
+            throws SchedulingException {
         if (extenders.isEmpty() || feasible.isEmpty() || !extenders.filtersFor(pod)) {
             return feasible;
         }
@@ -170,7 +178,12 @@ public final class SchedulingAlgorithm {
         }
     }
 
-    private static void addExtenderScores(FrameworkImpl fw, CycleState state, Extenders extenders, PodInfo pod, List<NodeInfo> feasible,
+    private static void addExtenderScores(
+            FrameworkImpl fw,
+            CycleState state,
+            Extenders extenders,
+            PodInfo pod,
+            List<NodeInfo> feasible,
             ScoreTable scores) {
         List<String> order = scores.nodes();
         CallWatch.Slot wait = fw.beginExtenderWait(state, "prioritize");
@@ -189,8 +202,14 @@ public final class SchedulingAlgorithm {
         }
     }
 
-    private List<NodeInfo> findFeasible(FrameworkImpl fw, CycleState state, PodInfo pod, List<NodeInfo> nodes, int toFind,
-            Map<String, Status> statuses) throws SchedulingException {
+    private List<NodeInfo> findFeasible(
+            FrameworkImpl fw,
+            CycleState state,
+            PodInfo pod,
+            List<NodeInfo> nodes,
+            int toFind,
+            Map<String, Status> statuses)
+            throws SchedulingException {
         int n = nodes.size();
         if (n == 0) {
             return List.of();

@@ -23,6 +23,7 @@ public final class Snapshot implements NodeInfoLister {
     private long imageVersion = -1;
     /** The nodes with pods that have affinity terms, and those with pods that have required anti-affinity terms. */
     private final NodeSubset withAffinity = new NodeSubset();
+
     private final NodeSubset withAntiAffinity = new NodeSubset();
     private final List<NodeInfo> view = new AbstractList<>() {
         @Override
@@ -36,8 +37,7 @@ public final class Snapshot implements NodeInfoLister {
         }
     };
 
-    public Snapshot() {
-    }
+    public Snapshot() {}
 
     /** A fixed snapshot of these nodes (tests, dry runs). */
     public Snapshot(List<NodeInfo> nodeList) {

@@ -32,8 +32,10 @@ final class WaitingPodImpl implements WaitingPod {
         for (Map.Entry<String, Duration> e : new LinkedHashMap<>(timeouts).entrySet()) {
             String plugin = e.getKey();
             Duration d = e.getValue();
-            timers.add(timer.schedule(() -> reject(plugin, "rejected due to timeout after waiting " + format(d) + " at plugin " + plugin),
-                    d.toMillis(), TimeUnit.MILLISECONDS));
+            timers.add(timer.schedule(
+                    () -> reject(plugin, "rejected due to timeout after waiting " + format(d) + " at plugin " + plugin),
+                    d.toMillis(),
+                    TimeUnit.MILLISECONDS));
         }
     }
 

@@ -12,10 +12,16 @@ import java.util.Map;
  * @param rejections per node: the plugin that rejected it and its reasons
  * @param topScores for a success with scoring: the best nodes with their total and per-plugin scores
  */
-public record Explanation(String podKey, String profile, Instant time, int attempt, String outcome, String message,
-        Map<String, String> rejections, List<NodeScoreLine> topScores) {
+public record Explanation(
+        String podKey,
+        String profile,
+        Instant time,
+        int attempt,
+        String outcome,
+        String message,
+        Map<String, String> rejections,
+        List<NodeScoreLine> topScores) {
 
     /** One scored node: total and each plugin's normalized score × weight. */
-    public record NodeScoreLine(String node, long total, Map<String, String> byPlugin) {
-    }
+    public record NodeScoreLine(String node, long total, Map<String, String> byPlugin) {}
 }

@@ -97,8 +97,12 @@ public final class ProfileManager {
                 if (queueSort == null) {
                     queueSort = qs;
                 } else if (!queueSort.equals(qs)) {
-                    problems.add(new ConfigProblem(newConfig.source(), 0, s.config().path() + ".plugins.queueSort",
-                            "Invalid value: \"" + qs + "\": queueSort must be the same for all profiles (\"" + queueSort + "\")"));
+                    problems.add(new ConfigProblem(
+                            newConfig.source(),
+                            0,
+                            s.config().path() + ".plugins.queueSort",
+                            "Invalid value: \"" + qs + "\": queueSort must be the same for all profiles (\"" + queueSort
+                                    + "\")"));
                 }
             }
         }
@@ -143,10 +147,14 @@ public final class ProfileManager {
             if (!rebuilt.problems().isEmpty()) {
                 LOG.error("Profile {} {}", s.name(), rebuilt.describe());
             } else if (!rebuilt.ready() && s.ready() && !shuttingDown) {
-                LOG.warn("Profile {} paused: waiting for plugin(s) {}", s.name(), String.join(", ", rebuilt.waitingFor()));
+                LOG.warn(
+                        "Profile {} paused: waiting for plugin(s) {}",
+                        s.name(),
+                        String.join(", ", rebuilt.waitingFor()));
             } else if (!rebuilt.ready()) {
                 // still paused: one line per arriving plugin would flood the log while a bundle starts
-                LOG.debug("Profile {} still waiting for plugin(s) {}", s.name(), String.join(", ", rebuilt.waitingFor()));
+                LOG.debug(
+                        "Profile {} still waiting for plugin(s) {}", s.name(), String.join(", ", rebuilt.waitingFor()));
             } else if (!s.ready()) {
                 LOG.info("Profile {} ready: all its plugins are present", s.name());
             }
@@ -164,7 +172,8 @@ public final class ProfileManager {
     }
 
     private ProfileState build(ProfileConfig p, SchedulerConfig c, Extenders ext) {
-        FrameworkBuilder.Result r = FrameworkBuilder.build(p, c.source(), c.percentageOfNodesToScore(), registry::serving, services, ext);
+        FrameworkBuilder.Result r =
+                FrameworkBuilder.build(p, c.source(), c.percentageOfNodesToScore(), registry::serving, services, ext);
         if (r instanceof FrameworkBuilder.Built b) {
             return new ProfileState(p, b.framework(), Set.of(), List.of());
         }
@@ -228,8 +237,11 @@ public final class ProfileManager {
         for (FrameworkImpl f : using) {
             while (!f.closed()) {
                 if (System.nanoTime() > deadline) {
-                    LOG.warn("Plugin {} left while {} attempt(s) still ran on {}; they will finish on the old instance",
-                            leaving.describe(), f.activePins(), f);
+                    LOG.warn(
+                            "Plugin {} left while {} attempt(s) still ran on {}; they will finish on the old instance",
+                            leaving.describe(),
+                            f.activePins(),
+                            f);
                     return false;
                 }
                 try {

@@ -10,7 +10,8 @@ import java.util.Set;
  * One profile at one moment: its framework when ready; otherwise the plugins it waits for, or the
  * problems that stop it (a plugin that arrived with arguments it refuses).
  */
-public record ProfileState(ProfileConfig config, FrameworkImpl framework, Set<String> waitingFor, List<ConfigProblem> problems) {
+public record ProfileState(
+        ProfileConfig config, FrameworkImpl framework, Set<String> waitingFor, List<ConfigProblem> problems) {
 
     public boolean ready() {
         return framework != null;

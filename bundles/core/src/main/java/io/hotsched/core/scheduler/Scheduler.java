@@ -25,8 +25,8 @@ import io.hotsched.core.runtime.Attempt;
 import io.hotsched.core.runtime.CallWatch;
 import io.hotsched.core.runtime.CoarseClock;
 import io.hotsched.core.runtime.FrameworkImpl;
-import io.hotsched.core.runtime.PluginTimeouts;
 import io.hotsched.core.runtime.FrameworkServices;
+import io.hotsched.core.runtime.PluginTimeouts;
 import io.hotsched.core.runtime.SchedulingAlgorithm;
 import io.hotsched.core.runtime.Snapshot;
 import java.time.Clock;
@@ -98,12 +98,32 @@ public final class Scheduler implements ClusterEvents, AutoCloseable {
         this.explanations = new Explanations(options.explanations());
         this.queue = new SchedulingQueue(clock, Duration.ofSeconds(1), Duration.ofSeconds(10), this::preEnqueue);
         this.loop = new SchedulingCycle.Loop(null, new Snapshot(), new SchedulingAlgorithm(parallelizer, random));
-        FrameworkServices services = new FrameworkServices(parallelizer, new BackendClient(() -> backend),
-                () -> loop.snapshot(), node -> queue.nominator().forNode(node), housekeeping, timeouts, coarseClock, objects, callWatch, metrics);
+        FrameworkServices services = new FrameworkServices(
+                parallelizer,
+                new BackendClient(() -> backend),
+                () -> loop.snapshot(),
+                node -> queue.nominator().forNode(node),
+                housekeeping,
+                timeouts,
+                coarseClock,
+                objects,
+                callWatch,
+                metrics);
         this.profiles = new ProfileManager(registry, services);
         this.profiles.addListener(this::profileChanged);
-        this.cycle = new SchedulingCycle(profiles, cache, queue, binders, statusWriter, () -> backend, registry, health, explanations,
-                clock, () -> leading, metrics);
+        this.cycle = new SchedulingCycle(
+                profiles,
+                cache,
+                queue,
+                binders,
+                statusWriter,
+                () -> backend,
+                registry,
+                health,
+                explanations,
+                clock,
+                () -> leading,
+                metrics);
         metrics.pendingPodsFrom(() -> {
             Map<String, Integer> c = new LinkedHashMap<>(queue.counts());
             // upstream's queue labels: what is in flight is not pending
@@ -134,7 +154,8 @@ public final class Scheduler implements ClusterEvents, AutoCloseable {
         running = true;
         housekeeping.scheduleWithFixedDelay(this::housekeep, 1, 1, TimeUnit.SECONDS);
         housekeeping.scheduleWithFixedDelay(queue::flushUnschedulableLeftover, 30, 30, TimeUnit.SECONDS);
-        housekeeping.scheduleWithFixedDelay(this::watchCalls, WATCH_PERIOD_MILLIS, WATCH_PERIOD_MILLIS, TimeUnit.MILLISECONDS);
+        housekeeping.scheduleWithFixedDelay(
+                this::watchCalls, WATCH_PERIOD_MILLIS, WATCH_PERIOD_MILLIS, TimeUnit.MILLISECONDS);
         startLoop();
     }
 
@@ -152,8 +173,11 @@ public final class Scheduler implements ClusterEvents, AutoCloseable {
         SchedulingCycle.Loop[] next = new SchedulingCycle.Loop[1];
         Thread t = new Thread(() -> runLoop(next[0]), n == 1 ? "hotsched-scheduler" : "hotsched-scheduler-" + n);
         t.setDaemon(true);
-        next[0] = new SchedulingCycle.Loop(t, n == 1 ? previous.snapshot() : new Snapshot(),
-                new SchedulingAlgorithm(parallelizer, random, previous.algorithm().nextStartNodeIndex()));
+        next[0] = new SchedulingCycle.Loop(
+                t,
+                n == 1 ? previous.snapshot() : new Snapshot(),
+                new SchedulingAlgorithm(
+                        parallelizer, random, previous.algorithm().nextStartNodeIndex()));
         loop = next[0];
         t.start();
     }
@@ -182,7 +206,9 @@ public final class Scheduler implements ClusterEvents, AutoCloseable {
                 }
                 if (abandoned != null && running) {
                     startLoop();
-                    LOG.info("Scheduling loop moved to thread {}; {} is left to finish the stuck call", loop.thread().getName(),
+                    LOG.info(
+                            "Scheduling loop moved to thread {}; {} is left to finish the stuck call",
+                            loop.thread().getName(),
                             abandoned.getName());
                 }
             }
@@ -194,7 +220,9 @@ public final class Scheduler implements ClusterEvents, AutoCloseable {
     /** Applies a new configuration atomically, or changes nothing and throws. */
     public synchronized void reload(SchedulerConfig config) throws ConfigException {
         profiles.apply(config);
-        queue.setBackoff(Duration.ofSeconds(config.podInitialBackoffSeconds()), Duration.ofSeconds(config.podMaxBackoffSeconds()));
+        queue.setBackoff(
+                Duration.ofSeconds(config.podInitialBackoffSeconds()),
+                Duration.ofSeconds(config.podMaxBackoffSeconds()));
         parallelizer.resize(config.parallelism(), housekeeping);
         for (PodInfo p : List.copyOf(pendingForOthers.values())) {
             if (profiles.serves(p.schedulerName())) {
@@ -271,8 +299,13 @@ public final class Scheduler implements ClusterEvents, AutoCloseable {
         try {
             queue.flushBackoffCompleted();
             for (PodInfo p : cache.cleanupExpired()) {
-                LOG.warn("Assumed pod {} expired: its binding never showed up; it is no longer counted on its node", p.key());
-                queue.onEvent(ClusterEvent.POD, ActionType.DELETE, qp -> mayHelp(qp, ClusterEvent.POD, ActionType.DELETE, p.pod(), null));
+                LOG.warn(
+                        "Assumed pod {} expired: its binding never showed up; it is no longer counted on its node",
+                        p.key());
+                queue.onEvent(
+                        ClusterEvent.POD,
+                        ActionType.DELETE,
+                        qp -> mayHelp(qp, ClusterEvent.POD, ActionType.DELETE, p.pod(), null));
             }
         } catch (RuntimeException e) {
             LOG.warn("Housekeeping failed: {}", e.toString());
@@ -309,7 +342,8 @@ public final class Scheduler implements ClusterEvents, AutoCloseable {
     private void profileChanged(ProfileState s) {
         if (!s.ready()) {
             // pods that found the profile paused say why it is paused now, not why it was then
-            queue.setFailure(qp -> qp.unschedulablePlugins().contains(SchedulingCycle.PAUSED_PREFIX + s.name()),
+            queue.setFailure(
+                    qp -> qp.unschedulablePlugins().contains(SchedulingCycle.PAUSED_PREFIX + s.name()),
                     "profile " + s.name() + " " + s.describe());
         }
         if (s.ready()) {
@@ -369,7 +403,8 @@ public final class Scheduler implements ClusterEvents, AutoCloseable {
     @Override
     public void nodeAdded(Node node) {
         cache.addOrUpdateNode(node);
-        queue.onEvent(ClusterEvent.NODE, ActionType.ADD, qp -> mayHelp(qp, ClusterEvent.NODE, ActionType.ADD, null, node));
+        queue.onEvent(
+                ClusterEvent.NODE, ActionType.ADD, qp -> mayHelp(qp, ClusterEvent.NODE, ActionType.ADD, null, node));
     }
 
     @Override
@@ -383,7 +418,10 @@ public final class Scheduler implements ClusterEvents, AutoCloseable {
     @Override
     public void nodeDeleted(Node node) {
         cache.removeNode(node.getMetadata().getName());
-        queue.onEvent(ClusterEvent.NODE, ActionType.DELETE, qp -> mayHelp(qp, ClusterEvent.NODE, ActionType.DELETE, node, null));
+        queue.onEvent(
+                ClusterEvent.NODE,
+                ActionType.DELETE,
+                qp -> mayHelp(qp, ClusterEvent.NODE, ActionType.DELETE, node, null));
     }
 
     @Override
@@ -391,7 +429,8 @@ public final class Scheduler implements ClusterEvents, AutoCloseable {
         PodInfo p = PodInfo.of(pod);
         if (p.nodeName() != null) {
             cache.addOrUpdatePod(p);
-            queue.onEvent(ClusterEvent.POD, ActionType.ADD, qp -> mayHelp(qp, ClusterEvent.POD, ActionType.ADD, null, pod));
+            queue.onEvent(
+                    ClusterEvent.POD, ActionType.ADD, qp -> mayHelp(qp, ClusterEvent.POD, ActionType.ADD, null, pod));
         } else if (!terminating(pod)) {
             if (profiles.serves(p.schedulerName())) {
                 queue.add(p);
@@ -432,7 +471,9 @@ public final class Scheduler implements ClusterEvents, AutoCloseable {
     }
 
     private static boolean nominationCleared(Pod oldPod, Pod newPod) {
-        return oldPod != null && !nominatedNode(oldPod).isEmpty() && nominatedNode(newPod).isEmpty();
+        return oldPod != null
+                && !nominatedNode(oldPod).isEmpty()
+                && nominatedNode(newPod).isEmpty();
     }
 
     private static String nominatedNode(Pod pod) {
@@ -448,7 +489,10 @@ public final class Scheduler implements ClusterEvents, AutoCloseable {
         boolean wasCounted = cache.contains(p.uid()) && !cache.isAssumed(p.uid());
         if (wasCounted) {
             cache.removePod(p);
-            queue.onEvent(ClusterEvent.POD, ActionType.DELETE, qp -> mayHelp(qp, ClusterEvent.POD, ActionType.DELETE, pod, null));
+            queue.onEvent(
+                    ClusterEvent.POD,
+                    ActionType.DELETE,
+                    qp -> mayHelp(qp, ClusterEvent.POD, ActionType.DELETE, pod, null));
         }
     }
 
@@ -552,8 +596,11 @@ public final class Scheduler implements ClusterEvents, AutoCloseable {
 
     private static boolean specOrLabelsChanged(Pod oldPod, Pod newPod) {
         return !java.util.Objects.equals(oldPod.getSpec(), newPod.getSpec())
-                || !java.util.Objects.equals(oldPod.getMetadata().getLabels(), newPod.getMetadata().getLabels())
-                || !java.util.Objects.equals(oldPod.getMetadata().getAnnotations(), newPod.getMetadata().getAnnotations());
+                || !java.util.Objects.equals(
+                        oldPod.getMetadata().getLabels(), newPod.getMetadata().getLabels())
+                || !java.util.Objects.equals(
+                        oldPod.getMetadata().getAnnotations(),
+                        newPod.getMetadata().getAnnotations());
     }
 
     // ---- views for the shell and tests -------------------------------------------------------------
@@ -589,7 +636,12 @@ public final class Scheduler implements ClusterEvents, AutoCloseable {
 
     /** Pods bound, found unschedulable, failed with an error since start. */
     public Map<String, Long> counters() {
-        return Map.of("scheduled", metrics.attempts(SchedulerMetrics.SCHEDULED), "unschedulable", metrics.attempts(SchedulerMetrics.UNSCHEDULABLE),
-                "errors", metrics.attempts(SchedulerMetrics.ERROR));
+        return Map.of(
+                "scheduled",
+                metrics.attempts(SchedulerMetrics.SCHEDULED),
+                "unschedulable",
+                metrics.attempts(SchedulerMetrics.UNSCHEDULABLE),
+                "errors",
+                metrics.attempts(SchedulerMetrics.ERROR));
     }
 }

@@ -11,8 +11,12 @@ import java.time.Duration;
  * @param quarantineThreshold failed attempts in a row after which a plugin is quarantined (0: never)
  * @param explanations how many pods' last attempts are kept for {@code sched:explain}
  */
-public record SchedulerOptions(int bindingThreads, Duration assumedPodTtl, Duration pluginRemovalWait,
-        int quarantineThreshold, int explanations) {
+public record SchedulerOptions(
+        int bindingThreads,
+        Duration assumedPodTtl,
+        Duration pluginRemovalWait,
+        int quarantineThreshold,
+        int explanations) {
 
     public static SchedulerOptions defaults() {
         return new SchedulerOptions(16, Duration.ofSeconds(30), Duration.ofSeconds(10), 5, 10_000);

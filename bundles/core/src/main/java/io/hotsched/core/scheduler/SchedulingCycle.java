@@ -60,6 +60,7 @@ final class SchedulingCycle {
     private final AtomicReference<InProgress> inProgress = new AtomicReference<>();
     /** The right to change the cache: held by the loop's attempt, or by a detached attempt committing. */
     private final Semaphore commitGate = new Semaphore(1);
+
     private final ExecutorService binders;
     private final ExecutorService statusWriter;
     private final Supplier<ClusterBackend> backend;
@@ -70,8 +71,18 @@ final class SchedulingCycle {
     private final java.util.function.BooleanSupplier leading;
     private final SchedulerMetrics metrics;
 
-    SchedulingCycle(ProfileManager profiles, ClusterCache cache, SchedulingQueue queue, ExecutorService binders, ExecutorService statusWriter, Supplier<ClusterBackend> backend,
-            PluginRegistry registry, PluginHealth health, Explanations explanations, Clock clock, java.util.function.BooleanSupplier leading,
+    SchedulingCycle(
+            ProfileManager profiles,
+            ClusterCache cache,
+            SchedulingQueue queue,
+            ExecutorService binders,
+            ExecutorService statusWriter,
+            Supplier<ClusterBackend> backend,
+            PluginRegistry registry,
+            PluginHealth health,
+            Explanations explanations,
+            Clock clock,
+            java.util.function.BooleanSupplier leading,
             SchedulerMetrics metrics) {
         this.metrics = metrics;
         this.profiles = profiles;
@@ -88,12 +99,10 @@ final class SchedulingCycle {
     }
 
     /** What one scheduling loop thread owns: its snapshot and its node rotation. */
-    record Loop(Thread thread, Snapshot snapshot, SchedulingAlgorithm algorithm) {
-    }
+    record Loop(Thread thread, Snapshot snapshot, SchedulingAlgorithm algorithm) {}
 
     /** The attempt the loop is working on, for the watchdog. */
-    private record InProgress(Attempt attempt, QueuedPod qp, FrameworkImpl fw, Thread loop) {
-    }
+    private record InProgress(Attempt attempt, QueuedPod qp, FrameworkImpl fw, Thread loop) {}
 
     void scheduleOne(QueuedPod qp, Loop loop) {
         PodInfo pod = qp.pod();
@@ -195,7 +204,8 @@ final class SchedulingCycle {
             attempt.leaveLoop();
             handedOff = true;
             CycleState bindingState = state;
-            fw.permitOutcome(assumed).thenAcceptAsync(permit -> bindingCycle(fw, bindingState, qp, assumed, host, permit), binders);
+            fw.permitOutcome(assumed)
+                    .thenAcceptAsync(permit -> bindingCycle(fw, bindingState, qp, assumed, host, permit), binders);
         } catch (RuntimeException e) {
             LOG.error("Scheduling pod {} failed unexpectedly", pod.key(), e);
             if (attempt.phase() != Attempt.ABANDONED_SEARCH) {
@@ -222,7 +232,8 @@ final class SchedulingCycle {
      * PreFilter runs again on the cache as it is now, and Filter on the chosen node. Returns the
      * cycle state to go on with, or null when the node no longer fits (the pod is retried).
      */
-    private CycleState recheck(FrameworkImpl fw, CycleState searched, ScheduleResult result, Loop loop, QueuedPod qp, String profile) {
+    private CycleState recheck(
+            FrameworkImpl fw, CycleState searched, ScheduleResult result, Loop loop, QueuedPod qp, String profile) {
         CycleState fresh = FrameworkImpl.freshState(searched);
         String host = result.suggestedHost();
         PreFilterOutcome pre = fw.runPreFilter(fresh, qp.pod(), loop.snapshot());
@@ -237,7 +248,11 @@ final class SchedulingCycle {
         if (st.isSuccess()) {
             return fresh;
         }
-        handleError(qp, Attempt.of(searched), Status.error("node " + host + ", chosen while the extenders answered, no longer fits: " + st.message()), profile);
+        handleError(
+                qp,
+                Attempt.of(searched),
+                Status.error("node " + host + ", chosen while the extenders answered, no longer fits: " + st.message()),
+                profile);
         return null;
     }
 
@@ -251,15 +266,19 @@ final class SchedulingCycle {
      */
     Thread detach(CallWatch.Overdue o) {
         InProgress cur = inProgress.get();
-        if (cur == null || Attempt.of(o.state()) != cur.attempt() || !cur.attempt().detach()) {
+        if (cur == null
+                || Attempt.of(o.state()) != cur.attempt()
+                || !cur.attempt().detach()) {
             return null;
         }
         inProgress.compareAndSet(cur, null);
         if (cur.attempt().releaseCommit()) {
             commitGate.release();
         }
-        LOG.debug("Pod {} waits for extender {} longer than the loop waits; it goes on when the extender answers",
-                cur.qp().pod().key(), o.extender());
+        LOG.debug(
+                "Pod {} waits for extender {} longer than the loop waits; it goes on when the extender answers",
+                cur.qp().pod().key(),
+                o.extender());
         return cur.loop();
     }
 
@@ -287,22 +306,35 @@ final class SchedulingCycle {
             commitGate.release();
         }
         PluginInstance plugin = o.instance();
-        String message = FrameworkImpl.describeCall(o.point(), plugin.name()) + ": still running after " + (now - o.startedAt())
-                + "ms, over the " + o.limit() + "ms time-out for " + o.point();
-        LOG.warn("Plugin {}: {} (pod {}); the scheduler stopped waiting for it and goes on, the call finishes on its own thread",
-                plugin, message, cur.qp().pod().key());
+        String message = FrameworkImpl.describeCall(o.point(), plugin.name()) + ": still running after "
+                + (now - o.startedAt()) + "ms, over the " + o.limit() + "ms time-out for " + o.point();
+        LOG.warn(
+                "Plugin {}: {} (pod {}); the scheduler stopped waiting for it and goes on, the call finishes on its own thread",
+                plugin,
+                message,
+                cur.qp().pod().key());
         if (plugin.registration() != null && health.failed(plugin.registration(), message)) {
-            LOG.error("Plugin {} quarantined after {} failed attempts in a row; last: {}. Profiles using it pause until "
-                    + "its bundle is updated or 'sched:release {}' is run.", plugin, health.threshold(), message, plugin.name());
+            LOG.error(
+                    "Plugin {} quarantined after {} failed attempts in a row; last: {}. Profiles using it pause until "
+                            + "its bundle is updated or 'sched:release {}' is run.",
+                    plugin,
+                    health.threshold(),
+                    message,
+                    plugin.name());
             registry.changed(plugin.name());
         }
         if (how == Attempt.ABANDONED_SEARCH) {
-            handleError(cur.qp(), cur.attempt(), Status.error(message).withPlugin(plugin.name()), cur.fw().profileName());
+            handleError(
+                    cur.qp(),
+                    cur.attempt(),
+                    Status.error(message).withPlugin(plugin.name()),
+                    cur.fw().profileName());
         }
         return cur.loop();
     }
 
-    private void bindingCycle(FrameworkImpl fw, CycleState state, QueuedPod qp, PodInfo assumed, String host, Status permit) {
+    private void bindingCycle(
+            FrameworkImpl fw, CycleState state, QueuedPod qp, PodInfo assumed, String host, Status permit) {
         try {
             Status st = permit;
             if (st.isSuccess()) {
@@ -360,20 +392,29 @@ final class SchedulingCycle {
         Diagnosis d = fe.diagnosis();
         String nominated = null;
         PostFilterResult pf = fw.runPostFilter(state, fe.pod(), d.toNodeToStatus());
-        if (pf.nominatedNodeName() != null && (pf.status().isSuccess() || pf.nominatedNodeName().isEmpty())) {
+        if (pf.nominatedNodeName() != null
+                && (pf.status().isSuccess() || pf.nominatedNodeName().isEmpty())) {
             nominated = pf.nominatedNodeName();
             // an empty name forgets the nomination
             queue.nominator().nominate(pod, nominated);
         }
         if (pf.status().code() == Code.ERROR) {
-            d.setPostFilterMsg("Error running PostFilter plugin " + pf.status().plugin() + ": " + pf.status().message());
+            d.setPostFilterMsg("Error running PostFilter plugin " + pf.status().plugin() + ": "
+                    + pf.status().message());
         } else if (!pf.status().isSuccess() && !pf.status().message().isEmpty()) {
             d.setPostFilterMsg(pf.status().message());
         }
         String message = fe.getMessage();
         attemptDone(state, SchedulerMetrics.UNSCHEDULABLE, fw.profileName());
-        explanations.put(new Explanation(pod.key(), fw.profileName(), clock.instant(), qp.attempts(), "unschedulable", message,
-                rejections(d), List.of()));
+        explanations.put(new Explanation(
+                pod.key(),
+                fw.profileName(),
+                clock.instant(),
+                qp.attempts(),
+                "unschedulable",
+                message,
+                rejections(d),
+                List.of()));
         queue.addUnschedulable(qp, d.unschedulablePlugins(), message);
         String nomination = nominated;
         statusWriter.execute(() -> markUnschedulable(pod, "Unschedulable", message, nomination));
@@ -384,7 +425,8 @@ final class SchedulingCycle {
         PodInfo pod = qp.pod();
         String message = st.message();
         attemptDone(attempt, SchedulerMetrics.ERROR, profile);
-        explanations.put(new Explanation(pod.key(), profile, clock.instant(), qp.attempts(), "error", message, Map.of(), List.of()));
+        explanations.put(new Explanation(
+                pod.key(), profile, clock.instant(), qp.attempts(), "error", message, Map.of(), List.of()));
         queue.addBackoff(qp, message);
         statusWriter.execute(() -> markUnschedulable(pod, "SchedulerError", message, null));
         record(pod, "Warning", "FailedScheduling", message);
@@ -394,8 +436,15 @@ final class SchedulingCycle {
         if (st.isRejection()) {
             PodInfo pod = qp.pod();
             attemptDone(attempt, SchedulerMetrics.UNSCHEDULABLE, profile);
-            explanations.put(new Explanation(pod.key(), profile, clock.instant(), qp.attempts(), "unschedulable", st.message(),
-                    Map.of(), List.of()));
+            explanations.put(new Explanation(
+                    pod.key(),
+                    profile,
+                    clock.instant(),
+                    qp.attempts(),
+                    "unschedulable",
+                    st.message(),
+                    Map.of(),
+                    List.of()));
             queue.addUnschedulable(qp, st.plugin() == null ? Set.of() : Set.of(st.plugin()), st.message());
             statusWriter.execute(() -> markUnschedulable(pod, "Unschedulable", st.message(), null));
             record(pod, "Warning", "FailedScheduling", st.message());
@@ -426,8 +475,13 @@ final class SchedulingCycle {
             if (fault == null) {
                 health.succeeded(i.registration());
             } else if (health.failed(i.registration(), fault)) {
-                LOG.error("Plugin {} quarantined after {} failed attempts in a row; last: {}. Profiles using it pause until "
-                        + "its bundle is updated or 'sched:release {}' is run.", i, health.threshold(), fault, i.name());
+                LOG.error(
+                        "Plugin {} quarantined after {} failed attempts in a row; last: {}. Profiles using it pause until "
+                                + "its bundle is updated or 'sched:release {}' is run.",
+                        i,
+                        health.threshold(),
+                        fault,
+                        i.name());
                 registry.changed(i.name());
             }
         }
@@ -449,14 +503,21 @@ final class SchedulingCycle {
             }
             top.add(new Explanation.NodeScoreLine(t.nodes().get(i), t.total(i), byPlugin));
         }
-        explanations.put(new Explanation(qp.pod().key(), profile, clock.instant(), qp.attempts(),
+        explanations.put(new Explanation(
+                qp.pod().key(),
+                profile,
+                clock.instant(),
+                qp.attempts(),
                 waiting ? "waiting on permit for " + host : "bound to " + host,
-                r.feasibleNodes() + " of " + r.evaluatedNodes() + " evaluated nodes fit", Map.of(), top));
+                r.feasibleNodes() + " of " + r.evaluatedNodes() + " evaluated nodes fit",
+                Map.of(),
+                top));
     }
 
     private static Map<String, String> rejections(Diagnosis d) {
         Map<String, String> out = new TreeMap<>();
-        d.nodeStatuses().forEach((node, st) -> out.put(node, (st.plugin() == null ? "" : st.plugin() + ": ") + st.message()));
+        d.nodeStatuses()
+                .forEach((node, st) -> out.put(node, (st.plugin() == null ? "" : st.plugin() + ": ") + st.message()));
         return out;
     }
 

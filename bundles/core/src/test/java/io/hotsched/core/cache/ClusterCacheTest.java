@@ -23,7 +23,8 @@ import org.junit.jupiter.api.Test;
 
 class ClusterCacheTest {
 
-    private final ClusterCache cache = new ClusterCache(Duration.ofSeconds(30), Clock.fixed(Instant.EPOCH, ZoneOffset.UTC));
+    private final ClusterCache cache =
+            new ClusterCache(Duration.ofSeconds(30), Clock.fixed(Instant.EPOCH, ZoneOffset.UTC));
 
     @Test
     void snapshotCopiesOnlyWhatChanged() {
@@ -88,7 +89,9 @@ class ClusterCacheTest {
         cache.addOrUpdateNode(Nodes.node("n1").cpu("4").build());
         var pod = Pods.pod("p").node("n1").cpu("1").build();
         cache.addOrUpdatePod(PodInfo.of(pod));
-        pod.setStatus(new io.fabric8.kubernetes.api.model.PodStatusBuilder().withPhase("Succeeded").build());
+        pod.setStatus(new io.fabric8.kubernetes.api.model.PodStatusBuilder()
+                .withPhase("Succeeded")
+                .build());
         cache.addOrUpdatePod(PodInfo.of(pod));
         assertEquals(0, cache.node("n1").requested().milliCpu());
     }
@@ -107,10 +110,15 @@ class ClusterCacheTest {
         cache.addOrUpdateNode(withImages("n1", "nginx", "redis:7"));
         Snapshot s = new Snapshot();
         cache.updateSnapshot(s);
-        assertEquals(Map.of("nginx:latest", new ImageStateSummary(100, 1), "redis:7", new ImageStateSummary(100, 1)), s.get("n1").imageStates());
+        assertEquals(
+                Map.of("nginx:latest", new ImageStateSummary(100, 1), "redis:7", new ImageStateSummary(100, 1)),
+                s.get("n1").imageStates());
         cache.addOrUpdateNode(withImages("n2", "nginx:latest"));
         cache.updateSnapshot(s);
-        assertEquals(new ImageStateSummary(100, 2), s.get("n1").imageStates().get("nginx:latest"), "n1 sees the new count too");
+        assertEquals(
+                new ImageStateSummary(100, 2),
+                s.get("n1").imageStates().get("nginx:latest"),
+                "n1 sees the new count too");
         assertEquals(new ImageStateSummary(100, 2), s.get("n2").imageStates().get("nginx:latest"));
         assertEquals("repo/app@sha256:abc", ImageStateSummary.normalizedName("repo/app@sha256:abc"));
         assertEquals("host:5000/app:latest", ImageStateSummary.normalizedName("host:5000/app"));
@@ -124,15 +132,30 @@ class ClusterCacheTest {
         for (int step = 0; step < 3000; step++) {
             String node = "n" + random.nextInt(20);
             switch (random.nextInt(6)) {
-                case 0 -> cache.addOrUpdateNode(Nodes.node(node).cpu(Integer.toString(1 + random.nextInt(8))).build());
+                case 0 ->
+                    cache.addOrUpdateNode(Nodes.node(node)
+                            .cpu(Integer.toString(1 + random.nextInt(8)))
+                            .build());
                 case 1 -> cache.removeNode(node);
                 case 2, 3 -> {
-                    var built = Pods.pod("p" + step).uid("u" + step).node(node).cpu(random.nextInt(500) + "m").label("app", "a").build();
+                    var built = Pods.pod("p" + step)
+                            .uid("u" + step)
+                            .node(node)
+                            .cpu(random.nextInt(500) + "m")
+                            .label("app", "a")
+                            .build();
                     if (random.nextInt(4) == 0) {
-                        built.getSpec().setAffinity(new io.fabric8.kubernetes.api.model.AffinityBuilder().withNewPodAntiAffinity()
-                                .addNewRequiredDuringSchedulingIgnoredDuringExecution().withTopologyKey("kubernetes.io/hostname")
-                                .withNewLabelSelector().addToMatchLabels("app", "a").endLabelSelector().endRequiredDuringSchedulingIgnoredDuringExecution()
-                                .endPodAntiAffinity().build());
+                        built.getSpec()
+                                .setAffinity(new io.fabric8.kubernetes.api.model.AffinityBuilder()
+                                        .withNewPodAntiAffinity()
+                                        .addNewRequiredDuringSchedulingIgnoredDuringExecution()
+                                        .withTopologyKey("kubernetes.io/hostname")
+                                        .withNewLabelSelector()
+                                        .addToMatchLabels("app", "a")
+                                        .endLabelSelector()
+                                        .endRequiredDuringSchedulingIgnoredDuringExecution()
+                                        .endPodAntiAffinity()
+                                        .build());
                     }
                     PodInfo p = PodInfo.of(built);
                     cache.addOrUpdatePod(p);
@@ -160,13 +183,30 @@ class ClusterCacheTest {
                 Snapshot fresh = new Snapshot();
                 cache.updateSnapshot(fresh);
                 assertEquals(describe(fresh), describe(kept), "after step " + step);
-                assertEquals(names(fresh.havePodsWithRequiredAntiAffinityList()), names(kept.havePodsWithRequiredAntiAffinityList()),
+                assertEquals(
+                        names(fresh.havePodsWithRequiredAntiAffinityList()),
+                        names(kept.havePodsWithRequiredAntiAffinityList()),
                         "after step " + step);
-                assertEquals(names(fresh.havePodsWithAffinityList()), names(kept.havePodsWithAffinityList()), "after step " + step);
-                assertEquals(fresh.list().stream().filter(n -> !n.podsWithRequiredAntiAffinity().isEmpty()).map(n -> n.name()).toList(),
-                        names(kept.havePodsWithRequiredAntiAffinityList()), "the list is the nodes with such pods, in list order");
-                assertSame(kept.get(names(kept.havePodsWithAffinityList()).isEmpty() ? "none" : names(kept.havePodsWithAffinityList()).get(0)),
-                        kept.havePodsWithAffinityList().isEmpty() ? null : kept.havePodsWithAffinityList().get(0), "the snapshot's current copy");
+                assertEquals(
+                        names(fresh.havePodsWithAffinityList()),
+                        names(kept.havePodsWithAffinityList()),
+                        "after step " + step);
+                assertEquals(
+                        fresh.list().stream()
+                                .filter(n -> !n.podsWithRequiredAntiAffinity().isEmpty())
+                                .map(n -> n.name())
+                                .toList(),
+                        names(kept.havePodsWithRequiredAntiAffinityList()),
+                        "the list is the nodes with such pods, in list order");
+                assertSame(
+                        kept.get(
+                                names(kept.havePodsWithAffinityList()).isEmpty()
+                                        ? "none"
+                                        : names(kept.havePodsWithAffinityList()).get(0)),
+                        kept.havePodsWithAffinityList().isEmpty()
+                                ? null
+                                : kept.havePodsWithAffinityList().get(0),
+                        "the snapshot's current copy");
             }
         }
     }
@@ -176,7 +216,10 @@ class ClusterCacheTest {
     }
 
     private static List<String> describe(Snapshot s) {
-        return s.list().stream().map(n -> n.name() + " cpu=" + n.allocatable().milliCpu() + " requested=" + n.requested().milliCpu()
-                + " pods=" + n.pods().size()).sorted().toList();
+        return s.list().stream()
+                .map(n -> n.name() + " cpu=" + n.allocatable().milliCpu() + " requested="
+                        + n.requested().milliCpu() + " pods=" + n.pods().size())
+                .sorted()
+                .toList();
     }
 }

@@ -27,7 +27,9 @@ class ConfigParserTest {
         assertEquals(1, c.profiles().size());
         ProfileConfig p = c.profiles().get(0);
         assertEquals("default-scheduler", p.schedulerName());
-        assertEquals(DefaultPlugins.MULTI_POINT, p.plugins(ExtensionPoint.MULTI_POINT).enabled());
+        assertEquals(
+                DefaultPlugins.MULTI_POINT,
+                p.plugins(ExtensionPoint.MULTI_POINT).enabled());
     }
 
     @Test
@@ -69,9 +71,14 @@ class ConfigParserTest {
         assertNull(c.profile("default-scheduler").percentageOfNodesToScore());
         ProfileConfig bp = c.profile("bin-packing");
         assertEquals(100, bp.percentageOfNodesToScore());
-        assertEquals(List.of("NodeResourcesBalancedAllocation"), bp.plugins(ExtensionPoint.SCORE).disabled());
+        assertEquals(
+                List.of("NodeResourcesBalancedAllocation"),
+                bp.plugins(ExtensionPoint.SCORE).disabled());
         assertEquals(5, bp.plugins(ExtensionPoint.SCORE).enabled().get(0).weight());
-        assertEquals(DefaultPlugins.MULTI_POINT.size(), bp.plugins(ExtensionPoint.MULTI_POINT).enabled().size(), "defaults kept");
+        assertEquals(
+                DefaultPlugins.MULTI_POINT.size(),
+                bp.plugins(ExtensionPoint.MULTI_POINT).enabled().size(),
+                "defaults kept");
         PluginConfig fit = bp.pluginConfig().get("NodeResourcesFit");
         assertEquals("MostAllocated", ((java.util.Map<?, ?>) fit.args().get("scoringStrategy")).get("type"));
         assertEquals(28, fit.lines().get("scoringStrategy.type"), "line of the field, for error messages");
@@ -91,7 +98,11 @@ class ConfigParserTest {
                       disabled:
                       - name: ImageLocality
                 """;
-        List<PluginRef> multi = ConfigParser.parse(yaml, "s.yaml").profiles().get(0).plugins(ExtensionPoint.MULTI_POINT).enabled();
+        List<PluginRef> multi = ConfigParser.parse(yaml, "s.yaml")
+                .profiles()
+                .get(0)
+                .plugins(ExtensionPoint.MULTI_POINT)
+                .enabled();
         List<String> names = multi.stream().map(PluginRef::name).collect(Collectors.toList());
         assertTrue(names.indexOf("TaintToleration") == 4 && multi.get(4).weight() == 10, names.toString());
         assertEquals("LoadAwareScheduling", names.get(names.size() - 1));
@@ -110,66 +121,140 @@ class ConfigParserTest {
                       disabled:
                       - name: "*"
                 """;
-        List<PluginRef> multi = ConfigParser.parse(yaml, "s.yaml").profiles().get(0).plugins(ExtensionPoint.MULTI_POINT).enabled();
-        assertEquals(List.of("PrioritySort", "DefaultBinder"), multi.stream().map(PluginRef::name).toList());
+        List<PluginRef> multi = ConfigParser.parse(yaml, "s.yaml")
+                .profiles()
+                .get(0)
+                .plugins(ExtensionPoint.MULTI_POINT)
+                .enabled();
+        assertEquals(
+                List.of("PrioritySort", "DefaultBinder"),
+                multi.stream().map(PluginRef::name).toList());
     }
 
     static Stream<Arguments> badConfigs() {
         return Stream.of(
-                Arguments.of("empty file", "", "s.yaml: the file is empty; it needs at least apiVersion: kubescheduler.config.k8s.io/v1 and kind: KubeSchedulerConfiguration"),
+                Arguments.of(
+                        "empty file",
+                        "",
+                        "s.yaml: the file is empty; it needs at least apiVersion: kubescheduler.config.k8s.io/v1 and kind: KubeSchedulerConfiguration"),
                 Arguments.of("not YAML", "a: [1, 2\n", "s.yaml:2: not valid YAML"),
-                Arguments.of("wrong apiVersion", "apiVersion: kubescheduler.config.k8s.io/v1beta3\nkind: KubeSchedulerConfiguration\n",
+                Arguments.of(
+                        "wrong apiVersion",
+                        "apiVersion: kubescheduler.config.k8s.io/v1beta3\nkind: KubeSchedulerConfiguration\n",
                         "s.yaml:1: apiVersion: Unsupported value: \"kubescheduler.config.k8s.io/v1beta3\": supported values: \"kubescheduler.config.k8s.io/v1\""),
-                Arguments.of("missing kind", "apiVersion: kubescheduler.config.k8s.io/v1\n", "s.yaml:1: kind: Required value: must be \"KubeSchedulerConfiguration\""),
-                Arguments.of("wrong kind", "apiVersion: kubescheduler.config.k8s.io/v1\nkind: Pod\n", "s.yaml:2: kind: Unsupported value: \"Pod\""),
-                Arguments.of("unknown top field", HEAD + "percentageOfNodeToScore: 50\n", "s.yaml:3: percentageOfNodeToScore: unknown field \"percentageOfNodeToScore\""),
-                Arguments.of("parallelism zero", HEAD + "parallelism: 0\n", "s.yaml:3: parallelism: Invalid value: 0: should be an integer value greater than zero"),
-                Arguments.of("parallelism not a number", HEAD + "parallelism: many\n", "s.yaml:3: parallelism: Invalid value: \"many\": must be an integer"),
-                Arguments.of("percentage over 100", HEAD + "percentageOfNodesToScore: 101\n", "s.yaml:3: percentageOfNodesToScore: Invalid value: 101: not in valid range [0-100]"),
-                Arguments.of("negative percentage in profile", HEAD + "profiles:\n- percentageOfNodesToScore: -1\n", "s.yaml:4: profiles[0].percentageOfNodesToScore: Invalid value: -1: not in valid range [0-100]"),
-                Arguments.of("initial backoff zero", HEAD + "podInitialBackoffSeconds: 0\n", "s.yaml:3: podInitialBackoffSeconds: Invalid value: 0: must be greater than 0"),
-                Arguments.of("max below initial", HEAD + "podInitialBackoffSeconds: 5\npodMaxBackoffSeconds: 2\n",
+                Arguments.of(
+                        "missing kind",
+                        "apiVersion: kubescheduler.config.k8s.io/v1\n",
+                        "s.yaml:1: kind: Required value: must be \"KubeSchedulerConfiguration\""),
+                Arguments.of(
+                        "wrong kind",
+                        "apiVersion: kubescheduler.config.k8s.io/v1\nkind: Pod\n",
+                        "s.yaml:2: kind: Unsupported value: \"Pod\""),
+                Arguments.of(
+                        "unknown top field",
+                        HEAD + "percentageOfNodeToScore: 50\n",
+                        "s.yaml:3: percentageOfNodeToScore: unknown field \"percentageOfNodeToScore\""),
+                Arguments.of(
+                        "parallelism zero",
+                        HEAD + "parallelism: 0\n",
+                        "s.yaml:3: parallelism: Invalid value: 0: should be an integer value greater than zero"),
+                Arguments.of(
+                        "parallelism not a number",
+                        HEAD + "parallelism: many\n",
+                        "s.yaml:3: parallelism: Invalid value: \"many\": must be an integer"),
+                Arguments.of(
+                        "percentage over 100",
+                        HEAD + "percentageOfNodesToScore: 101\n",
+                        "s.yaml:3: percentageOfNodesToScore: Invalid value: 101: not in valid range [0-100]"),
+                Arguments.of(
+                        "negative percentage in profile",
+                        HEAD + "profiles:\n- percentageOfNodesToScore: -1\n",
+                        "s.yaml:4: profiles[0].percentageOfNodesToScore: Invalid value: -1: not in valid range [0-100]"),
+                Arguments.of(
+                        "initial backoff zero",
+                        HEAD + "podInitialBackoffSeconds: 0\n",
+                        "s.yaml:3: podInitialBackoffSeconds: Invalid value: 0: must be greater than 0"),
+                Arguments.of(
+                        "max below initial",
+                        HEAD + "podInitialBackoffSeconds: 5\npodMaxBackoffSeconds: 2\n",
                         "s.yaml:4: podMaxBackoffSeconds: Invalid value: 2: must be greater than or equal to podInitialBackoffSeconds (5)"),
-                Arguments.of("profile without name among several", HEAD + "profiles:\n- schedulerName: a\n- percentageOfNodesToScore: 10\n",
+                Arguments.of(
+                        "profile without name among several",
+                        HEAD + "profiles:\n- schedulerName: a\n- percentageOfNodesToScore: 10\n",
                         "s.yaml:5: profiles[1].schedulerName: Required value"),
-                Arguments.of("duplicate profile", HEAD + "profiles:\n- schedulerName: a\n- schedulerName: a\n", "s.yaml:5: profiles[1].schedulerName: Duplicate value: \"a\""),
-                Arguments.of("unknown extension point", HEAD + "profiles:\n- plugins:\n    filters:\n      enabled: []\n",
+                Arguments.of(
+                        "duplicate profile",
+                        HEAD + "profiles:\n- schedulerName: a\n- schedulerName: a\n",
+                        "s.yaml:5: profiles[1].schedulerName: Duplicate value: \"a\""),
+                Arguments.of(
+                        "unknown extension point",
+                        HEAD + "profiles:\n- plugins:\n    filters:\n      enabled: []\n",
                         "s.yaml:5: profiles[0].plugins.filters: unknown field \"filters\""),
-                Arguments.of("plugin without name", HEAD + "profiles:\n- plugins:\n    filter:\n      enabled:\n      - weight: 1\n",
+                Arguments.of(
+                        "plugin without name",
+                        HEAD + "profiles:\n- plugins:\n    filter:\n      enabled:\n      - weight: 1\n",
                         "s.yaml:7: profiles[0].plugins.filter.enabled[0].name: Required value"),
-                Arguments.of("plugin twice at a point", HEAD + "profiles:\n- plugins:\n    filter:\n      enabled:\n      - name: A\n      - name: A\n",
+                Arguments.of(
+                        "plugin twice at a point",
+                        HEAD + "profiles:\n- plugins:\n    filter:\n      enabled:\n      - name: A\n      - name: A\n",
                         "s.yaml:8: profiles[0].plugins.filter.enabled[1].name: Duplicate value: \"A\": plugin \"A\" already registered as \"FilterPlugin\""),
-                Arguments.of("negative weight", HEAD + "profiles:\n- plugins:\n    score:\n      enabled:\n      - name: A\n        weight: -3\n",
+                Arguments.of(
+                        "negative weight",
+                        HEAD
+                                + "profiles:\n- plugins:\n    score:\n      enabled:\n      - name: A\n        weight: -3\n",
                         "s.yaml:8: profiles[0].plugins.score.enabled[0].weight: Invalid value: -3: must not be negative"),
-                Arguments.of("weight not a number", HEAD + "profiles:\n- plugins:\n    score:\n      enabled:\n      - name: A\n        weight: heavy\n",
+                Arguments.of(
+                        "weight not a number",
+                        HEAD
+                                + "profiles:\n- plugins:\n    score:\n      enabled:\n      - name: A\n        weight: heavy\n",
                         "s.yaml:8: profiles[0].plugins.score.enabled[0].weight: Invalid value: \"heavy\": must be an integer"),
-                Arguments.of("enabled not a list", HEAD + "profiles:\n- plugins:\n    score:\n      enabled: A\n",
+                Arguments.of(
+                        "enabled not a list",
+                        HEAD + "profiles:\n- plugins:\n    score:\n      enabled: A\n",
                         "s.yaml:6: profiles[0].plugins.score.enabled: must be a list"),
-                Arguments.of("duplicate pluginConfig", HEAD + "profiles:\n- pluginConfig:\n  - name: A\n    args: {}\n  - name: A\n    args: {}\n",
+                Arguments.of(
+                        "duplicate pluginConfig",
+                        HEAD + "profiles:\n- pluginConfig:\n  - name: A\n    args: {}\n  - name: A\n    args: {}\n",
                         "s.yaml:7: profiles[0].pluginConfig[1]: Duplicate value: \"A\""),
-                Arguments.of("args not a mapping", HEAD + "profiles:\n- pluginConfig:\n  - name: A\n    args: [1]\n",
+                Arguments.of(
+                        "args not a mapping",
+                        HEAD + "profiles:\n- pluginConfig:\n  - name: A\n    args: [1]\n",
                         "s.yaml:6: profiles[0].pluginConfig[0].args: must be a mapping of the plugin's arguments"),
-                Arguments.of("profiles not a list", HEAD + "profiles: default-scheduler\n", "s.yaml:3: profiles: must be a list"),
-                Arguments.of("bad duration", HEAD + "leaderElection:\n  leaseDuration: fifteen\n",
+                Arguments.of(
+                        "profiles not a list",
+                        HEAD + "profiles: default-scheduler\n",
+                        "s.yaml:3: profiles: must be a list"),
+                Arguments.of(
+                        "bad duration",
+                        HEAD + "leaderElection:\n  leaseDuration: fifteen\n",
                         "s.yaml:4: leaderElection.leaseDuration: Invalid value: \"fifteen\": must be a duration"),
-                Arguments.of("bad boolean", HEAD + "leaderElection:\n  leaderElect: perhaps\n",
+                Arguments.of(
+                        "bad boolean",
+                        HEAD + "leaderElection:\n  leaderElect: perhaps\n",
                         "s.yaml:4: leaderElection.leaderElect: Invalid value: \"perhaps\": must be true or false"),
-                Arguments.of("unknown field in profile", HEAD + "profiles:\n- schedulerName: a\n  plugin: {}\n",
+                Arguments.of(
+                        "unknown field in profile",
+                        HEAD + "profiles:\n- schedulerName: a\n  plugin: {}\n",
                         "s.yaml:5: profiles[0].plugin: unknown field \"plugin\""),
-                Arguments.of("field given twice", HEAD + "parallelism: 4\nparallelism: 8\n", "s.yaml:4: parallelism: field given twice"));
+                Arguments.of(
+                        "field given twice",
+                        HEAD + "parallelism: 4\nparallelism: 8\n",
+                        "s.yaml:4: parallelism: field given twice"));
     }
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("badConfigs")
     void badConfigIsRefusedWithFileLineAndField(String name, String yaml, String expected) {
         ConfigException e = assertThrows(ConfigException.class, () -> ConfigParser.parse(yaml, "s.yaml"));
-        assertTrue(e.problems().stream().anyMatch(p -> p.toString().startsWith(expected)),
+        assertTrue(
+                e.problems().stream().anyMatch(p -> p.toString().startsWith(expected)),
                 "expected a problem starting with\n  " + expected + "\nbut got\n  " + e.getMessage());
     }
 
     @Test
     void allProblemsAreReportedAtOnce() {
-        ConfigException e = assertThrows(ConfigException.class,
+        ConfigException e = assertThrows(
+                ConfigException.class,
                 () -> ConfigParser.parse(HEAD + "parallelism: 0\npercentageOfNodesToScore: 200\n", "s.yaml"));
         assertEquals(2, e.problems().size(), e.getMessage());
     }
@@ -231,14 +316,16 @@ class ConfigParserTest {
                   httpTimeout: soon
                 """;
         ConfigException e = assertThrows(ConfigException.class, () -> ConfigParser.parse(yaml, "s.yaml"));
-        List<String> problems = e.problems().stream().map(ConfigProblem::toString).toList();
-        assertEquals(List.of(
-                "s.yaml:4: extenders[0].weight: Invalid value: 0: must have a positive weight applied to it",
-                "s.yaml:8: extenders[0].managedResources[0].name: Invalid value: \"cpu\": is an invalid extended resource name",
-                "s.yaml:13: extenders[1].managedResources[0].name: Invalid value: \"example.com/gpu\": duplicate extender managed resource name",
-                "s.yaml:14: extenders[2].urlPrefix: Required value: the extender's base URL, such as http://127.0.0.1:8888/scheduler",
-                "s.yaml:15: extenders[2].httpTimeout: Invalid value: \"soon\": must be a duration such as 15s, 1m30s or 500ms",
-                "s.yaml:4: extenders: Invalid value: \"found 2 extenders implementing bind\": only one extender can implement bind"),
+        List<String> problems =
+                e.problems().stream().map(ConfigProblem::toString).toList();
+        assertEquals(
+                List.of(
+                        "s.yaml:4: extenders[0].weight: Invalid value: 0: must have a positive weight applied to it",
+                        "s.yaml:8: extenders[0].managedResources[0].name: Invalid value: \"cpu\": is an invalid extended resource name",
+                        "s.yaml:13: extenders[1].managedResources[0].name: Invalid value: \"example.com/gpu\": duplicate extender managed resource name",
+                        "s.yaml:14: extenders[2].urlPrefix: Required value: the extender's base URL, such as http://127.0.0.1:8888/scheduler",
+                        "s.yaml:15: extenders[2].httpTimeout: Invalid value: \"soon\": must be a duration such as 15s, 1m30s or 500ms",
+                        "s.yaml:4: extenders: Invalid value: \"found 2 extenders implementing bind\": only one extender can implement bind"),
                 problems);
     }
 }

@@ -45,7 +45,9 @@ class ExtenderSchedulingTest {
 
     @Test
     void theFilterVerbDecidesWhereThePodGoes() throws Exception {
-        server.answer("filter", "{\"NodeNames\":[\"n3\"],\"FailedNodes\":{\"n1\":\"no licence here\",\"n2\":\"no licence here\"}}");
+        server.answer(
+                "filter",
+                "{\"NodeNames\":[\"n3\"],\"FailedNodes\":{\"n1\":\"no licence here\",\"n2\":\"no licence here\"}}");
         f.start(withExtender("filterVerb: filter\nnodeCacheCapable: true"));
         f.cluster.addPod(Pods.pod("p").cpu("100m").build());
         await("bound", () -> f.cluster.bindings().size() == 1);
@@ -54,24 +56,37 @@ class ExtenderSchedulingTest {
         java.util.List<String> names = new java.util.ArrayList<>();
         sent.get("NodeNames").forEach(n -> names.add(n.asString()));
         java.util.Collections.sort(names);
-        assertEquals(java.util.List.of("n1", "n2", "n3"), names, "after the Filter plugins, every node that fits (in the order found)");
+        assertEquals(
+                java.util.List.of("n1", "n2", "n3"),
+                names,
+                "after the Filter plugins, every node that fits (in the order found)");
     }
 
     @Test
     void extenderRejectionsAreInTheFitErrorAndExplain() throws Exception {
-        server.answer("filter", "{\"NodeNames\":[],\"FailedNodes\":{\"n1\":\"no licence here\",\"n2\":\"no licence here\"},"
-                + "\"FailedAndUnresolvableNodes\":{\"n3\":\"wrong rack\"}}");
+        server.answer(
+                "filter",
+                "{\"NodeNames\":[],\"FailedNodes\":{\"n1\":\"no licence here\",\"n2\":\"no licence here\"},"
+                        + "\"FailedAndUnresolvableNodes\":{\"n3\":\"wrong rack\"}}");
         f.start(withExtender("filterVerb: filter\nnodeCacheCapable: true"));
         f.cluster.addPod(Pods.pod("p").cpu("100m").build());
-        await("unschedulable", () -> explained("p") != null && "unschedulable".equals(explained("p").outcome()));
-        assertEquals("0/3 nodes are available: 1 wrong rack, 2 no licence here.", explained("p").message(), "upstream sorts the reasons as strings");
+        await(
+                "unschedulable",
+                () -> explained("p") != null
+                        && "unschedulable".equals(explained("p").outcome()));
+        assertEquals(
+                "0/3 nodes are available: 1 wrong rack, 2 no licence here.",
+                explained("p").message(),
+                "upstream sorts the reasons as strings");
         assertEquals("wrong rack", explained("p").rejections().get("n3"));
         assertTrue(f.cluster.bindings().isEmpty());
     }
 
     @Test
     void prioritizeScoresAreAddedWeightedToThePluginTotals() throws Exception {
-        server.answer("prioritize", "[{\"Host\":\"n1\",\"Score\":0},{\"Host\":\"n2\",\"Score\":10},{\"Host\":\"n3\",\"Score\":1}]");
+        server.answer(
+                "prioritize",
+                "[{\"Host\":\"n1\",\"Score\":0},{\"Host\":\"n2\",\"Score\":10},{\"Host\":\"n3\",\"Score\":1}]");
         f.start(withExtender("prioritizeVerb: prioritize\nweight: 5\nnodeCacheCapable: true"));
         f.cluster.addPod(Pods.pod("p").cpu("100m").build());
         await("bound", () -> f.cluster.bindings().size() == 1);
@@ -85,13 +100,18 @@ class ExtenderSchedulingTest {
     void theBinderExtenderBindsInsteadOfTheBindPlugins() throws Exception {
         server.answer("bind", body -> {
             JsonNode b = JsonMapper.builder().build().readTree(body);
-            f.cluster.bind(f.cluster.pod(b.get("PodNamespace").asString(), b.get("PodName").asString()), b.get("Node").asString());
+            f.cluster.bind(
+                    f.cluster.pod(
+                            b.get("PodNamespace").asString(), b.get("PodName").asString()),
+                    b.get("Node").asString());
             return ExtenderServer.Answer.json("{\"Error\":\"\"}");
         });
         f.start(withExtender("bindVerb: bind"));
         f.cluster.addPod(Pods.pod("p").cpu("100m").build());
         await("bound", () -> f.cluster.bindings().size() == 1);
-        await("recorded bound", () -> explained("p") != null && explained("p").outcome().startsWith("bound to"));
+        await(
+                "recorded bound",
+                () -> explained("p") != null && explained("p").outcome().startsWith("bound to"));
         assertEquals(1, server.requests.size());
         assertEquals(1, f.cluster.bindings().size(), "DefaultBinder did not bind again");
     }
@@ -101,8 +121,12 @@ class ExtenderSchedulingTest {
         server.answer("filter", new ExtenderServer.Answer(500, "", 0));
         f.start(withExtender("filterVerb: filter"));
         f.cluster.addPod(Pods.pod("p").cpu("100m").build());
-        await("error", () -> explained("p") != null && "error".equals(explained("p").outcome()));
-        assertEquals("failed filter with extender at URL " + server.url() + "filter, code 500", explained("p").message());
+        await(
+                "error",
+                () -> explained("p") != null && "error".equals(explained("p").outcome()));
+        assertEquals(
+                "failed filter with extender at URL " + server.url() + "filter, code 500",
+                explained("p").message());
 
         // the extenders list is live configuration: a reload makes the extender ignorable
         f.scheduler.reload(ConfigParser.parse(withExtender("filterVerb: filter\nignorable: true"), "s.yaml"));
@@ -116,15 +140,28 @@ class ExtenderSchedulingTest {
         server.answer("filter", new ExtenderServer.Answer(200, "{\"NodeNames\":[\"n2\"]}", 1500));
         f.scheduler.timeouts().set(io.hotsched.core.runtime.PluginTimeouts.EXTENDER_WAIT, 50);
         f.start(withExtender("filterVerb: filter\nnodeCacheCapable: true\n" + GPU_ONLY));
-        f.cluster.addPod(Pods.pod("gpu").cpu("100m").request("example.com/gpu", "1").build());
+        f.cluster.addPod(
+                Pods.pod("gpu").cpu("100m").request("example.com/gpu", "1").build());
         await("the extender asked", () -> server.requests.size() == 1);
         for (int i = 0; i < 20; i++) {
             f.cluster.addPod(Pods.pod("plain-" + i).cpu("100m").build());
         }
-        await("the other pods bound while the extender thinks", () -> f.cluster.bindings().size() == 20);
-        assertTrue(f.cluster.bindings().stream().noneMatch(b -> b.podKey().equals("default/gpu")), "the extender has not answered yet");
-        await("the slow pod bound where the extender said", () -> f.cluster.bindings().size() == 21);
-        assertEquals("n2", f.cluster.bindings().stream().filter(b -> b.podKey().equals("default/gpu")).findFirst().orElseThrow().nodeName());
+        await(
+                "the other pods bound while the extender thinks",
+                () -> f.cluster.bindings().size() == 20);
+        assertTrue(
+                f.cluster.bindings().stream().noneMatch(b -> b.podKey().equals("default/gpu")),
+                "the extender has not answered yet");
+        await(
+                "the slow pod bound where the extender said",
+                () -> f.cluster.bindings().size() == 21);
+        assertEquals(
+                "n2",
+                f.cluster.bindings().stream()
+                        .filter(b -> b.podKey().equals("default/gpu"))
+                        .findFirst()
+                        .orElseThrow()
+                        .nodeName());
     }
 
     @Test
@@ -132,11 +169,17 @@ class ExtenderSchedulingTest {
         server.answer("filter", new ExtenderServer.Answer(200, "{\"NodeNames\":[\"n1\"]}", 1000));
         f.scheduler.timeouts().set(io.hotsched.core.runtime.PluginTimeouts.EXTENDER_WAIT, 50);
         f.start(withExtender("filterVerb: filter\nnodeCacheCapable: true\n" + GPU_ONLY));
-        f.cluster.addPod(Pods.pod("gpu").cpu("1").request("example.com/gpu", "1").build());
+        f.cluster.addPod(
+                Pods.pod("gpu").cpu("1").request("example.com/gpu", "1").build());
         await("the extender asked", () -> server.requests.size() == 1);
         f.cluster.addPod(Pods.pod("filler").node("n1").cpu("4").build());
-        await("the chosen node checked again", () -> explained("gpu") != null && "error".equals(explained("gpu").outcome()));
-        assertEquals("node n1, chosen while the extenders answered, no longer fits: Insufficient cpu", explained("gpu").message());
+        await(
+                "the chosen node checked again",
+                () -> explained("gpu") != null
+                        && "error".equals(explained("gpu").outcome()));
+        assertEquals(
+                "node n1, chosen while the extenders answered, no longer fits: Insufficient cpu",
+                explained("gpu").message());
         assertTrue(f.cluster.bindings().isEmpty(), "not bound onto the full node");
     }
 }

@@ -81,8 +81,10 @@ final class ExtenderServer implements AutoCloseable {
         try (ex) {
             String body = new String(ex.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
             requests.add(body);
-            paths.add(ex.getRequestMethod() + " " + ex.getRequestURI().getPath() + " " + ex.getRequestHeaders().getFirst("Content-Type"));
-            Answer a = answers.getOrDefault(ex.getRequestURI().getPath(), b -> new Answer(404, "no such verb", 0)).apply(body);
+            paths.add(ex.getRequestMethod() + " " + ex.getRequestURI().getPath() + " "
+                    + ex.getRequestHeaders().getFirst("Content-Type"));
+            Answer a = answers.getOrDefault(ex.getRequestURI().getPath(), b -> new Answer(404, "no such verb", 0))
+                    .apply(body);
             if (a.delayMillis() > 0) {
                 try {
                     Thread.sleep(a.delayMillis());

@@ -25,11 +25,13 @@ class ExtenderTlsTest {
 
     @TempDir
     static Path dir;
+
     static TestCa ca;
     static TestCa other;
     static SSLContext serverTls;
 
-    private final List<NodeInfo> nodes = List.of(new NodeInfo(Nodes.node("n1").cpu("4").build()));
+    private final List<NodeInfo> nodes =
+            List.of(new NodeInfo(Nodes.node("n1").cpu("4").build()));
     private final PodInfo pod = Pods.pod("p").info();
 
     @BeforeAll
@@ -41,7 +43,8 @@ class ExtenderTlsTest {
     }
 
     private static ExtenderConfig config(String url, boolean enableHttps, ExtenderConfig.Tls tls) {
-        return new ExtenderConfig(url, "filter", "", "", 0, "", enableHttps, tls, Duration.ofSeconds(5), true, List.of(), false);
+        return new ExtenderConfig(
+                url, "filter", "", "", 0, "", enableHttps, tls, Duration.ofSeconds(5), true, List.of(), false);
     }
 
     private static ExtenderConfig.Tls tls(boolean insecure, String serverName, byte[] ca, byte[] cert, byte[] key) {
@@ -49,7 +52,8 @@ class ExtenderTlsTest {
     }
 
     private List<String> filter(ExtenderConfig c) throws Exception {
-        return new HttpExtender(c, HttpExtender.mapper()).filter(pod, nodes).feasible().stream().map(NodeInfo::name).toList();
+        return new HttpExtender(c, HttpExtender.mapper())
+                .filter(pod, nodes).feasible().stream().map(NodeInfo::name).toList();
     }
 
     @Test
@@ -57,7 +61,8 @@ class ExtenderTlsTest {
         try (ExtenderServer s = new ExtenderServer(serverTls)) {
             s.answer("filter", "{\"NodeNames\":[\"n1\"]}");
             assertEquals(List.of("n1"), filter(config(s.url(), true, tls(false, null, ca.certPem(), null, null))));
-            ExtenderException e = assertThrows(ExtenderException.class,
+            ExtenderException e = assertThrows(
+                    ExtenderException.class,
                     () -> filter(config(s.url(), true, tls(false, null, other.certPem(), null, null))));
             assertTrue(e.getMessage().startsWith("Post \"" + s.url() + "filter\": "), e.getMessage());
             assertTrue(e.getMessage().contains("PKIX") || e.getMessage().contains("certification"), e.getMessage());
@@ -68,8 +73,11 @@ class ExtenderTlsTest {
     void serverNameIsCheckedInsteadOfTheUrlsHost() throws Exception {
         try (ExtenderServer s = new ExtenderServer(serverTls)) {
             s.answer("filter", "{\"NodeNames\":[\"n1\"]}");
-            assertEquals(List.of("n1"), filter(config(s.url(), false, tls(false, "extender.hotsched.test", ca.certPem(), null, null))));
-            ExtenderException e = assertThrows(ExtenderException.class,
+            assertEquals(
+                    List.of("n1"),
+                    filter(config(s.url(), false, tls(false, "extender.hotsched.test", ca.certPem(), null, null))));
+            ExtenderException e = assertThrows(
+                    ExtenderException.class,
                     () -> filter(config(s.url(), false, tls(false, "someone-else.test", ca.certPem(), null, null))));
             assertTrue(e.getMessage().contains("not valid for tlsConfig.serverName someone-else.test"), e.getMessage());
         }
@@ -81,13 +89,17 @@ class ExtenderTlsTest {
             s.answer("filter", "{\"NodeNames\":[\"n1\"]}");
             assertEquals(List.of("n1"), filter(config(s.url(), true, null)));
             assertEquals(List.of("n1"), filter(config(s.url(), false, tls(true, null, null, null, null))));
-            assertThrows(ExtenderException.class, () -> filter(config(s.url(), false, null)), "the JDK's CAs do not know the test CA");
+            assertThrows(
+                    ExtenderException.class,
+                    () -> filter(config(s.url(), false, null)),
+                    "the JDK's CAs do not know the test CA");
         }
     }
 
     @Test
     void aClientCertificateIsPresentedWhenTheServerAsksForOne() throws Exception {
-        SSLContext needsClient = TestCa.serverContext(Path.of(dir.resolve("server.p12").toString()), ca);
+        SSLContext needsClient =
+                TestCa.serverContext(Path.of(dir.resolve("server.p12").toString()), ca);
         try (ExtenderServer s = new ExtenderServer(new HttpsConfigurator(needsClient) {
             @Override
             public void configure(HttpsParameters params) {
@@ -97,8 +109,15 @@ class ExtenderTlsTest {
             }
         })) {
             s.answer("filter", "{\"NodeNames\":[\"n1\"]}");
-            assertEquals(List.of("n1"), filter(config(s.url(), true, tls(false, null, ca.certPem(), ca.chainPem("client"), ca.keyPem("client")))));
-            assertThrows(ExtenderException.class, () -> filter(config(s.url(), true, tls(false, null, ca.certPem(), null, null))));
+            assertEquals(
+                    List.of("n1"),
+                    filter(config(
+                            s.url(),
+                            true,
+                            tls(false, null, ca.certPem(), ca.chainPem("client"), ca.keyPem("client")))));
+            assertThrows(
+                    ExtenderException.class,
+                    () -> filter(config(s.url(), true, tls(false, null, ca.certPem(), null, null))));
         }
     }
 }

@@ -47,14 +47,32 @@ class HttpExtenderTest {
         return new NodeInfo(Nodes.node(name).cpu("4").build());
     }
 
-    static ExtenderConfig config(String url, boolean nodeCacheCapable, boolean ignorable, long weight, Duration timeout,
+    static ExtenderConfig config(
+            String url,
+            boolean nodeCacheCapable,
+            boolean ignorable,
+            long weight,
+            Duration timeout,
             List<ExtenderConfig.ManagedResource> managed) {
-        return new ExtenderConfig(url, "filter", "preempt", "prioritize", weight, "bind", false, null, timeout, nodeCacheCapable, managed,
+        return new ExtenderConfig(
+                url,
+                "filter",
+                "preempt",
+                "prioritize",
+                weight,
+                "bind",
+                false,
+                null,
+                timeout,
+                nodeCacheCapable,
+                managed,
                 ignorable);
     }
 
     private HttpExtender extender(boolean nodeCacheCapable) throws Exception {
-        return new HttpExtender(config(server.url(), nodeCacheCapable, false, 1, Duration.ofSeconds(5), List.of()), HttpExtender.mapper());
+        return new HttpExtender(
+                config(server.url(), nodeCacheCapable, false, 1, Duration.ofSeconds(5), List.of()),
+                HttpExtender.mapper());
     }
 
     private static List<String> names(List<NodeInfo> l) {
@@ -74,9 +92,25 @@ class HttpExtenderTest {
         JsonNode sent = json.readTree(server.last());
         assertEquals(List.of("Pod", "Nodes", "NodeNames"), iterable(sent.propertyNames()));
         assertEquals("p", sent.get("Pod").get("metadata").get("name").asString());
-        assertEquals("100m", sent.get("Pod").get("spec").get("containers").get(0).get("resources").get("requests").get("cpu").asString());
+        assertEquals(
+                "100m",
+                sent.get("Pod")
+                        .get("spec")
+                        .get("containers")
+                        .get(0)
+                        .get("resources")
+                        .get("requests")
+                        .get("cpu")
+                        .asString());
         assertEquals(3, sent.get("Nodes").get("items").size());
-        assertEquals("n1", sent.get("Nodes").get("items").get(0).get("metadata").get("name").asString());
+        assertEquals(
+                "n1",
+                sent.get("Nodes")
+                        .get("items")
+                        .get(0)
+                        .get("metadata")
+                        .get("name")
+                        .asString());
         assertTrue(sent.get("NodeNames").isNull(), "NodeNames is nil without nodeCacheCapable: " + sent);
     }
 
@@ -91,7 +125,8 @@ class HttpExtenderTest {
         assertEquals("[\"n1\",\"n2\",\"n3\"]", sent.get("NodeNames").toString());
 
         Map<String, Status> statuses = new HashMap<>();
-        Extenders one = Extenders.of(List.of(config(server.url(), true, false, 1, Duration.ofSeconds(5), List.of())), null);
+        Extenders one =
+                Extenders.of(List.of(config(server.url(), true, false, 1, Duration.ofSeconds(5), List.of())), null);
         assertEquals(List.of("n2"), names(one.filter(pod, nodes, statuses)));
         assertEquals(Code.UNSCHEDULABLE_AND_UNRESOLVABLE, statuses.get("n1").code());
         assertEquals("wrong zone", statuses.get("n1").message());
@@ -102,19 +137,30 @@ class HttpExtenderTest {
     @Test
     void filterErrorsNameWhatWentWrong() throws Exception {
         server.answer("filter", "{\"NodeNames\":[\"n9\"]}");
-        ExtenderException e = assertThrows(ExtenderException.class, () -> extender(true).filter(pod, nodes));
-        assertEquals("extender \"" + server.url() + "\" claims a filtered node \"n9\" which is not found in the input node list", e.getMessage());
+        ExtenderException e =
+                assertThrows(ExtenderException.class, () -> extender(true).filter(pod, nodes));
+        assertEquals(
+                "extender \"" + server.url()
+                        + "\" claims a filtered node \"n9\" which is not found in the input node list",
+                e.getMessage());
 
         server.answer("filter", "{\"Error\":\"myerror\"}");
-        assertEquals("myerror", assertThrows(ExtenderException.class, () -> extender(true).filter(pod, nodes)).getMessage());
+        assertEquals(
+                "myerror",
+                assertThrows(ExtenderException.class, () -> extender(true).filter(pod, nodes))
+                        .getMessage());
 
         server.answer("filter", new ExtenderServer.Answer(500, "boom", 0));
-        assertEquals("failed filter with extender at URL " + server.url() + "filter, code 500",
-                assertThrows(ExtenderException.class, () -> extender(true).filter(pod, nodes)).getMessage());
+        assertEquals(
+                "failed filter with extender at URL " + server.url() + "filter, code 500",
+                assertThrows(ExtenderException.class, () -> extender(true).filter(pod, nodes))
+                        .getMessage());
 
         server.answer("filter", "[1,2]");
-        assertTrue(assertThrows(ExtenderException.class, () -> extender(true).filter(pod, nodes)).getMessage()
-                .startsWith("extender " + server.url() + " answered filter with JSON that is not a ExtenderFilterResult"));
+        assertTrue(assertThrows(ExtenderException.class, () -> extender(true).filter(pod, nodes))
+                .getMessage()
+                .startsWith(
+                        "extender " + server.url() + " answered filter with JSON that is not a ExtenderFilterResult"));
     }
 
     @Test
@@ -127,9 +173,11 @@ class HttpExtenderTest {
     void anIgnorableExtendersErrorIsSkippedAnotherFailsTheAttempt() throws Exception {
         server.answer("filter", new ExtenderServer.Answer(503, "", 0));
         Map<String, Status> statuses = new HashMap<>();
-        Extenders ignorable = Extenders.of(List.of(config(server.url(), true, true, 1, Duration.ofSeconds(5), List.of())), null);
+        Extenders ignorable =
+                Extenders.of(List.of(config(server.url(), true, true, 1, Duration.ofSeconds(5), List.of())), null);
         assertEquals(names(nodes), names(ignorable.filter(pod, nodes, statuses)));
-        Extenders strict = Extenders.of(List.of(config(server.url(), true, false, 1, Duration.ofSeconds(5), List.of())), null);
+        Extenders strict =
+                Extenders.of(List.of(config(server.url(), true, false, 1, Duration.ofSeconds(5), List.of())), null);
         assertThrows(ExtenderException.class, () -> strict.filter(pod, nodes, statuses));
         assertTrue(statuses.isEmpty());
     }
@@ -137,7 +185,8 @@ class HttpExtenderTest {
     @Test
     void aTimeOutIsAnErrorAndTheExtenderIsNotCalledAgainDuringItsCoolDown() throws Exception {
         server.answer("filter", new ExtenderServer.Answer(200, "{\"NodeNames\":[\"n1\"]}", 2000));
-        HttpExtender slow = new HttpExtender(config(server.url(), true, false, 1, Duration.ofMillis(300), List.of()), HttpExtender.mapper());
+        HttpExtender slow = new HttpExtender(
+                config(server.url(), true, false, 1, Duration.ofMillis(300), List.of()), HttpExtender.mapper());
         ExtenderException first = assertThrows(ExtenderException.class, () -> slow.filter(pod, nodes));
         assertEquals("Post \"" + server.url() + "filter\": no answer within 300ms (httpTimeout)", first.getMessage());
         int calls = server.requests.size();
@@ -151,8 +200,11 @@ class HttpExtenderTest {
         server.answer("prioritize", "[{\"Host\":\"n1\",\"Score\":7},{\"host\":\"n2\",\"score\":3}]");
         try (ExtenderServer broken = new ExtenderServer()) {
             broken.answer("prioritize", new ExtenderServer.Answer(500, "", 0));
-            Extenders both = Extenders.of(List.of(config(server.url(), true, false, 2, Duration.ofSeconds(5), List.of()),
-                    config(broken.url(), true, false, 5, Duration.ofSeconds(5), List.of())), null);
+            Extenders both = Extenders.of(
+                    List.of(
+                            config(server.url(), true, false, 2, Duration.ofSeconds(5), List.of()),
+                            config(broken.url(), true, false, 5, Duration.ofSeconds(5), List.of())),
+                    null);
             List<Extenders.Scores> scores = both.prioritize(pod, nodes);
             assertEquals(1, scores.size(), "the failing prioritizer adds nothing");
             assertEquals(Map.of("n1", 7L, "n2", 3L), scores.get(0).raw());
@@ -163,13 +215,26 @@ class HttpExtenderTest {
 
     @Test
     void onlyPodsUsingAManagedResourceAreSent() throws Exception {
-        HttpExtender gpu = new HttpExtender(config(server.url(), true, false, 1, Duration.ofSeconds(5),
-                List.of(new ExtenderConfig.ManagedResource("example.com/gpu", false))), HttpExtender.mapper());
+        HttpExtender gpu = new HttpExtender(
+                config(
+                        server.url(),
+                        true,
+                        false,
+                        1,
+                        Duration.ofSeconds(5),
+                        List.of(new ExtenderConfig.ManagedResource("example.com/gpu", false))),
+                HttpExtender.mapper());
         assertFalse(gpu.isInterested(pod));
-        assertTrue(gpu.isInterested(Pods.pod("g").request("example.com/gpu", "1").info()));
+        assertTrue(
+                gpu.isInterested(Pods.pod("g").request("example.com/gpu", "1").info()));
         var initOnly = Pods.pod("i").build();
-        initOnly.getSpec().setInitContainers(List.of(new io.fabric8.kubernetes.api.model.ContainerBuilder().withName("init")
-                .withNewResources().addToLimits("example.com/gpu", new io.fabric8.kubernetes.api.model.Quantity("1")).endResources().build()));
+        initOnly.getSpec()
+                .setInitContainers(List.of(new io.fabric8.kubernetes.api.model.ContainerBuilder()
+                        .withName("init")
+                        .withNewResources()
+                        .addToLimits("example.com/gpu", new io.fabric8.kubernetes.api.model.Quantity("1"))
+                        .endResources()
+                        .build()));
         assertTrue(gpu.isInterested(PodInfo.of(initOnly)), "a limit of an init container counts");
         assertTrue(extender(true).isInterested(pod), "no managed resources: every pod");
 
@@ -181,16 +246,20 @@ class HttpExtenderTest {
     @Test
     void theBinderBindsAndAnIgnorableBindersErrorFallsThroughToTheBindPlugins() throws Exception {
         server.answer("bind", "{\"Error\":\"\"}");
-        Extenders binder = Extenders.of(List.of(config(server.url(), true, false, 1, Duration.ofSeconds(5), List.of())), null);
+        Extenders binder =
+                Extenders.of(List.of(config(server.url(), true, false, 1, Duration.ofSeconds(5), List.of())), null);
         assertEquals(Status.SUCCESS, binder.bind(pod, "n2"));
         JsonNode sent = json.readTree(server.last());
-        assertEquals("{\"PodName\":\"p\",\"PodNamespace\":\"default\",\"PodUID\":\"uid-p\",\"Node\":\"n2\"}", sent.toString());
+        assertEquals(
+                "{\"PodName\":\"p\",\"PodNamespace\":\"default\",\"PodUID\":\"uid-p\",\"Node\":\"n2\"}",
+                sent.toString());
 
         server.answer("bind", "{\"Error\":\"node is full\"}");
         Status failed = binder.bind(pod, "n2");
         assertEquals(Code.ERROR, failed.code());
         assertEquals("node is full", failed.message());
-        Extenders ignorable = Extenders.of(List.of(config(server.url(), true, true, 1, Duration.ofSeconds(5), List.of())), null);
+        Extenders ignorable =
+                Extenders.of(List.of(config(server.url(), true, true, 1, Duration.ofSeconds(5), List.of())), null);
         assertNull(ignorable.bind(pod, "n2"), "falls through to the Bind plugins");
     }
 
@@ -202,31 +271,53 @@ class HttpExtenderTest {
         n1.addPod(v1);
         n1.addPod(v2);
         Snapshot snapshot = new Snapshot(List.of(n1, node("n2")));
-        server.answer("preempt", "{\"NodeNameToMetaVictims\":{\"n1\":{\"Pods\":[{\"UID\":\"uid-v2\"}],\"NumPDBViolations\":0}}}");
+        server.answer(
+                "preempt",
+                "{\"NodeNameToMetaVictims\":{\"n1\":{\"Pods\":[{\"UID\":\"uid-v2\"}],\"NumPDBViolations\":0}}}");
         Map<String, Victims> in = Map.of("n1", new Victims(List.of(v1, v2), 1));
         Map<String, Victims> out = extender(true).processPreemption(pod, in, snapshot);
-        assertEquals(List.of("v2"), out.get("n1").pods().stream().map(PodInfo::name).toList());
+        assertEquals(
+                List.of("v2"), out.get("n1").pods().stream().map(PodInfo::name).toList());
         JsonNode sent = json.readTree(server.last());
         assertTrue(sent.get("NodeNameToVictims").isNull());
-        assertEquals("{\"Pods\":[{\"UID\":\"uid-v1\"},{\"UID\":\"uid-v2\"}],\"NumPDBViolations\":1}", sent.get("NodeNameToMetaVictims").get("n1").toString());
+        assertEquals(
+                "{\"Pods\":[{\"UID\":\"uid-v1\"},{\"UID\":\"uid-v2\"}],\"NumPDBViolations\":1}",
+                sent.get("NodeNameToMetaVictims").get("n1").toString());
 
         extender(false).processPreemption(pod, in, snapshot);
         JsonNode full = json.readTree(server.last());
         assertTrue(full.get("NodeNameToMetaVictims").isNull());
-        assertEquals("v1", full.get("NodeNameToVictims").get("n1").get("Pods").get(0).get("metadata").get("name").asString());
+        assertEquals(
+                "v1",
+                full.get("NodeNameToVictims")
+                        .get("n1")
+                        .get("Pods")
+                        .get(0)
+                        .get("metadata")
+                        .get("name")
+                        .asString());
 
         server.answer("preempt", "{\"NodeNameToMetaVictims\":{\"n1\":{\"Pods\":[{\"UID\":\"nobody\"}]}}}");
-        assertEquals("extender: " + server.url() + " claims to preempt pod (UID: nobody) on node: n1, but the pod is not found on that node",
-                assertThrows(ExtenderException.class, () -> extender(true).processPreemption(pod, in, snapshot)).getMessage());
+        assertEquals(
+                "extender: " + server.url()
+                        + " claims to preempt pod (UID: nobody) on node: n1, but the pod is not found on that node",
+                assertThrows(ExtenderException.class, () -> extender(true).processPreemption(pod, in, snapshot))
+                        .getMessage());
     }
 
     @Test
     void ignorableExtendersAreCalledAfterTheOthers() throws Exception {
-        Extenders e = Extenders.of(List.of(config("http://a/", true, true, 1, Duration.ofSeconds(1), List.of()),
-                config("http://b/", true, false, 1, Duration.ofSeconds(1), List.of()),
-                config("http://c/", true, true, 1, Duration.ofSeconds(1), List.of())), null);
-        assertEquals(List.of("http://b/", "http://a/", "http://c/"), e.all().stream().map(HttpExtender::name).toList());
-        List<ExtenderConfig> same = List.of(e.all().get(1).config(), e.all().get(0).config(), e.all().get(2).config());
+        Extenders e = Extenders.of(
+                List.of(
+                        config("http://a/", true, true, 1, Duration.ofSeconds(1), List.of()),
+                        config("http://b/", true, false, 1, Duration.ofSeconds(1), List.of()),
+                        config("http://c/", true, true, 1, Duration.ofSeconds(1), List.of())),
+                null);
+        assertEquals(
+                List.of("http://b/", "http://a/", "http://c/"),
+                e.all().stream().map(HttpExtender::name).toList());
+        List<ExtenderConfig> same = List.of(
+                e.all().get(1).config(), e.all().get(0).config(), e.all().get(2).config());
         assertTrue(Extenders.of(same, e) == e, "an unchanged list keeps its clients and their connections");
         assertTrue(Extenders.of(same.subList(0, 2), e) != e);
     }

@@ -23,9 +23,33 @@ final class TestCa {
     TestCa(Path dir, String name) throws Exception {
         this.dir = dir;
         this.name = name;
-        keytool("-genkeypair", "-keystore", store(name), "-storetype", "PKCS12", "-alias", "ca", "-dname", "CN=" + name, "-keyalg",
-                "EC", "-groupname", "secp256r1", "-ext", "bc:c", "-validity", "2");
-        keytool("-exportcert", "-rfc", "-keystore", store(name), "-alias", "ca", "-file", dir.resolve(name + ".pem").toString());
+        keytool(
+                "-genkeypair",
+                "-keystore",
+                store(name),
+                "-storetype",
+                "PKCS12",
+                "-alias",
+                "ca",
+                "-dname",
+                "CN=" + name,
+                "-keyalg",
+                "EC",
+                "-groupname",
+                "secp256r1",
+                "-ext",
+                "bc:c",
+                "-validity",
+                "2");
+        keytool(
+                "-exportcert",
+                "-rfc",
+                "-keystore",
+                store(name),
+                "-alias",
+                "ca",
+                "-file",
+                dir.resolve(name + ".pem").toString());
     }
 
     byte[] certPem() throws IOException {
@@ -35,14 +59,49 @@ final class TestCa {
     /** A key and a certificate for {@code cn} signed by this CA, with the given subject alternative names. */
     Path issue(String cn, String san) throws Exception {
         String ks = store(cn);
-        keytool("-genkeypair", "-keystore", ks, "-storetype", "PKCS12", "-alias", "leaf", "-dname", "CN=" + cn, "-keyalg", "EC", "-groupname",
-                "secp256r1", "-validity", "2");
+        keytool(
+                "-genkeypair",
+                "-keystore",
+                ks,
+                "-storetype",
+                "PKCS12",
+                "-alias",
+                "leaf",
+                "-dname",
+                "CN=" + cn,
+                "-keyalg",
+                "EC",
+                "-groupname",
+                "secp256r1",
+                "-validity",
+                "2");
         String csr = dir.resolve(cn + ".csr").toString();
         String pem = dir.resolve(cn + ".crt").toString();
         keytool("-certreq", "-keystore", ks, "-alias", "leaf", "-file", csr);
-        keytool("-gencert", "-keystore", store(name), "-alias", "ca", "-infile", csr, "-outfile", pem, "-rfc", "-ext", "SAN=" + san,
-                "-validity", "2");
-        keytool("-importcert", "-noprompt", "-keystore", ks, "-alias", "ca", "-file", dir.resolve(name + ".pem").toString());
+        keytool(
+                "-gencert",
+                "-keystore",
+                store(name),
+                "-alias",
+                "ca",
+                "-infile",
+                csr,
+                "-outfile",
+                pem,
+                "-rfc",
+                "-ext",
+                "SAN=" + san,
+                "-validity",
+                "2");
+        keytool(
+                "-importcert",
+                "-noprompt",
+                "-keystore",
+                ks,
+                "-alias",
+                "ca",
+                "-file",
+                dir.resolve(name + ".pem").toString());
         keytool("-importcert", "-keystore", ks, "-alias", "leaf", "-file", pem);
         return Path.of(ks);
     }
@@ -56,8 +115,10 @@ final class TestCa {
     byte[] keyPem(String cn) throws Exception {
         KeyStore ks = load(Path.of(store(cn)));
         byte[] der = ks.getKey("leaf", PASS.toCharArray()).getEncoded();
-        String b64 = Base64.getMimeEncoder(64, "\n".getBytes(StandardCharsets.US_ASCII)).encodeToString(der);
-        return ("-----BEGIN PRIVATE KEY-----\n" + b64 + "\n-----END PRIVATE KEY-----\n").getBytes(StandardCharsets.US_ASCII);
+        String b64 = Base64.getMimeEncoder(64, "\n".getBytes(StandardCharsets.US_ASCII))
+                .encodeToString(der);
+        return ("-----BEGIN PRIVATE KEY-----\n" + b64 + "\n-----END PRIVATE KEY-----\n")
+                .getBytes(StandardCharsets.US_ASCII);
     }
 
     /** A server context presenting {@code leafStore}'s certificate; trusting {@code clients} for client certificates when not null. */
@@ -68,8 +129,10 @@ final class TestCa {
         if (clients != null) {
             KeyStore trust = KeyStore.getInstance("PKCS12");
             trust.load(null, null);
-            trust.setCertificateEntry("clients", java.security.cert.CertificateFactory.getInstance("X.509")
-                    .generateCertificate(new java.io.ByteArrayInputStream(clients.certPem())));
+            trust.setCertificateEntry(
+                    "clients",
+                    java.security.cert.CertificateFactory.getInstance("X.509")
+                            .generateCertificate(new java.io.ByteArrayInputStream(clients.certPem())));
             tmf = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
             tmf.init(trust);
         }

@@ -30,8 +30,13 @@ class SchedulerMetricsTest {
 
     @Test
     void bucketsAreUpstreams() {
-        assertEquals(15, new SchedulerMetrics().attemptDuration.with("scheduled", "p").bounds().length);
-        double[] plugin = new SchedulerMetrics().pluginExecutionDuration.with("a", "b", "c").bounds();
+        assertEquals(
+                15,
+                new SchedulerMetrics().attemptDuration.with("scheduled", "p").bounds().length);
+        double[] plugin = new SchedulerMetrics()
+                .pluginExecutionDuration
+                .with("a", "b", "c")
+                .bounds();
         assertEquals(20, plugin.length);
         assertEquals(0.00001 * Math.pow(1.5, 19), plugin[19], 1e-12);
     }
@@ -41,19 +46,33 @@ class SchedulerMetricsTest {
         SchedulerMetrics m = new SchedulerMetrics();
         m.attemptDuration.with(SchedulerMetrics.SCHEDULED, "default-scheduler").observe(0.003);
         m.attemptDuration.with(SchedulerMetrics.SCHEDULED, "default-scheduler").observe(0.0001);
-        m.extensionPointDuration.with("PreFilter", SchedulerMetrics.status(Code.UNSCHEDULABLE_AND_UNRESOLVABLE), "p\"1").observe(0.5);
+        m.extensionPointDuration
+                .with("PreFilter", SchedulerMetrics.status(Code.UNSCHEDULABLE_AND_UNRESOLVABLE), "p\"1")
+                .observe(0.5);
         m.pendingPodsFrom(() -> Map.of("active", 3, "backoff", 1));
         StringBuilder b = new StringBuilder();
         m.writeText(b);
         List<String> lines = b.toString().lines().toList();
         assertTrue(lines.contains("# TYPE scheduler_scheduling_attempt_duration_seconds histogram"), b.toString());
-        assertTrue(lines.contains("scheduler_scheduling_attempt_duration_seconds_bucket{result=\"scheduled\",profile=\"default-scheduler\",le=\"0.001\"} 1"));
-        assertTrue(lines.contains("scheduler_scheduling_attempt_duration_seconds_bucket{result=\"scheduled\",profile=\"default-scheduler\",le=\"0.004\"} 2"));
-        assertTrue(lines.contains("scheduler_scheduling_attempt_duration_seconds_bucket{result=\"scheduled\",profile=\"default-scheduler\",le=\"+Inf\"} 2"));
-        assertTrue(lines.contains("scheduler_scheduling_attempt_duration_seconds_count{result=\"scheduled\",profile=\"default-scheduler\"} 2"));
-        assertTrue(lines.contains("scheduler_schedule_attempts_total{profile=\"default-scheduler\",result=\"scheduled\"} 2"));
-        assertTrue(lines.contains("scheduler_framework_extension_point_duration_seconds_count{extension_point=\"PreFilter\","
-                + "status=\"UnschedulableAndUnresolvable\",profile=\"p\\\"1\"} 1"), b.toString());
+        assertTrue(
+                lines.contains(
+                        "scheduler_scheduling_attempt_duration_seconds_bucket{result=\"scheduled\",profile=\"default-scheduler\",le=\"0.001\"} 1"));
+        assertTrue(
+                lines.contains(
+                        "scheduler_scheduling_attempt_duration_seconds_bucket{result=\"scheduled\",profile=\"default-scheduler\",le=\"0.004\"} 2"));
+        assertTrue(
+                lines.contains(
+                        "scheduler_scheduling_attempt_duration_seconds_bucket{result=\"scheduled\",profile=\"default-scheduler\",le=\"+Inf\"} 2"));
+        assertTrue(
+                lines.contains(
+                        "scheduler_scheduling_attempt_duration_seconds_count{result=\"scheduled\",profile=\"default-scheduler\"} 2"));
+        assertTrue(lines.contains(
+                "scheduler_schedule_attempts_total{profile=\"default-scheduler\",result=\"scheduled\"} 2"));
+        assertTrue(
+                lines.contains(
+                        "scheduler_framework_extension_point_duration_seconds_count{extension_point=\"PreFilter\","
+                                + "status=\"UnschedulableAndUnresolvable\",profile=\"p\\\"1\"} 1"),
+                b.toString());
         assertTrue(lines.contains("scheduler_pending_pods{queue=\"active\"} 3"));
         // a histogram without observations is not written
         assertTrue(lines.stream().noneMatch(l -> l.startsWith("scheduler_plugin_execution_duration_seconds_count")));
@@ -67,16 +86,31 @@ class SchedulerMetricsTest {
         try (MetricsServer s = MetricsServer.start("127.0.0.1:0", m, () -> true, () -> notReady[0])) {
             HttpClient c = HttpClient.newHttpClient();
             String base = "http://127.0.0.1:" + s.address().getPort();
-            HttpResponse<String> r = c.send(HttpRequest.newBuilder(URI.create(base + "/metrics")).build(), HttpResponse.BodyHandlers.ofString());
+            HttpResponse<String> r = c.send(
+                    HttpRequest.newBuilder(URI.create(base + "/metrics")).build(),
+                    HttpResponse.BodyHandlers.ofString());
             assertEquals(200, r.statusCode());
             assertTrue(r.headers().firstValue("Content-Type").orElse("").startsWith("text/plain; version=0.0.4"));
             assertTrue(r.body().contains("scheduler_scheduling_algorithm_duration_seconds_count 1"), r.body());
-            assertEquals("ok", c.send(HttpRequest.newBuilder(URI.create(base + "/healthz")).build(), HttpResponse.BodyHandlers.ofString()).body());
-            HttpResponse<String> ready = c.send(HttpRequest.newBuilder(URI.create(base + "/readyz")).build(), HttpResponse.BodyHandlers.ofString());
+            assertEquals(
+                    "ok",
+                    c.send(
+                                    HttpRequest.newBuilder(URI.create(base + "/healthz"))
+                                            .build(),
+                                    HttpResponse.BodyHandlers.ofString())
+                            .body());
+            HttpResponse<String> ready = c.send(
+                    HttpRequest.newBuilder(URI.create(base + "/readyz")).build(), HttpResponse.BodyHandlers.ofString());
             assertEquals(503, ready.statusCode());
             assertEquals("profile p waits for plugins [X]", ready.body());
             notReady[0] = null;
-            assertEquals(200, c.send(HttpRequest.newBuilder(URI.create(base + "/readyz")).build(), HttpResponse.BodyHandlers.ofString()).statusCode());
+            assertEquals(
+                    200,
+                    c.send(
+                                    HttpRequest.newBuilder(URI.create(base + "/readyz"))
+                                            .build(),
+                                    HttpResponse.BodyHandlers.ofString())
+                            .statusCode());
         }
     }
 

@@ -43,9 +43,15 @@ class SchedulingQueueTest {
     private final ManualClock clock = new ManualClock();
 
     private SchedulingQueue queue() {
-        SchedulingQueue q = new SchedulingQueue(clock, Duration.ofSeconds(1), Duration.ofSeconds(10),
-                p -> p.labels().containsKey("gated") ? Status.unresolvable("waiting for scheduling gates").withPlugin("SchedulingGates") : Status.SUCCESS);
-        q.setLess((a, b) -> a.pod().priority() > b.pod().priority() || a.pod().priority() == b.pod().priority() && a.timestamp().isBefore(b.timestamp()));
+        SchedulingQueue q = new SchedulingQueue(
+                clock,
+                Duration.ofSeconds(1),
+                Duration.ofSeconds(10),
+                p -> p.labels().containsKey("gated")
+                        ? Status.unresolvable("waiting for scheduling gates").withPlugin("SchedulingGates")
+                        : Status.SUCCESS);
+        q.setLess((a, b) -> a.pod().priority() > b.pod().priority()
+                || a.pod().priority() == b.pod().priority() && a.timestamp().isBefore(b.timestamp()));
         return q;
     }
 
@@ -79,7 +85,9 @@ class SchedulingQueueTest {
         q.add(gated);
         assertEquals(1, q.counts().get("gated"));
         assertEquals(0, q.counts().get("active"));
-        assertEquals("SchedulingGates: waiting for scheduling gates", q.entries().get(0).lastFailure());
+        assertEquals(
+                "SchedulingGates: waiting for scheduling gates",
+                q.entries().get(0).lastFailure());
         q.update(Pods.pod("g").info());
         assertEquals(1, q.counts().get("active"));
         assertEquals("g", q.pop().pod().name());
@@ -89,8 +97,15 @@ class SchedulingQueueTest {
     void gatesAreCheckedAgainWhenThePodLeavesTheQueue() throws Exception {
         // the profile is paused while the pods arrive, so no PreEnqueue plugin can gate them yet
         boolean[] profileReady = {false};
-        SchedulingQueue q = new SchedulingQueue(clock, Duration.ofSeconds(1), Duration.ofSeconds(10),
-                p -> !profileReady[0] ? null : p.labels().containsKey("gated") ? Status.unresolvable("waiting for scheduling gates") : Status.SUCCESS);
+        SchedulingQueue q = new SchedulingQueue(
+                clock,
+                Duration.ofSeconds(1),
+                Duration.ofSeconds(10),
+                p -> !profileReady[0]
+                        ? null
+                        : p.labels().containsKey("gated")
+                                ? Status.unresolvable("waiting for scheduling gates")
+                                : Status.SUCCESS);
         q.add(Pods.pod("g").label("gated", "yes").info());
         clock.advance(Duration.ofMillis(1));
         q.add(Pods.pod("free").info());
@@ -110,7 +125,9 @@ class SchedulingQueueTest {
         assertEquals(0, q.onEvent("Node", ActionType.UPDATE_NODE_LABEL, x -> false));
         assertEquals(1, q.counts().get("unschedulable"));
         clock.advance(Duration.ofSeconds(5));
-        assertEquals(1, q.onEvent("Node", ActionType.ADD, x -> x.unschedulablePlugins().contains("NodeResourcesFit")));
+        assertEquals(
+                1,
+                q.onEvent("Node", ActionType.ADD, x -> x.unschedulablePlugins().contains("NodeResourcesFit")));
         assertEquals(1, q.counts().get("active"), "its backoff had passed: straight to active");
         assertSame(qp, q.pop());
     }

@@ -71,7 +71,8 @@ class FrameworkBuilderTest {
     private final PluginRegistry registry = new PluginRegistry(new PluginHealth(0));
 
     FrameworkBuilderTest() {
-        registry.add(TestPlugins.registration("PrioritySort", TestPlugins.factory(h -> new TestPlugins.Sort()), "1.0.0"));
+        registry.add(
+                TestPlugins.registration("PrioritySort", TestPlugins.factory(h -> new TestPlugins.Sort()), "1.0.0"));
         registry.add(TestPlugins.registration("DefaultBinder", TestPlugins.factory(TestPlugins.Binder::new), "1.0.0"));
         for (String n : List.of("A", "B", "C")) {
             registry.add(TestPlugins.registration(n, TestPlugins.factory(h -> new PF(n)), "1.0.0"));
@@ -80,11 +81,18 @@ class FrameworkBuilderTest {
     }
 
     private FrameworkImpl build(String plugins) throws Exception {
-        String yaml = "apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\nprofiles:\n- plugins:\n" + plugins;
+        String yaml =
+                "apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\nprofiles:\n- plugins:\n"
+                        + plugins;
         SchedulerConfig c = ConfigParser.parse(yaml, "s.yaml");
-        FrameworkServices services = new FrameworkServices(new ParallelizerImpl(1, "t"), null, Snapshot::new, n -> List.of(),
+        FrameworkServices services = new FrameworkServices(
+                new ParallelizerImpl(1, "t"),
+                null,
+                Snapshot::new,
+                n -> List.of(),
                 Executors.newSingleThreadScheduledExecutor());
-        FrameworkBuilder.Result r = FrameworkBuilder.build(c.profiles().get(0), "s.yaml", 0, registry::serving, services);
+        FrameworkBuilder.Result r =
+                FrameworkBuilder.build(c.profiles().get(0), "s.yaml", 0, registry::serving, services);
         assertTrue(r instanceof FrameworkBuilder.Built, r.toString());
         return ((FrameworkBuilder.Built) r).framework();
     }
@@ -106,7 +114,8 @@ class FrameworkBuilderTest {
     void multiPointExpandsIntoEveryPointThePluginImplements() throws Exception {
         FrameworkImpl f = build(MULTI);
         assertEquals(List.of("A", "B", "C"), f.filter.stream().map(Slot::name).toList());
-        assertEquals(List.of("A", "B", "C"), f.preFilter.stream().map(Slot::name).toList());
+        assertEquals(
+                List.of("A", "B", "C"), f.preFilter.stream().map(Slot::name).toList());
         assertEquals(Map.of("A", 2, "B", 1, "C", 1), f.scoreWeights);
         assertEquals(List.of("DefaultBinder"), f.bind.stream().map(Slot::name).toList());
     }
@@ -148,7 +157,9 @@ class FrameworkBuilderTest {
                   enabled:
                   - name: NodeReservation
             """);
-        assertEquals(List.of("NodeReservation"), f.filterTransformers.stream().map(Slot::name).toList());
+        assertEquals(
+                List.of("NodeReservation"),
+                f.filterTransformers.stream().map(Slot::name).toList());
         assertEquals(List.of("A", "B", "C"), f.filter.stream().map(Slot::name).toList(), "not a Filter plugin itself");
         assertTrue(f.scoreTransformers.isEmpty());
         assertEquals(List.of("FilterTransformer"), f.pointsByPlugin().get("NodeReservation"));
@@ -156,8 +167,9 @@ class FrameworkBuilderTest {
 
     @Test
     void aMissingPluginIsReportedNotBuilt() throws Exception {
-        String yaml = "apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\nprofiles:\n- plugins:\n" + MULTI
-                + "    filter:\n      enabled:\n      - name: Absent\n";
+        String yaml =
+                "apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\nprofiles:\n- plugins:\n"
+                        + MULTI + "    filter:\n      enabled:\n      - name: Absent\n";
         SchedulerConfig c = ConfigParser.parse(yaml, "s.yaml");
         FrameworkBuilder.Result r = FrameworkBuilder.build(c.profiles().get(0), "s.yaml", 0, registry::serving, null);
         assertEquals(new FrameworkBuilder.Missing(Set.of("Absent")), r);
@@ -165,17 +177,24 @@ class FrameworkBuilderTest {
 
     @Test
     void resourcesAnExtenderManagesWithIgnoredBySchedulerReplaceNodeResourcesFitsIgnoredResources() throws Exception {
-        java.util.concurrent.atomic.AtomicReference<Map<String, Object>> seen = new java.util.concurrent.atomic.AtomicReference<>();
-        registry.add(TestPlugins.registration("NodeResourcesFit", new io.hotsched.api.framework.PluginFactory() {
-            @Override
-            @SuppressWarnings("unchecked")
-            public io.hotsched.api.framework.Plugin create(io.hotsched.api.framework.PluginArgs args, io.hotsched.api.framework.Handle h)
-                    throws io.hotsched.api.framework.InvalidArgsException {
-                seen.set(args.as(Map.class));
-                return new PF("NodeResourcesFit");
-            }
-        }, "1.0.0"));
-        String yaml = "apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\nprofiles:\n- plugins:\n" + """
+        java.util.concurrent.atomic.AtomicReference<Map<String, Object>> seen =
+                new java.util.concurrent.atomic.AtomicReference<>();
+        registry.add(TestPlugins.registration(
+                "NodeResourcesFit",
+                new io.hotsched.api.framework.PluginFactory() {
+                    @Override
+                    @SuppressWarnings("unchecked")
+                    public io.hotsched.api.framework.Plugin create(
+                            io.hotsched.api.framework.PluginArgs args, io.hotsched.api.framework.Handle h)
+                            throws io.hotsched.api.framework.InvalidArgsException {
+                        seen.set(args.as(Map.class));
+                        return new PF("NodeResourcesFit");
+                    }
+                },
+                "1.0.0"));
+        String yaml =
+                "apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\nprofiles:\n- plugins:\n"
+                        + """
                     multiPoint:
                       enabled: [{name: PrioritySort}, {name: NodeResourcesFit}, {name: DefaultBinder}]
                       disabled: [{name: "*"}]
@@ -190,12 +209,22 @@ class FrameworkBuilderTest {
                   - {name: example.com/fpga}
                 """;
         SchedulerConfig c = ConfigParser.parse(yaml, "s.yaml");
-        FrameworkServices services = new FrameworkServices(new ParallelizerImpl(1, "t"), null, Snapshot::new, n -> List.of(),
+        FrameworkServices services = new FrameworkServices(
+                new ParallelizerImpl(1, "t"),
+                null,
+                Snapshot::new,
+                n -> List.of(),
                 Executors.newSingleThreadScheduledExecutor());
-        FrameworkBuilder.Result r = FrameworkBuilder.build(c.profiles().get(0), "s.yaml", 0, registry::serving, services,
+        FrameworkBuilder.Result r = FrameworkBuilder.build(
+                c.profiles().get(0),
+                "s.yaml",
+                0,
+                registry::serving,
+                services,
                 io.hotsched.core.extender.Extenders.of(c.extenders(), null));
         assertTrue(r instanceof FrameworkBuilder.Built, r.toString());
-        assertEquals(List.of("example.com/gpu"), seen.get().get("ignoredResources"), "replaced, as upstream: " + seen.get());
+        assertEquals(
+                List.of("example.com/gpu"), seen.get().get("ignoredResources"), "replaced, as upstream: " + seen.get());
         assertEquals(Map.of("type", "MostAllocated"), seen.get().get("scoringStrategy"), "the other args are kept");
     }
 }

@@ -25,18 +25,34 @@ class FrameworkMetricsTest {
 
     private FrameworkImpl framework() throws Exception {
         PluginRegistry registry = new PluginRegistry(new PluginHealth(0));
-        registry.add(TestPlugins.registration("PrioritySort", TestPlugins.factory(h -> new TestPlugins.Sort()), "1.0.0"));
+        registry.add(
+                TestPlugins.registration("PrioritySort", TestPlugins.factory(h -> new TestPlugins.Sort()), "1.0.0"));
         registry.add(TestPlugins.registration("DefaultBinder", TestPlugins.factory(TestPlugins.Binder::new), "1.0.0"));
-        registry.add(TestPlugins.registration("A", TestPlugins.factory(h -> new FrameworkBuilderTest.PF("A")), "1.0.0"));
-        String yaml = "apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\nprofiles:\n- schedulerName: p1\n  plugins:\n"
-                + "    multiPoint:\n      enabled:\n      - name: PrioritySort\n      - name: A\n      - name: DefaultBinder\n"
-                + "      disabled:\n      - name: \"*\"\n";
-        FrameworkServices plain = new FrameworkServices(new ParallelizerImpl(1, "t"), null, Snapshot::new, n -> List.of(),
+        registry.add(
+                TestPlugins.registration("A", TestPlugins.factory(h -> new FrameworkBuilderTest.PF("A")), "1.0.0"));
+        String yaml =
+                "apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\nprofiles:\n- schedulerName: p1\n  plugins:\n"
+                        + "    multiPoint:\n      enabled:\n      - name: PrioritySort\n      - name: A\n      - name: DefaultBinder\n"
+                        + "      disabled:\n      - name: \"*\"\n";
+        FrameworkServices plain = new FrameworkServices(
+                new ParallelizerImpl(1, "t"),
+                null,
+                Snapshot::new,
+                n -> List.of(),
                 Executors.newSingleThreadScheduledExecutor());
-        FrameworkServices services = new FrameworkServices(plain.parallelizer(), null, plain.snapshot(), plain.nominatedPods(), plain.timer(),
-                plain.timeouts(), null, plain.objects(), null, metrics);
-        FrameworkBuilder.Result r = FrameworkBuilder.build(ConfigParser.parse(yaml, "s.yaml").profiles().get(0), "s.yaml", 0, registry::serving,
-                services);
+        FrameworkServices services = new FrameworkServices(
+                plain.parallelizer(),
+                null,
+                plain.snapshot(),
+                plain.nominatedPods(),
+                plain.timer(),
+                plain.timeouts(),
+                null,
+                plain.objects(),
+                null,
+                metrics);
+        FrameworkBuilder.Result r = FrameworkBuilder.build(
+                ConfigParser.parse(yaml, "s.yaml").profiles().get(0), "s.yaml", 0, registry::serving, services);
         return ((FrameworkBuilder.Built) r).framework();
     }
 
@@ -45,7 +61,9 @@ class FrameworkMetricsTest {
         state.write(Attempt.KEY, new Attempt(timesPlugins));
         NodeInfo node = new NodeInfo(Nodes.node("n1").cpu("4").build());
         PodInfo pod = Pods.pod("p").cpu("100m").info();
-        assertTrue(fw.runPreFilter(state, pod, new Snapshot(List.of(node))).status().isSuccess());
+        assertTrue(fw.runPreFilter(state, pod, new Snapshot(List.of(node)))
+                .status()
+                .isSuccess());
         assertTrue(fw.runFilterPluginsWithNominatedPods(state, pod, node).isSuccess());
         assertTrue(fw.runScore(state, pod, List.of(node), new ScoreTable()).isSuccess());
     }
@@ -60,10 +78,16 @@ class FrameworkMetricsTest {
     void anUnsampledAttemptTimesItsExtensionPointsOnly() throws Exception {
         attempt(framework(), false);
         String t = text();
-        assertTrue(t.contains("scheduler_framework_extension_point_duration_seconds_count{extension_point=\"PreFilter\",status=\"Success\","
-                + "profile=\"p1\"} 1"), t);
-        assertTrue(t.contains("scheduler_framework_extension_point_duration_seconds_count{extension_point=\"Score\",status=\"Success\","
-                + "profile=\"p1\"} 1"), t);
+        assertTrue(
+                t.contains(
+                        "scheduler_framework_extension_point_duration_seconds_count{extension_point=\"PreFilter\",status=\"Success\","
+                                + "profile=\"p1\"} 1"),
+                t);
+        assertTrue(
+                t.contains(
+                        "scheduler_framework_extension_point_duration_seconds_count{extension_point=\"Score\",status=\"Success\","
+                                + "profile=\"p1\"} 1"),
+                t);
         // as upstream: Filter runs per node and has no extension-point histogram
         assertFalse(t.contains("extension_point=\"Filter\",status=\"Success\",profile"), t);
         assertFalse(t.contains("scheduler_plugin_execution_duration_seconds_count"), t);
@@ -76,10 +100,17 @@ class FrameworkMetricsTest {
         attempt(fw, true);
         String t = text();
         for (String point : List.of("PreFilter", "Filter", "Score")) {
-            String line = "scheduler_plugin_execution_duration_seconds_count{plugin=\"A\",extension_point=\"" + point + "\",status=\"Success\"} 2";
+            String line = "scheduler_plugin_execution_duration_seconds_count{plugin=\"A\",extension_point=\"" + point
+                    + "\",status=\"Success\"} 2";
             assertTrue(t.contains(line), line + " in\n" + t);
         }
-        assertEquals(2, t.lines().filter(l -> l.startsWith("scheduler_framework_extension_point_duration_seconds_count{extension_point=\"PreFilter\""))
-                .mapToLong(l -> Long.parseLong(l.substring(l.lastIndexOf(' ') + 1))).sum());
+        assertEquals(
+                2,
+                t.lines()
+                        .filter(
+                                l -> l.startsWith(
+                                        "scheduler_framework_extension_point_duration_seconds_count{extension_point=\"PreFilter\""))
+                        .mapToLong(l -> Long.parseLong(l.substring(l.lastIndexOf(' ') + 1)))
+                        .sum());
     }
 }

@@ -46,7 +46,10 @@ class FrameworkVectorsTest {
     void numFeasibleNodesToFind() {
         int n = 0;
         for (JsonNode c : DATA.get("numFeasibleNodesToFind").get("cases")) {
-            assertEquals(c.get("want").asInt(), SchedulingAlgorithm.numFeasibleNodesToFind(c.get("percentage").asInt(), c.get("numAllNodes").asInt()),
+            assertEquals(
+                    c.get("want").asInt(),
+                    SchedulingAlgorithm.numFeasibleNodesToFind(
+                            c.get("percentage").asInt(), c.get("numAllNodes").asInt()),
                     c.get("name").asText());
             n++;
         }
@@ -59,18 +62,28 @@ class FrameworkVectorsTest {
         for (JsonNode c : DATA.get("fitErrorMessage").get("cases")) {
             Map<String, Status> statuses = new HashMap<>();
             c.get("nodeStatuses").properties().forEach(e -> {
-                Code code = Code.valueOf(e.getValue().get(0).asText().replaceAll("([a-z])([A-Z])", "$1_$2").toUpperCase());
+                Code code = Code.valueOf(e.getValue()
+                        .get(0)
+                        .asText()
+                        .replaceAll("([a-z])([A-Z])", "$1_$2")
+                        .toUpperCase());
                 List<String> reasons = new ArrayList<>();
                 for (int i = 1; i < e.getValue().size(); i++) {
                     reasons.add(e.getValue().get(i).asText());
                 }
                 statuses.put(e.getKey(), Status.of(code, reasons.toArray(String[]::new)));
             });
-            Diagnosis d = new Diagnosis(statuses, null, c.has("preFilterMsg") ? c.get("preFilterMsg").asText() : "");
+            Diagnosis d = new Diagnosis(
+                    statuses,
+                    null,
+                    c.has("preFilterMsg") ? c.get("preFilterMsg").asText() : "");
             if (c.has("postFilterMsg")) {
                 d.setPostFilterMsg(c.get("postFilterMsg").asText());
             }
-            assertEquals(c.get("want").asText(), FitError.message(c.get("numAllNodes").asInt(), d), c.get("name").asText());
+            assertEquals(
+                    c.get("want").asText(),
+                    FitError.message(c.get("numAllNodes").asInt(), d),
+                    c.get("name").asText());
             n++;
         }
         assertTrue(n >= 8, "cases: " + n);
@@ -89,7 +102,10 @@ class FrameworkVectorsTest {
             }
             ScoreTable t = table(list);
             if (c.has("expectsError") && c.get("expectsError").asBoolean()) {
-                assertThrows(SchedulingException.class, () -> alg.selectHost(t), c.get("name").asText());
+                assertThrows(
+                        SchedulingException.class,
+                        () -> alg.selectHost(t),
+                        c.get("name").asText());
                 continue;
             }
             Set<String> possible = new HashSet<>();
@@ -100,7 +116,10 @@ class FrameworkVectorsTest {
                 assertTrue(possible.contains(h), c.get("name").asText() + ": " + h);
                 seen.add(h);
             }
-            assertEquals(possible, seen, "every tied host gets picked: " + c.get("name").asText());
+            assertEquals(
+                    possible,
+                    seen,
+                    "every tied host gets picked: " + c.get("name").asText());
         }
     }
 
@@ -124,12 +143,16 @@ class FrameworkVectorsTest {
         int pct = fair.get("percentage").asInt();
         int toFind = fair.get("nodesToFind").asInt();
         PluginRegistry registry = new PluginRegistry(new PluginHealth(0));
-        registry.add(TestPlugins.registration("PrioritySort", TestPlugins.factory(h -> new TestPlugins.Sort()), "1.0.0"));
-        registry.add(TestPlugins.registration("NodeResourcesFit", TestPlugins.factory(h -> new TestPlugins.CpuFit()), "1.0.0"));
+        registry.add(
+                TestPlugins.registration("PrioritySort", TestPlugins.factory(h -> new TestPlugins.Sort()), "1.0.0"));
+        registry.add(TestPlugins.registration(
+                "NodeResourcesFit", TestPlugins.factory(h -> new TestPlugins.CpuFit()), "1.0.0"));
         registry.add(TestPlugins.registration("DefaultBinder", TestPlugins.factory(TestPlugins.Binder::new), "1.0.0"));
-        String yaml = "apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\npercentageOfNodesToScore: " + pct
-                + "\nprofiles:\n- plugins:\n    multiPoint:\n      enabled:\n      - name: PrioritySort\n      - name: NodeResourcesFit\n"
-                + "      - name: DefaultBinder\n      disabled:\n      - name: \"*\"\n";
+        String yaml =
+                "apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\npercentageOfNodesToScore: "
+                        + pct
+                        + "\nprofiles:\n- plugins:\n    multiPoint:\n      enabled:\n      - name: PrioritySort\n      - name: NodeResourcesFit\n"
+                        + "      - name: DefaultBinder\n      disabled:\n      - name: \"*\"\n";
         var config = ConfigParser.parse(yaml, "s.yaml");
         ParallelizerImpl par = new ParallelizerImpl(4, "t");
         List<NodeInfo> nodes = new ArrayList<>();
@@ -137,11 +160,15 @@ class FrameworkVectorsTest {
             nodes.add(Nodes.node(String.format("node-%03d", i)).cpu("8").info());
         }
         Snapshot snapshot = new Snapshot(nodes);
-        FrameworkServices services = new FrameworkServices(par, null, () -> snapshot, n -> List.of(), Executors.newSingleThreadScheduledExecutor());
-        FrameworkImpl fw = ((FrameworkBuilder.Built) FrameworkBuilder.build(config.profiles().get(0), "s.yaml", pct, registry::serving, services)).framework();
+        FrameworkServices services = new FrameworkServices(
+                par, null, () -> snapshot, n -> List.of(), Executors.newSingleThreadScheduledExecutor());
+        FrameworkImpl fw = ((FrameworkBuilder.Built)
+                        FrameworkBuilder.build(config.profiles().get(0), "s.yaml", pct, registry::serving, services))
+                .framework();
         SchedulingAlgorithm alg = new SchedulingAlgorithm(par, new Random(1));
         for (int i = 0; i < 10; i++) {
-            ScheduleResult r = alg.schedule(fw, new CycleState(), Pods.pod("p" + i).cpu("1").info(), snapshot);
+            ScheduleResult r = alg.schedule(
+                    fw, new CycleState(), Pods.pod("p" + i).cpu("1").info(), snapshot);
             assertEquals(toFind, r.feasibleNodes(), "cycle " + i);
             assertEquals((i + 1) * toFind % numNodes, alg.nextStartNodeIndex(), "cycle " + i);
         }

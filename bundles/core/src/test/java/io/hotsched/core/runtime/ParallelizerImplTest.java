@@ -2,8 +2,8 @@ package io.hotsched.core.runtime;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -33,12 +33,14 @@ class ParallelizerImplTest {
     void aFailingPieceIsRethrownAfterTheOthersRan() {
         try (ParallelizerImpl p = new ParallelizerImpl(2, "t")) {
             AtomicInteger ran = new AtomicInteger();
-            assertThrows(IllegalStateException.class, () -> p.until(10, i -> {
-                ran.incrementAndGet();
-                if (i == 3) {
-                    throw new IllegalStateException("piece 3");
-                }
-            }));
+            assertThrows(
+                    IllegalStateException.class,
+                    () -> p.until(10, i -> {
+                        ran.incrementAndGet();
+                        if (i == 3) {
+                            throw new IllegalStateException("piece 3");
+                        }
+                    }));
             assertEquals(10, ran.get());
         }
     }

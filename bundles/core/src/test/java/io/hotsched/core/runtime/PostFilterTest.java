@@ -40,10 +40,12 @@ class PostFilterTest {
 
     private static PostFilterResult run(PostFilterResult first, PostFilterResult second) throws Exception {
         PluginRegistry registry = new PluginRegistry(new PluginHealth(0));
-        registry.add(TestPlugins.registration("PrioritySort", TestPlugins.factory(h -> new TestPlugins.Sort()), "1.0.0"));
+        registry.add(
+                TestPlugins.registration("PrioritySort", TestPlugins.factory(h -> new TestPlugins.Sort()), "1.0.0"));
         registry.add(TestPlugins.registration("DefaultBinder", TestPlugins.factory(TestPlugins.Binder::new), "1.0.0"));
         registry.add(TestPlugins.registration("First", TestPlugins.factory(h -> returning("First", first)), "1.0.0"));
-        registry.add(TestPlugins.registration("Second", TestPlugins.factory(h -> returning("Second", second)), "1.0.0"));
+        registry.add(
+                TestPlugins.registration("Second", TestPlugins.factory(h -> returning("Second", second)), "1.0.0"));
         SchedulerConfig c = ConfigParser.parse("""
                 apiVersion: kubescheduler.config.k8s.io/v1
                 kind: KubeSchedulerConfiguration
@@ -55,16 +57,23 @@ class PostFilterTest {
                     postFilter:
                       enabled: [{name: First}, {name: Second}]
                 """, "s.yaml");
-        FrameworkServices services = new FrameworkServices(new ParallelizerImpl(1, "t"), null, Snapshot::new, n -> List.of(),
+        FrameworkServices services = new FrameworkServices(
+                new ParallelizerImpl(1, "t"),
+                null,
+                Snapshot::new,
+                n -> List.of(),
                 Executors.newSingleThreadScheduledExecutor());
-        FrameworkImpl f = ((FrameworkBuilder.Built) FrameworkBuilder.build(c.profiles().get(0), "s.yaml", 0, registry::serving, services))
+        FrameworkImpl f = ((FrameworkBuilder.Built)
+                        FrameworkBuilder.build(c.profiles().get(0), "s.yaml", 0, registry::serving, services))
                 .framework();
-        return f.runPostFilter(new CycleState(), Pods.pod("p").info(), new NodeToStatus(Map.of(), Status.unschedulable("x")));
+        return f.runPostFilter(
+                new CycleState(), Pods.pod("p").info(), new NodeToStatus(Map.of(), Status.unschedulable("x")));
     }
 
     @Test
     void aRejectionThatClearsTheNominationKeepsItThroughLaterRejections() throws Exception {
-        PostFilterResult r = run(new PostFilterResult(Status.unschedulable("preemption: no"), ""),
+        PostFilterResult r = run(
+                new PostFilterResult(Status.unschedulable("preemption: no"), ""),
                 PostFilterResult.of(Status.unschedulable("other: no")));
         assertEquals("", r.nominatedNodeName());
         assertEquals(List.of("preemption: no", "other: no"), r.status().reasons());
@@ -80,7 +89,8 @@ class PostFilterTest {
 
     @Test
     void rejectionsWithoutNominationLeaveItAlone() throws Exception {
-        PostFilterResult r = run(PostFilterResult.of(Status.unschedulable("a")), PostFilterResult.of(Status.unschedulable("b")));
+        PostFilterResult r =
+                run(PostFilterResult.of(Status.unschedulable("a")), PostFilterResult.of(Status.unschedulable("b")));
         assertNull(r.nominatedNodeName());
         assertEquals("a, b", r.status().message());
     }

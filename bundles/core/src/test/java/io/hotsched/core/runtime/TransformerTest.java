@@ -64,7 +64,8 @@ class TransformerTest {
 
         @Override
         public Transformation beforePreFilter(CycleState s, PodInfo p) {
-            return Transformation.pod(Pods.pod(p.name()).cpu((p.requests().milliCpu() * 2) + "m").info());
+            return Transformation.pod(
+                    Pods.pod(p.name()).cpu((p.requests().milliCpu() * 2) + "m").info());
         }
 
         @Override
@@ -75,34 +76,49 @@ class TransformerTest {
 
     private FrameworkImpl framework(String extra) throws Exception {
         PluginRegistry registry = new PluginRegistry(new PluginHealth(0));
-        registry.add(TestPlugins.registration("PrioritySort", TestPlugins.factory(h -> new TestPlugins.Sort()), "1.0.0"));
-        registry.add(TestPlugins.registration("NodeResourcesFit", TestPlugins.factory(h -> new TestPlugins.CpuFit()), "1.0.0"));
+        registry.add(
+                TestPlugins.registration("PrioritySort", TestPlugins.factory(h -> new TestPlugins.Sort()), "1.0.0"));
+        registry.add(TestPlugins.registration(
+                "NodeResourcesFit", TestPlugins.factory(h -> new TestPlugins.CpuFit()), "1.0.0"));
         registry.add(TestPlugins.registration("DefaultBinder", TestPlugins.factory(TestPlugins.Binder::new), "1.0.0"));
         registry.add(TestPlugins.registration("Reserve3", TestPlugins.factory(h -> new Reserve3()), "1.0.0"));
         registry.add(TestPlugins.registration("Double", TestPlugins.factory(h -> new Double()), "1.0.0"));
-        String yaml = "apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\nprofiles:\n- plugins:\n"
-                + "    multiPoint:\n      enabled:\n      - name: PrioritySort\n      - name: NodeResourcesFit\n      - name: DefaultBinder\n"
-                + "      disabled:\n      - name: \"*\"\n" + extra;
+        String yaml =
+                "apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\nprofiles:\n- plugins:\n"
+                        + "    multiPoint:\n      enabled:\n      - name: PrioritySort\n      - name: NodeResourcesFit\n      - name: DefaultBinder\n"
+                        + "      disabled:\n      - name: \"*\"\n" + extra;
         var c = ConfigParser.parse(yaml, "s.yaml");
-        FrameworkServices services = new FrameworkServices(new ParallelizerImpl(2, "t"), null, Snapshot::new, n -> List.of(),
+        FrameworkServices services = new FrameworkServices(
+                new ParallelizerImpl(2, "t"),
+                null,
+                Snapshot::new,
+                n -> List.of(),
                 Executors.newSingleThreadScheduledExecutor());
-        return ((FrameworkBuilder.Built) FrameworkBuilder.build(c.profiles().get(0), "s.yaml", 0, registry::serving, services)).framework();
+        return ((FrameworkBuilder.Built)
+                        FrameworkBuilder.build(c.profiles().get(0), "s.yaml", 0, registry::serving, services))
+                .framework();
     }
 
     private static Snapshot nodes() {
-        return new Snapshot(List.of(Nodes.node("n1").cpu("4").info(), Nodes.node("n2").cpu("2").info()));
+        return new Snapshot(List.of(
+                Nodes.node("n1").cpu("4").info(), Nodes.node("n2").cpu("2").info()));
     }
 
     @Test
     void withoutTransformersTheBigNodeWins() throws Exception {
         ScheduleResult r = new SchedulingAlgorithm(new ParallelizerImpl(1, "t"), new Random(1))
-                .schedule(framework(""), new CycleState(), Pods.pod("p").cpu("1500m").info(), nodes());
+                .schedule(
+                        framework(""),
+                        new CycleState(),
+                        Pods.pod("p").cpu("1500m").info(),
+                        nodes());
         assertEquals("n1", r.suggestedHost());
     }
 
     @Test
     void aFilterTransformerChangesTheNodeFilterSees() throws Exception {
-        FrameworkImpl f = framework("    filter:\n      enabled:\n      - name: Reserve3\n    score:\n      enabled:\n      - name: Reserve3\n");
+        FrameworkImpl f = framework(
+                "    filter:\n      enabled:\n      - name: Reserve3\n    score:\n      enabled:\n      - name: Reserve3\n");
         ScheduleResult r = new SchedulingAlgorithm(new ParallelizerImpl(1, "t"), new Random(1))
                 .schedule(f, new CycleState(), Pods.pod("p").cpu("1500m").info(), nodes());
         assertEquals("n2", r.suggestedHost(), "n1 has only 1 cpu left after the reservation");

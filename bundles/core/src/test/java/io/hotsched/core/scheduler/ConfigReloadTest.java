@@ -51,19 +51,24 @@ class ConfigReloadTest {
     }
 
     private static String config(String node) {
-        return SchedulerFixture.BASE.replace("      - name: DefaultBinder\n", "      - name: DefaultBinder\n      - name: Prefer\n        weight: 10\n")
+        return SchedulerFixture.BASE.replace(
+                        "      - name: DefaultBinder\n",
+                        "      - name: DefaultBinder\n      - name: Prefer\n        weight: 10\n")
                 + "  pluginConfig:\n  - name: Prefer\n    args:\n      node: " + node + "\n";
     }
 
     @Test
     void goodReloadsApplyAndBadOnesChangeNothing() throws Exception {
-        f.add("Prefer", (args, handle) -> {
-            PreferArgs a = args.as(PreferArgs.class);
-            if (!a.node.startsWith("n")) {
-                throw new InvalidArgsException("node", a.node, "must name a node (n1, n2)");
-            }
-            return new Prefer(a.node);
-        }, "1.0.0");
+        f.add(
+                "Prefer",
+                (args, handle) -> {
+                    PreferArgs a = args.as(PreferArgs.class);
+                    if (!a.node.startsWith("n")) {
+                        throw new InvalidArgsException("node", a.node, "must name a node (n1, n2)");
+                    }
+                    return new Prefer(a.node);
+                },
+                "1.0.0");
         f.cluster.addNode(Nodes.node("n1").cpu("64").build());
         f.cluster.addNode(Nodes.node("n2").cpu("64").build());
         f.start(config("n1"));
@@ -76,13 +81,18 @@ class ConfigReloadTest {
         await("b", () -> f.cluster.bindings().size() == 2);
         assertEquals("n2", f.cluster.bindings().get(1).nodeName());
 
-        ConfigException bad = assertThrows(ConfigException.class,
-                () -> f.scheduler.reload(ConfigParser.parse(config("x9"), "scheduler.yaml")));
-        assertEquals("scheduler.yaml:19: profiles[0].pluginConfig[0].args.node: plugin Prefer: invalid value \"x9\": must name a node (n1, n2)",
+        ConfigException bad = assertThrows(
+                ConfigException.class, () -> f.scheduler.reload(ConfigParser.parse(config("x9"), "scheduler.yaml")));
+        assertEquals(
+                "scheduler.yaml:19: profiles[0].pluginConfig[0].args.node: plugin Prefer: invalid value \"x9\": must name a node (n1, n2)",
                 bad.getMessage());
-        ConfigException unknown = assertThrows(ConfigException.class,
-                () -> f.scheduler.reload(ConfigParser.parse(config("n1").replace("node: n1", "nodes: n1"), "scheduler.yaml")));
-        assertTrue(unknown.getMessage().contains("args.nodes: plugin Prefer: unknown field \"nodes\""), unknown.getMessage());
+        ConfigException unknown = assertThrows(
+                ConfigException.class,
+                () -> f.scheduler.reload(
+                        ConfigParser.parse(config("n1").replace("node: n1", "nodes: n1"), "scheduler.yaml")));
+        assertTrue(
+                unknown.getMessage().contains("args.nodes: plugin Prefer: unknown field \"nodes\""),
+                unknown.getMessage());
 
         f.cluster.addPod(Pods.pod("c").cpu("100m").build());
         await("c", () -> f.cluster.bindings().size() == 3);
@@ -103,7 +113,9 @@ class ConfigReloadTest {
 
         @Override
         public io.hotsched.api.framework.Status filter(CycleState state, PodInfo pod, NodeInfo n) {
-            return n.name().equals(node) ? io.hotsched.api.framework.Status.SUCCESS : io.hotsched.api.framework.Status.unschedulable("not " + node);
+            return n.name().equals(node)
+                    ? io.hotsched.api.framework.Status.SUCCESS
+                    : io.hotsched.api.framework.Status.unschedulable("not " + node);
         }
     }
 
@@ -111,7 +123,8 @@ class ConfigReloadTest {
     void podsRefusedByTheOldConfigurationAreTriedAgainUnderTheNewOne() throws Exception {
         f.add("OnlyNode", (args, handle) -> new OnlyNode(args.as(PreferArgs.class).node), "1.0.0");
         f.cluster.addNode(Nodes.node("n1").cpu("64").build());
-        String only = SchedulerFixture.BASE.replace("      - name: DefaultBinder\n", "      - name: DefaultBinder\n      - name: OnlyNode\n")
+        String only = SchedulerFixture.BASE.replace(
+                        "      - name: DefaultBinder\n", "      - name: DefaultBinder\n      - name: OnlyNode\n")
                 + "  pluginConfig:\n  - name: OnlyNode\n    args:\n      node: ";
         f.start(only + "n9\n");
         f.cluster.addPod(Pods.pod("a").cpu("100m").build());
@@ -128,14 +141,19 @@ class ConfigReloadTest {
     void frameworkChecksNameTheProfile() throws Exception {
         String noBinder = SchedulerFixture.BASE.replace("      - name: DefaultBinder\n", "");
         ConfigException e = assertThrows(ConfigException.class, () -> f.start(noBinder));
-        assertEquals("scheduler.yaml: profiles[0].plugins.bind: at least one bind plugin is needed for profile with scheduler name \"default-scheduler\"",
+        assertEquals(
+                "scheduler.yaml: profiles[0].plugins.bind: at least one bind plugin is needed for profile with scheduler name \"default-scheduler\"",
                 e.getMessage());
         String noSort = SchedulerFixture.BASE.replace("      - name: PrioritySort\n", "");
         e = assertThrows(ConfigException.class, () -> f.start(noSort));
-        assertEquals("scheduler.yaml: profiles[0].plugins.queueSort: only one queue sort plugin required for profile with scheduler name "
-                + "\"default-scheduler\", but got 0", e.getMessage());
+        assertEquals(
+                "scheduler.yaml: profiles[0].plugins.queueSort: only one queue sort plugin required for profile with scheduler name "
+                        + "\"default-scheduler\", but got 0",
+                e.getMessage());
         String wrongPoint = SchedulerFixture.BASE + "    filter:\n      enabled:\n      - name: DefaultBinder\n";
         e = assertThrows(ConfigException.class, () -> f.start(wrongPoint));
-        assertTrue(e.getMessage().contains("plugin \"DefaultBinder\" does not extend FilterPlugin plugin"), e.getMessage());
+        assertTrue(
+                e.getMessage().contains("plugin \"DefaultBinder\" does not extend FilterPlugin plugin"),
+                e.getMessage());
     }
 }

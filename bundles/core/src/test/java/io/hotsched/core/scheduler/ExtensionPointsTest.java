@@ -68,9 +68,24 @@ class ExtensionPointsTest {
 
     static final java.util.Set<String> NOMINATED_ONCE = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
-    static final class Recorder implements PreEnqueuePlugin, PreFilterPlugin, PreFilterExtensions, FilterPlugin, PostFilterPlugin,
-            PreScorePlugin, ScorePlugin, ScoreExtensions, ReservePlugin, PermitPlugin, PreBindPlugin, PostBindPlugin,
-            EnqueueExtensions, PreFilterTransformer, FilterTransformer, ScoreTransformer, PostFilterTransformer {
+    static final class Recorder
+            implements PreEnqueuePlugin,
+                    PreFilterPlugin,
+                    PreFilterExtensions,
+                    FilterPlugin,
+                    PostFilterPlugin,
+                    PreScorePlugin,
+                    ScorePlugin,
+                    ScoreExtensions,
+                    ReservePlugin,
+                    PermitPlugin,
+                    PreBindPlugin,
+                    PostBindPlugin,
+                    EnqueueExtensions,
+                    PreFilterTransformer,
+                    FilterTransformer,
+                    ScoreTransformer,
+                    PostFilterTransformer {
         private final Handle handle;
 
         Recorder(Handle handle) {
@@ -143,8 +158,11 @@ class ExtensionPointsTest {
             call("PostFilter", pod);
             NodeInfo n1 = handle.snapshot().get("n1");
             CycleState copy = state.copy();
-            Status st = handle.runPreFilterExtensionAddPod(copy, pod, Pods.pod("victim").info(), n1);
-            CALLS.add(pod.name() + ":dryRun " + st.code() + " " + copy.require(Count.KEY).n() + " vs " + state.require(Count.KEY).n());
+            Status st = handle.runPreFilterExtensionAddPod(
+                    copy, pod, Pods.pod("victim").info(), n1);
+            CALLS.add(pod.name() + ":dryRun " + st.code() + " "
+                    + copy.require(Count.KEY).n() + " vs "
+                    + state.require(Count.KEY).n());
             // "once" pods are nominated on their first attempt only, so a later attempt cannot undo a test's change
             if (pod.name().startsWith("once") && !NOMINATED_ONCE.add(pod.uid())) {
                 return PostFilterResult.of(Status.unschedulable("nominated before"));
@@ -219,9 +237,14 @@ class ExtensionPointsTest {
 
         @Override
         public List<ClusterEventWithHint> eventsToRegister() {
-            return List.of(new ClusterEventWithHint(ClusterEvent.of(ClusterEvent.NODE, ActionType.ADD),
-                    (pod, oldObj, newObj) -> ((io.fabric8.kubernetes.api.model.Node) newObj).getMetadata().getName().startsWith("good")
-                            ? QueueingHint.QUEUE : QueueingHint.SKIP));
+            return List.of(new ClusterEventWithHint(
+                    ClusterEvent.of(ClusterEvent.NODE, ActionType.ADD),
+                    (pod, oldObj, newObj) -> ((io.fabric8.kubernetes.api.model.Node) newObj)
+                                    .getMetadata()
+                                    .getName()
+                                    .startsWith("good")
+                            ? QueueingHint.QUEUE
+                            : QueueingHint.SKIP));
         }
     }
 
@@ -249,11 +272,15 @@ class ExtensionPointsTest {
         CALLS.clear();
     }
 
-    private static final String CONFIG = SchedulerFixture.BASE.replace("      - name: PrioritySort\n",
+    private static final String CONFIG = SchedulerFixture.BASE.replace(
+            "      - name: PrioritySort\n",
             "      - name: PrioritySort\n      - name: Recorder\n        weight: 2\n      - name: FailingBinder\n");
 
     private List<String> callsOf(String pod) {
-        return CALLS.stream().filter(c -> c.startsWith(pod + ":")).map(c -> c.substring(pod.length() + 1)).toList();
+        return CALLS.stream()
+                .filter(c -> c.startsWith(pod + ":"))
+                .map(c -> c.substring(pod.length() + 1))
+                .toList();
     }
 
     @Test
@@ -267,19 +294,46 @@ class ExtensionPointsTest {
         f.cluster.addPod(Pods.pod("ok").cpu("100m").build());
         await("ok bound", () -> f.cluster.bindings().size() == 1);
         await("post bind", () -> callsOf("ok").contains("PostBind n2"));
-        assertEquals(List.of("PreEnqueue", "BeforePreFilter", "PreFilter", "AfterPreFilter", "PreScore 2", "BeforeScore", "Normalize",
-                "Reserve n2", "Permit", "PreBind", "PostBind n2"), callsOf("ok"));
+        assertEquals(
+                List.of(
+                        "PreEnqueue",
+                        "BeforePreFilter",
+                        "PreFilter",
+                        "AfterPreFilter",
+                        "PreScore 2",
+                        "BeforeScore",
+                        "Normalize",
+                        "Reserve n2",
+                        "Permit",
+                        "PreBind",
+                        "PostBind n2"),
+                callsOf("ok"));
         assertEquals("n2", f.cluster.bindings().get(0).nodeName(), "Recorder's weight 2 × 100 beats the cpu scores");
 
         f.cluster.addPod(Pods.pod("nowhere").label("nowhere", "1").cpu("100m").build());
         await("post filter", () -> callsOf("nowhere").stream().anyMatch(c -> c.startsWith("AfterPostFilter")));
-        assertEquals(List.of("PreEnqueue", "BeforePreFilter", "PreFilter", "AfterPreFilter", "PostFilter",
-                "dryRun SUCCESS 1 vs 0", "AfterPostFilter n1"), callsOf("nowhere"));
+        assertEquals(
+                List.of(
+                        "PreEnqueue",
+                        "BeforePreFilter",
+                        "PreFilter",
+                        "AfterPreFilter",
+                        "PostFilter",
+                        "dryRun SUCCESS 1 vs 0",
+                        "AfterPostFilter n1"),
+                callsOf("nowhere"));
         await("nominated", () -> {
             var p = f.cluster.pod("default", "nowhere");
             return p.getStatus() != null && "n1".equals(p.getStatus().getNominatedNodeName());
         });
-        assertEquals("0/2 nodes are available: 2 node(s) said no.", f.cluster.pod("default", "nowhere").getStatus().getConditions().get(0).getMessage());
+        assertEquals(
+                "0/2 nodes are available: 2 node(s) said no.",
+                f.cluster
+                        .pod("default", "nowhere")
+                        .getStatus()
+                        .getConditions()
+                        .get(0)
+                        .getMessage());
 
         f.cluster.addPod(Pods.pod("gated").label("gate", "1").cpu("100m").build());
         await("gated", () -> f.scheduler.queue().counts().get("gated") == 1);
@@ -288,7 +342,10 @@ class ExtensionPointsTest {
         f.cluster.addPod(Pods.pod("badbind").label("failbind", "1").cpu("100m").build());
         await("unreserved", () -> callsOf("badbind").stream().anyMatch(c -> c.startsWith("Unreserve")));
         List<String> bad = callsOf("badbind");
-        assertTrue(bad.indexOf("Bind fails") > bad.indexOf("PreBind") && bad.indexOf("Unreserve n2") > bad.indexOf("Bind fails"), bad.toString());
+        assertTrue(
+                bad.indexOf("Bind fails") > bad.indexOf("PreBind")
+                        && bad.indexOf("Unreserve n2") > bad.indexOf("Bind fails"),
+                bad.toString());
         await("forgotten", () -> f.scheduler.cache().node("n2").pods().size() == 1);
     }
 
@@ -298,7 +355,8 @@ class ExtensionPointsTest {
         f.add("FailingBinder", (args, handle) -> new FailingBinder(), "1.0.0");
         f.cluster.addNode(Nodes.node("n1").cpu("4").build());
         f.start(CONFIG);
-        f.cluster.addPod(Pods.pod("once-nowhere").label("nowhere", "1").cpu("100m").build());
+        f.cluster.addPod(
+                Pods.pod("once-nowhere").label("nowhere", "1").cpu("100m").build());
         await("nominated in the API", () -> {
             var p = f.cluster.pod("default", "once-nowhere");
             return p.getStatus() != null && "n1".equals(p.getStatus().getNominatedNodeName());
@@ -325,7 +383,8 @@ class ExtensionPointsTest {
         f.add("Recorder", (args, handle) -> new Recorder(handle), "1.0.0");
         f.add("FailingBinder", (args, handle) -> new FailingBinder(), "1.0.0");
         f.cluster.addNode(Nodes.node("n1").cpu("4").build());
-        f.start(CONFIG.replace("      - name: Recorder\n        weight: 2\n", "      - name: Recorder\n        weight: 2\n")
+        f.start(CONFIG.replace(
+                        "      - name: Recorder\n        weight: 2\n", "      - name: Recorder\n        weight: 2\n")
                 + "    postFilter:\n      disabled:\n      - name: Recorder\n");
         f.cluster.addPod(Pods.pod("nowhere").label("nowhere", "1").cpu("100m").build());
         await("unschedulable", () -> f.scheduler.queue().counts().get("unschedulable") == 1);

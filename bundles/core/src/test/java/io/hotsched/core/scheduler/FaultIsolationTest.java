@@ -36,7 +36,8 @@ class FaultIsolationTest {
     }
 
     private static String with(String plugin) {
-        return SchedulerFixture.BASE.replace("      - name: DefaultBinder\n", "      - name: DefaultBinder\n      - name: " + plugin + "\n");
+        return SchedulerFixture.BASE.replace(
+                "      - name: DefaultBinder\n", "      - name: DefaultBinder\n      - name: " + plugin + "\n");
     }
 
     /** Throws for pods labelled "boom" while {@code broken} is set. */
@@ -69,11 +70,17 @@ class FaultIsolationTest {
             Explanation e = f.scheduler.explain("default/p");
             return e != null && "error".equals(e.outcome());
         });
-        assertTrue(f.scheduler.explain("default/p").message().contains("running \"Flaky\" filter plugin: flaky broke"),
+        assertTrue(
+                f.scheduler.explain("default/p").message().contains("running \"Flaky\" filter plugin: flaky broke"),
                 f.scheduler.explain("default/p").message());
         await("quarantined after 3 failed attempts", () -> f.health.quarantined(r));
-        await("profile paused", () -> f.scheduler.profiles().profile("default-scheduler").describe()
-                .equals("paused: waiting for plugin(s) Flaky"));
+        await(
+                "profile paused",
+                () -> f.scheduler
+                        .profiles()
+                        .profile("default-scheduler")
+                        .describe()
+                        .equals("paused: waiting for plugin(s) Flaky"));
         assertEquals(3, f.health.counters(r).failures());
         assertTrue(f.cluster.bindings().isEmpty());
 
@@ -105,8 +112,10 @@ class FaultIsolationTest {
             Explanation e = f.scheduler.explain("default/p");
             return e != null && "error".equals(e.outcome());
         });
-        assertEquals("applying score defaultWeights on Score plugins: plugin \"OutOfRange\" returns an invalid score 500, "
-                + "it should in the range of [0, 100] after normalizing", f.scheduler.explain("default/p").message());
+        assertEquals(
+                "applying score defaultWeights on Score plugins: plugin \"OutOfRange\" returns an invalid score 500, "
+                        + "it should in the range of [0, 100] after normalizing",
+                f.scheduler.explain("default/p").message());
     }
 
     /** Sleeps in Filter. */
@@ -140,7 +149,10 @@ class FaultIsolationTest {
         });
         String msg = f.scheduler.explain("default/p").message();
         // given up by the watchdog while running, or measured when it returned: the same words
-        assertTrue(msg.matches("running \"Sleepy\" filter plugin: (took|still running after) \\d+ms, over the 100ms time-out for Filter"), msg);
+        assertTrue(
+                msg.matches(
+                        "running \"Sleepy\" filter plugin: (took|still running after) \\d+ms, over the 100ms time-out for Filter"),
+                msg);
         await("counted against the plugin", () -> f.health.counters(r).failures() >= 1);
         assertTrue(f.cluster.bindings().isEmpty());
     }
@@ -186,28 +198,49 @@ class FaultIsolationTest {
                 Explanation e = f.scheduler.explain("default/stuck-1");
                 return e != null && "error".equals(e.outcome());
             });
-            assertTrue(f.scheduler.explain("default/stuck-1").message()
-                    .matches("running \"Hanging\" filter plugin: still running after \\d+ms, over the 100ms time-out for Filter"),
+            assertTrue(
+                    f.scheduler
+                            .explain("default/stuck-1")
+                            .message()
+                            .matches(
+                                    "running \"Hanging\" filter plugin: still running after \\d+ms, over the 100ms time-out for Filter"),
                     f.scheduler.explain("default/stuck-1").message());
             // its plugin serves no new attempt while the call runs; its profile pauses
             await("the plugin stuck", () -> f.health.stuck(r));
-            await("the profile waits for the plugin", () -> f.scheduler.profiles().profile("default-scheduler").describe()
-                    .equals("paused: waiting for plugin(s) Hanging"));
+            await(
+                    "the profile waits for the plugin",
+                    () -> f.scheduler
+                            .profiles()
+                            .profile("default-scheduler")
+                            .describe()
+                            .equals("paused: waiting for plugin(s) Hanging"));
             // the loop went on: the other profile schedules while the call hangs
             for (int i = 0; i < 20; i++) {
-                f.cluster.addPod(Pods.pod("plain-" + i).scheduler("plain").cpu("100m").build());
+                f.cluster.addPod(
+                        Pods.pod("plain-" + i).scheduler("plain").cpu("100m").build());
             }
             await("the other profile's pods bound", () -> f.cluster.bindings().size() == 20);
             assertEquals(0, hanging.returned.get(), "no stuck call has returned yet");
             int attempts = hanging.stuckAttempts.size();
             assertEquals(1, attempts, "no second attempt went into the hanging plugin");
-            assertEquals(1, f.health.counters(r).failures(), "the given-up attempt counted although its call has not returned");
+            assertEquals(
+                    1,
+                    f.health.counters(r).failures(),
+                    "the given-up attempt counted although its call has not returned");
 
             hanging.release.countDown();
             await("the stuck calls return", () -> hanging.returned.get() >= 1);
-            await("the plugin serves again and the requeued pod is bound", () -> f.cluster.bindings().size() == 21);
+            await(
+                    "the plugin serves again and the requeued pod is bound",
+                    () -> f.cluster.bindings().size() == 21);
             assertEquals(1, f.health.counters(r).failures(), "not counted again when its call returned");
-            assertEquals(21, f.cluster.bindings().stream().map(b -> b.podKey()).distinct().count(), "no pod bound twice");
+            assertEquals(
+                    21,
+                    f.cluster.bindings().stream()
+                            .map(b -> b.podKey())
+                            .distinct()
+                            .count(),
+                    "no pod bound twice");
         } finally {
             hanging.release.countDown();
         }
@@ -240,7 +273,8 @@ class FaultIsolationTest {
 
     @Test
     void podsWaitingInPermitHoldNoBindingThread() throws Exception {
-        try (SchedulerFixture one = new SchedulerFixture(new SchedulerOptions(1, Duration.ofSeconds(30), Duration.ofSeconds(5), 3, 1000))
+        try (SchedulerFixture one = new SchedulerFixture(
+                        new SchedulerOptions(1, Duration.ofSeconds(30), Duration.ofSeconds(5), 3, 1000))
                 .withBasePlugins()) {
             one.add("Holding", TestPlugins.factory(h -> new Holding()), "1.0.0");
             one.cluster.addNode(Nodes.node("n1").cpu("4").build());
@@ -248,11 +282,21 @@ class FaultIsolationTest {
                 one.cluster.addPod(Pods.pod("gang-" + i).cpu("100m").build());
             }
             one.start(with("Holding"));
-            await("the gang waits in Permit", () -> one.scheduler.profiles().profile("default-scheduler").framework().waitingPods()
-                    .list().size() == 3);
+            await(
+                    "the gang waits in Permit",
+                    () -> one.scheduler
+                                    .profiles()
+                                    .profile("default-scheduler")
+                                    .framework()
+                                    .waitingPods()
+                                    .list()
+                                    .size()
+                            == 3);
             // with one binding thread, a waiting pod that held it would keep this one from binding
             one.cluster.addPod(Pods.pod("solo").cpu("100m").build());
-            await("a pod behind the waiting ones bound", () -> one.cluster.bindings().size() == 1);
+            await(
+                    "a pod behind the waiting ones bound",
+                    () -> one.cluster.bindings().size() == 1);
             assertEquals("default/solo", one.cluster.bindings().get(0).podKey());
         }
     }
@@ -265,7 +309,13 @@ class FaultIsolationTest {
         f.cluster.addNode(Nodes.node("n1").cpu("4").build());
         f.cluster.addPod(Pods.pod("flaky-pod").cpu("100m").build());
         f.start(twoProfiles);
-        await("quarantined", () -> f.scheduler.profiles().profile("default-scheduler").describe().startsWith("paused"));
+        await(
+                "quarantined",
+                () -> f.scheduler
+                        .profiles()
+                        .profile("default-scheduler")
+                        .describe()
+                        .startsWith("paused"));
         f.cluster.addPod(Pods.pod("plain-pod").scheduler("plain").cpu("100m").build());
         await("the other profile binds", () -> f.cluster.bindings().size() == 1);
         assertEquals("default/plain-pod", f.cluster.bindings().get(0).podKey());

@@ -53,7 +53,12 @@ class NamespaceLabelsTest {
     }
 
     private static Namespace ns(String name, Map<String, String> labels) {
-        return new NamespaceBuilder().withNewMetadata().withName(name).withLabels(labels).endMetadata().build();
+        return new NamespaceBuilder()
+                .withNewMetadata()
+                .withName(name)
+                .withLabels(labels)
+                .endMetadata()
+                .build();
     }
 
     @Test

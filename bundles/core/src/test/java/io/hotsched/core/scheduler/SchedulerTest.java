@@ -40,24 +40,40 @@ class SchedulerTest {
         }
         f.start(SchedulerFixture.BASE);
         await("20 bindings", () -> f.cluster.bindings().size() == 20);
-        Map<String, Long> perPod = f.cluster.bindings().stream().collect(Collectors.groupingBy(InMemoryCluster.Binding::podKey, Collectors.counting()));
+        Map<String, Long> perPod = f.cluster.bindings().stream()
+                .collect(Collectors.groupingBy(InMemoryCluster.Binding::podKey, Collectors.counting()));
         assertEquals(20, perPod.size());
         assertTrue(perPod.values().stream().allMatch(c -> c == 1));
         // least allocated spreads them: 10 each
-        Map<String, Long> perNode = f.cluster.bindings().stream().collect(Collectors.groupingBy(InMemoryCluster.Binding::nodeName, Collectors.counting()));
+        Map<String, Long> perNode = f.cluster.bindings().stream()
+                .collect(Collectors.groupingBy(InMemoryCluster.Binding::nodeName, Collectors.counting()));
         assertEquals(Map.of("n1", 10L, "n2", 10L), perNode);
-        await("events recorded", () -> f.cluster.events().stream().filter(e -> "Scheduled".equals(e.getReason())).count() == 20);
-        await("20 scheduled attempts counted", () -> metricsText().contains(
-                "scheduler_schedule_attempts_total{profile=\"default-scheduler\",result=\"scheduled\"} 20\n"));
-        assertTrue(metricsText().contains("scheduler_framework_extension_point_duration_seconds_count{extension_point=\"Bind\",status=\"Success\","
-                + "profile=\"default-scheduler\"} 20\n"), metricsText());
-        assertTrue(f.cluster.events().stream().anyMatch(e -> e.getMessage().startsWith("Successfully assigned default/p")));
+        await(
+                "events recorded",
+                () -> f.cluster.events().stream()
+                                .filter(e -> "Scheduled".equals(e.getReason()))
+                                .count()
+                        == 20);
+        await(
+                "20 scheduled attempts counted",
+                () -> metricsText()
+                        .contains(
+                                "scheduler_schedule_attempts_total{profile=\"default-scheduler\",result=\"scheduled\"} 20\n"));
+        assertTrue(
+                metricsText()
+                        .contains(
+                                "scheduler_framework_extension_point_duration_seconds_count{extension_point=\"Bind\",status=\"Success\","
+                                        + "profile=\"default-scheduler\"} 20\n"),
+                metricsText());
+        assertTrue(f.cluster.events().stream()
+                .anyMatch(e -> e.getMessage().startsWith("Successfully assigned default/p")));
     }
 
     @Test
     void podsForOtherSchedulersAreLeftAlone() throws Exception {
         f.cluster.addNode(Nodes.node("n1").cpu("4").build());
-        f.cluster.addPod(Pods.pod("theirs").scheduler("other-scheduler").cpu("100m").build());
+        f.cluster.addPod(
+                Pods.pod("theirs").scheduler("other-scheduler").cpu("100m").build());
         f.cluster.addPod(Pods.pod("ours").cpu("100m").build());
         f.start(SchedulerFixture.BASE);
         await("ours bound", () -> f.cluster.bindings().size() == 1);
@@ -75,7 +91,9 @@ class SchedulerTest {
         String expected = "0/2 nodes are available: 2 Insufficient cpu.";
         await("condition set", () -> {
             Pod p = f.cluster.pod("default", "big");
-            return p.getStatus() != null && p.getStatus().getConditions() != null && !p.getStatus().getConditions().isEmpty();
+            return p.getStatus() != null
+                    && p.getStatus().getConditions() != null
+                    && !p.getStatus().getConditions().isEmpty();
         });
         var c = f.cluster.pod("default", "big").getStatus().getConditions().get(0);
         assertEquals("PodScheduled", c.getType());
@@ -83,12 +101,23 @@ class SchedulerTest {
         assertEquals("Unschedulable", c.getReason());
         assertEquals(expected, c.getMessage());
         await("event", () -> f.cluster.events().stream().anyMatch(e -> "FailedScheduling".equals(e.getReason())));
-        assertEquals(expected, f.cluster.events().stream().filter(e -> "FailedScheduling".equals(e.getReason())).findFirst().get().getMessage());
-        await("the attempt counted", () -> metricsText().contains(
-                "scheduler_schedule_attempts_total{profile=\"default-scheduler\",result=\"unschedulable\"} "));
+        assertEquals(
+                expected,
+                f.cluster.events().stream()
+                        .filter(e -> "FailedScheduling".equals(e.getReason()))
+                        .findFirst()
+                        .get()
+                        .getMessage());
+        await(
+                "the attempt counted",
+                () -> metricsText()
+                        .contains(
+                                "scheduler_schedule_attempts_total{profile=\"default-scheduler\",result=\"unschedulable\"} "));
         Explanation e = f.scheduler.explain("default/big");
         assertEquals("unschedulable", e.outcome());
-        assertEquals(Map.of("n1", "NodeResourcesFit: Insufficient cpu", "n2", "NodeResourcesFit: Insufficient cpu"), e.rejections());
+        assertEquals(
+                Map.of("n1", "NodeResourcesFit: Insufficient cpu", "n2", "NodeResourcesFit: Insufficient cpu"),
+                e.rejections());
     }
 
     @Test
@@ -112,7 +141,8 @@ class SchedulerTest {
         Thread.sleep(300);
         assertEquals(1, f.cluster.bindings().size());
         assertEquals(1, f.scheduler.cache().podCount());
-        assertEquals(100, f.scheduler.cache().node("n1").requested().milliCpu(), "the failed assumptions were forgotten");
+        assertEquals(
+                100, f.scheduler.cache().node("n1").requested().milliCpu(), "the failed assumptions were forgotten");
     }
 
     @Test

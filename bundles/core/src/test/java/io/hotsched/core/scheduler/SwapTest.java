@@ -41,7 +41,8 @@ class SwapTest {
     }
 
     private static String config(String extraMultiPoint) {
-        return SchedulerFixture.BASE.replace("      - name: DefaultBinder\n", "      - name: DefaultBinder\n" + extraMultiPoint);
+        return SchedulerFixture.BASE.replace(
+                "      - name: DefaultBinder\n", "      - name: DefaultBinder\n" + extraMultiPoint);
     }
 
     /** A Filter plugin that blocks inside filter() until released; records whether it was closed. */
@@ -89,12 +90,15 @@ class SwapTest {
         Thread.sleep(300);
         assertFalse(removal.isDone(), "removal must wait for the attempt still in the plugin");
         assertFalse(gate.closed.get(), "not closed while in use");
-        assertTrue(f.scheduler.profiles().profile("default-scheduler").describe().contains("waiting for plugin(s) Gate"));
+        assertTrue(
+                f.scheduler.profiles().profile("default-scheduler").describe().contains("waiting for plugin(s) Gate"));
 
         gate.release.countDown();
         removal.get(10, TimeUnit.SECONDS);
         assertTrue(gate.closed.get(), "closed once the attempt ended");
-        await("the pinned attempt finished and bound", () -> f.cluster.bindings().size() == 1);
+        await(
+                "the pinned attempt finished and bound",
+                () -> f.cluster.bindings().size() == 1);
         assertFalse(gate.calledAfterClose.get());
 
         f.cluster.addPod(Pods.pod("q").cpu("100m").build());
@@ -158,7 +162,10 @@ class SwapTest {
         assertEquals(1, v1.unreserved.get(), "unreserved on the instance that reserved");
         assertEquals(1, v2.reserved.get());
         assertEquals(0, v2.unreserved.get());
-        await("cache settled", () -> f.scheduler.cache().assumedCount() == 0 || f.scheduler.cache().podCount() == 1);
+        await(
+                "cache settled",
+                () -> f.scheduler.cache().assumedCount() == 0
+                        || f.scheduler.cache().podCount() == 1);
         assertEquals(1000, f.scheduler.cache().node("n1").requested().milliCpu(), "counted once");
     }
 
@@ -209,7 +216,9 @@ class SwapTest {
         f.start(SchedulerFixture.BASE);
         Thread.sleep(300);
         assertEquals(List.of(), f.cluster.bindings(), "never placed without its configured Filter");
-        assertEquals("paused: waiting for plugin(s) NodeResourcesFit", f.scheduler.profiles().profile("default-scheduler").describe());
+        assertEquals(
+                "paused: waiting for plugin(s) NodeResourcesFit",
+                f.scheduler.profiles().profile("default-scheduler").describe());
 
         f.add("NodeResourcesFit", TestPlugins.factory(h -> new TestPlugins.CpuFit()), "1.0.1");
         await("bound once the plugin is back", () -> f.cluster.bindings().size() == 1);
@@ -222,16 +231,26 @@ class SwapTest {
         f.cluster.addNode(Nodes.node("n1").cpu("4").build());
         f.cluster.addPod(Pods.pod("p").cpu("100m").build());
         f.start(SchedulerFixture.BASE);
-        await("waiting for the plugin", () -> f.scheduler.queue().entries().stream()
-                .anyMatch(e -> "profile default-scheduler paused: waiting for plugin(s) NodeResourcesFit".equals(e.lastFailure())));
+        await(
+                "waiting for the plugin",
+                () -> f.scheduler.queue().entries().stream()
+                        .anyMatch(e -> "profile default-scheduler paused: waiting for plugin(s) NodeResourcesFit"
+                                .equals(e.lastFailure())));
 
         // the plugin comes back, but refuses its arguments: still paused, for another reason
-        f.add("NodeResourcesFit", (args, h) -> {
-            throw new io.hotsched.api.framework.InvalidArgsException("scoringStrategy", "bogus", "not a strategy");
-        }, "1.0.1");
-        await("the reason follows the profile", () -> f.scheduler.queue().entries().stream()
-                .anyMatch(e -> e.lastFailure() != null && e.lastFailure().startsWith("profile default-scheduler paused: ")
-                        && e.lastFailure().contains("not a strategy")));
+        f.add(
+                "NodeResourcesFit",
+                (args, h) -> {
+                    throw new io.hotsched.api.framework.InvalidArgsException(
+                            "scoringStrategy", "bogus", "not a strategy");
+                },
+                "1.0.1");
+        await(
+                "the reason follows the profile",
+                () -> f.scheduler.queue().entries().stream()
+                        .anyMatch(e -> e.lastFailure() != null
+                                && e.lastFailure().startsWith("profile default-scheduler paused: ")
+                                && e.lastFailure().contains("not a strategy")));
         assertEquals(List.of(), f.cluster.bindings());
     }
 

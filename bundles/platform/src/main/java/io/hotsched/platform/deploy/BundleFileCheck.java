@@ -20,8 +20,7 @@ import org.osgi.framework.Version;
  */
 public final class BundleFileCheck {
 
-    private BundleFileCheck() {
-    }
+    private BundleFileCheck() {}
 
     /** Empty when the file is a bundle FileInstall can install; otherwise the reason it is not. */
     public static Optional<String> problem(File file) {
@@ -37,7 +36,8 @@ public final class BundleFileCheck {
                 return archive;
             }
             Manifest manifest;
-            try (InputStream in = Files.newInputStream(file.toPath()); JarInputStream jar = new JarInputStream(in)) {
+            try (InputStream in = Files.newInputStream(file.toPath());
+                    JarInputStream jar = new JarInputStream(in)) {
                 manifest = jar.getManifest();
             }
             if (manifest == null) {
@@ -77,8 +77,9 @@ public final class BundleFileCheck {
         }
         String manifestVersion = main.getValue(Constants.BUNDLE_MANIFESTVERSION);
         if (!"2".equals(manifestVersion == null ? null : manifestVersion.strip())) {
-            return Optional.of("Bundle-ManifestVersion is " + (manifestVersion == null ? "missing" : "'" + manifestVersion + "'")
-                    + "; OSGi R4+ bundles declare 2");
+            return Optional.of(
+                    "Bundle-ManifestVersion is " + (manifestVersion == null ? "missing" : "'" + manifestVersion + "'")
+                            + "; OSGi R4+ bundles declare 2");
         }
         String version = main.getValue(Constants.BUNDLE_VERSION);
         if (version != null) {

@@ -8,8 +8,7 @@ public final class LogLines {
 
     private static final String FELIX_WRAPPER = "org.apache.felix.log.LogException";
 
-    private LogLines() {
-    }
+    private LogLines() {}
 
     /**
      * The message followed by the chain of causes' messages, on one line. Framework and
@@ -76,7 +75,9 @@ public final class LogLines {
      * kept at DEBUG unless they report a failure.
      */
     public static LogLevel effectiveLevel(String loggerName, LogLevel level) {
-        if (loggerName != null && loggerName.startsWith("Events.") && level.implies(LogLevel.INFO)
+        if (loggerName != null
+                && loggerName.startsWith("Events.")
+                && level.implies(LogLevel.INFO)
                 && !LogLevel.WARN.implies(level)) {
             return LogLevel.DEBUG;
         }

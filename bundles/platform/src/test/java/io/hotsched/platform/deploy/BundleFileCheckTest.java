@@ -27,7 +27,9 @@ class BundleFileCheckTest {
 
     @Test
     void aBundleHasNoProblem() throws IOException {
-        File jar = jar("ok.jar", Map.of("Bundle-ManifestVersion", "2", "Bundle-SymbolicName", "x.y", "Bundle-Version", "1.2.3"));
+        File jar = jar(
+                "ok.jar",
+                Map.of("Bundle-ManifestVersion", "2", "Bundle-SymbolicName", "x.y", "Bundle-Version", "1.2.3"));
         assertEquals(Optional.empty(), BundleFileCheck.problem(jar));
     }
 
@@ -77,7 +79,10 @@ class BundleFileCheckTest {
 
     @Test
     void badVersion() throws IOException {
-        assertProblem(jar("v.jar", Map.of("Bundle-ManifestVersion", "2", "Bundle-SymbolicName", "x.y", "Bundle-Version", "one")),
+        assertProblem(
+                jar(
+                        "v.jar",
+                        Map.of("Bundle-ManifestVersion", "2", "Bundle-SymbolicName", "x.y", "Bundle-Version", "one")),
                 "Bundle-Version 'one'");
     }
 
@@ -92,7 +97,8 @@ class BundleFileCheckTest {
         manifest.getMainAttributes().put(Attributes.Name.MANIFEST_VERSION, "1.0");
         headers.forEach((k, v) -> manifest.getMainAttributes().putValue(k, v));
         File file = dir.resolve(name).toFile();
-        try (OutputStream out = Files.newOutputStream(file.toPath()); JarOutputStream jar = new JarOutputStream(out, manifest)) {
+        try (OutputStream out = Files.newOutputStream(file.toPath());
+                JarOutputStream jar = new JarOutputStream(out, manifest)) {
             jar.putNextEntry(new ZipEntry("data/payload.txt"));
             jar.write("x".repeat(4096).getBytes(StandardCharsets.UTF_8));
             jar.closeEntry();

@@ -13,15 +13,18 @@ class LogLinesTest {
 
     @Test
     void messageAndCauseChainOnOneLine() {
-        BundleException e = new BundleException("Unable to resolve x [5]:\n missing requirement", new IOException("boom"));
-        assertEquals("Error while starting bundle: file:/d/x.jar: Unable to resolve x [5]: missing requirement: boom",
+        BundleException e =
+                new BundleException("Unable to resolve x [5]:\n missing requirement", new IOException("boom"));
+        assertEquals(
+                "Error while starting bundle: file:/d/x.jar: Unable to resolve x [5]: missing requirement: boom",
                 LogLines.oneLine("Error while starting bundle: file:/d/x.jar", e));
     }
 
     @Test
     void repeatedMessagesAreNotDuplicated() {
         IOException inner = new IOException("zip END header not found");
-        assertEquals("Failed: zip END header not found",
+        assertEquals(
+                "Failed: zip END header not found",
                 LogLines.oneLine("Failed", new IOException("zip END header not found", inner)));
     }
 
@@ -44,15 +47,17 @@ class LogLinesTest {
         Throwable wrapped = felixWrapper(new BundleException("Unable to resolve x"));
         assertEquals("org.apache.felix.log.LogException", wrapped.getClass().getName());
         assertEquals("org.osgi.framework.BundleException", LogLines.originalClassName(wrapped));
-        assertEquals("Error while starting bundle: file:/d/x.jar: Unable to resolve x",
+        assertEquals(
+                "Error while starting bundle: file:/d/x.jar: Unable to resolve x",
                 LogLines.oneLine("Error while starting bundle: file:/d/x.jar", wrapped));
         assertFalse(LogLines.wantsStackTrace(wrapped));
-        assertTrue(LogLines.wantsStackTrace(felixWrapper(new BundleException("activator", new IllegalStateException("bug")))));
+        assertTrue(LogLines.wantsStackTrace(
+                felixWrapper(new BundleException("activator", new IllegalStateException("bug")))));
     }
 
     private static Throwable felixWrapper(Throwable original) throws Exception {
-        java.lang.reflect.Method wrap = Class.forName("org.apache.felix.log.LogException")
-                .getDeclaredMethod("getException", Throwable.class);
+        java.lang.reflect.Method wrap =
+                Class.forName("org.apache.felix.log.LogException").getDeclaredMethod("getException", Throwable.class);
         wrap.setAccessible(true);
         return (Throwable) wrap.invoke(null, original);
     }

@@ -21,12 +21,12 @@ final class AllocateHints {
     static final String PCIE_LEVEL = "PCIeLevel";
     private static final JsonMapper JSON = JsonMapper.builder().build();
 
-    private AllocateHints() {
-    }
+    private AllocateHints() {}
 
     /** The pod's hints by device type; empty without the annotation. */
     static Map<String, DeviceRequestSplit.Hint> of(Pod pod) throws DeviceRequests.Invalid {
-        Map<String, String> annotations = pod.getMetadata() == null ? null : pod.getMetadata().getAnnotations();
+        Map<String, String> annotations =
+                pod.getMetadata() == null ? null : pod.getMetadata().getAnnotations();
         String text = annotations == null ? null : annotations.get(KEY);
         Map<String, DeviceRequestSplit.Hint> out = new LinkedHashMap<>();
         if (text == null || text.isBlank()) {
@@ -36,13 +36,21 @@ final class AllocateHints {
             for (Map.Entry<String, JsonNode> e : JSON.readTree(text).properties()) {
                 JsonNode h = e.getValue();
                 LabelSelector selector = h.hasNonNull("selector")
-                        ? LabelSelector.of(JSON.treeToValue(h.path("selector"), io.fabric8.kubernetes.api.model.LabelSelector.class)) : null;
+                        ? LabelSelector.of(JSON.treeToValue(
+                                h.path("selector"), io.fabric8.kubernetes.api.model.LabelSelector.class))
+                        : null;
                 String scope = h.path("requiredTopologyScope").asText("");
                 if (!scope.isEmpty() && !TopologyAllocator.LEVELS.containsKey(scope)) {
-                    throw new DeviceRequests.Invalid("annotation " + KEY + ": " + e.getKey() + ".requiredTopologyScope \"" + scope
-                            + "\" is not one of Device, PCIe, NUMANode, Node");
+                    throw new DeviceRequests.Invalid("annotation " + KEY + ": " + e.getKey()
+                            + ".requiredTopologyScope \"" + scope + "\" is not one of Device, PCIe, NUMANode, Node");
                 }
-                out.put(e.getKey(), new DeviceRequestSplit.Hint(selector, h.path("allocateStrategy").asText(""), h.path("exclusivePolicy").asText(""), scope));
+                out.put(
+                        e.getKey(),
+                        new DeviceRequestSplit.Hint(
+                                selector,
+                                h.path("allocateStrategy").asText(""),
+                                h.path("exclusivePolicy").asText(""),
+                                scope));
             }
         } catch (JacksonException | IllegalArgumentException e) {
             throw new DeviceRequests.Invalid("annotation " + KEY + " cannot be read: " + e.getMessage());

@@ -23,12 +23,12 @@ final class AllocationAnnotation {
     static final String KEY = "scheduling.koordinator.sh/device-allocated";
     private static final JsonMapper JSON = JsonMapper.builder().build();
 
-    private AllocationAnnotation() {
-    }
+    private AllocationAnnotation() {}
 
     /** The pod's allocations, or null when it has none or the annotation cannot be read. */
     static Map<String, List<GpuMemoryFill.Allocation>> of(Pod pod) {
-        Map<String, String> annotations = pod.getMetadata() == null ? null : pod.getMetadata().getAnnotations();
+        Map<String, String> annotations =
+                pod.getMetadata() == null ? null : pod.getMetadata().getAnnotations();
         String text = annotations == null ? null : annotations.get(KEY);
         if (text == null || text.isBlank()) {
             return null;
@@ -45,7 +45,10 @@ final class AllocationAnnotation {
             for (JsonNode a : type.getValue()) {
                 Map<String, BigDecimal> resources = new TreeMap<>();
                 try {
-                    a.path("resources").properties().forEach(r -> resources.put(r.getKey(), new Quantity(r.getValue().asText()).getNumericalAmount()));
+                    a.path("resources")
+                            .properties()
+                            .forEach(r -> resources.put(
+                                    r.getKey(), new Quantity(r.getValue().asText()).getNumericalAmount()));
                 } catch (RuntimeException e) {
                     return null;
                 }
@@ -57,7 +60,9 @@ final class AllocationAnnotation {
     }
 
     /** Adds {@code allocations} to {@code used} (type to minor to amounts). */
-    static void addTo(Map<String, Map<Integer, Map<String, BigDecimal>>> used, Map<String, List<GpuMemoryFill.Allocation>> allocations) {
+    static void addTo(
+            Map<String, Map<Integer, Map<String, BigDecimal>>> used,
+            Map<String, List<GpuMemoryFill.Allocation>> allocations) {
         allocations.forEach((type, list) -> {
             Map<Integer, Map<String, BigDecimal>> byMinor = used.computeIfAbsent(type, t -> new TreeMap<>());
             for (GpuMemoryFill.Allocation a : list) {
@@ -75,7 +80,8 @@ final class AllocationAnnotation {
      *
      * @param ids per type, the id of each minor (from the node's Device object)
      */
-    static String write(Map<String, List<GpuMemoryFill.Allocation>> allocations, Map<String, Map<Integer, String>> ids) {
+    static String write(
+            Map<String, List<GpuMemoryFill.Allocation>> allocations, Map<String, Map<Integer, String>> ids) {
         StringBuilder b = new StringBuilder("{");
         boolean firstType = true;
         for (Map.Entry<String, List<GpuMemoryFill.Allocation>> type : new TreeMap<>(allocations).entrySet()) {
@@ -101,8 +107,10 @@ final class AllocationAnnotation {
                             b.append(',');
                         }
                         firstResource = false;
-                        b.append(JSON.writeValueAsString(r.getKey())).append(':')
-                                .append(JSON.writeValueAsString(GoQuantity.format(r.getValue(), r.getKey().equals(DeviceResources.GPU_MEMORY))));
+                        b.append(JSON.writeValueAsString(r.getKey()))
+                                .append(':')
+                                .append(JSON.writeValueAsString(GoQuantity.format(
+                                        r.getValue(), r.getKey().equals(DeviceResources.GPU_MEMORY))));
                     }
                     b.append('}');
                 }

@@ -15,16 +15,18 @@ import java.util.Map;
 final class DefaultAllocator {
 
     /** The devices chosen, each with the amounts it gives; or why none could be. */
-    record Result(Status status, List<GpuMemoryFill.Allocation> allocations) {
-    }
+    record Result(Status status, List<GpuMemoryFill.Allocation> allocations) {}
 
-    private DefaultAllocator() {
-    }
+    private DefaultAllocator() {}
 
-    static Result allocate(NodeDevices node, String type, Map<String, BigDecimal> perDevice, int count, DeviceScorer scorer,
+    static Result allocate(
+            NodeDevices node,
+            String type,
+            Map<String, BigDecimal> perDevice,
+            int count,
+            DeviceScorer scorer,
             Map<Integer, Map<String, BigDecimal>> preemptible) {
-        record Candidate(DeviceEntry device, Map<String, BigDecimal> free, long score) {
-        }
+        record Candidate(DeviceEntry device, Map<String, BigDecimal> free, long score) {}
         List<Candidate> candidates = new ArrayList<>();
         for (DeviceEntry d : node.devices(type)) {
             if (d.resources().isEmpty()) {
@@ -34,7 +36,9 @@ final class DefaultAllocator {
             long score = scorer == null ? 0 : scorer.score(perDevice, d.resources(), free);
             candidates.add(new Candidate(d, free, score));
         }
-        candidates.sort(Comparator.comparingLong(Candidate::score).reversed().thenComparingInt(c -> c.device().minor()));
+        candidates.sort(Comparator.comparingLong(Candidate::score)
+                .reversed()
+                .thenComparingInt(c -> c.device().minor()));
         List<GpuMemoryFill.Allocation> chosen = new ArrayList<>();
         for (Candidate c : candidates) {
             if (chosen.size() == count) {

@@ -12,8 +12,15 @@ import java.util.TreeMap;
  * its type, minor, health, resources (none when unhealthy: listed, never allocatable), id,
  * labels and where it sits (NUMA node, PCIe switch).
  */
-record DeviceEntry(String type, int minor, boolean healthy, Map<String, BigDecimal> resources, String id, Map<String, String> labels,
-        Integer numaNode, String pcie) {
+record DeviceEntry(
+        String type,
+        int minor,
+        boolean healthy,
+        Map<String, BigDecimal> resources,
+        String id,
+        Map<String, String> labels,
+        Integer numaNode,
+        String pcie) {
 
     /** The devices of a Device object's spec, as the cluster connection reports it (maps and lists). */
     @SuppressWarnings("unchecked")
@@ -31,7 +38,8 @@ record DeviceEntry(String type, int minor, boolean healthy, Map<String, BigDecim
             boolean healthy = Boolean.TRUE.equals(d.get("health"));
             Map<String, BigDecimal> resources = new TreeMap<>();
             if (healthy && d.get("resources") instanceof Map<?, ?> rs) {
-                rs.forEach((k, v) -> resources.put(String.valueOf(k), new Quantity(String.valueOf(v)).getNumericalAmount()));
+                rs.forEach((k, v) ->
+                        resources.put(String.valueOf(k), new Quantity(String.valueOf(v)).getNumericalAmount()));
             }
             Map<String, String> labels = new TreeMap<>();
             if (d.get("labels") instanceof Map<?, ?> ls) {
@@ -40,9 +48,18 @@ record DeviceEntry(String type, int minor, boolean healthy, Map<String, BigDecim
             Map<String, Object> topology = d.get("topology") instanceof Map<?, ?> t ? (Map<String, Object>) t : null;
             // a topology without nodeID or pcieID means NUMA node 0 and PCIe "" (Go's zero values)
             Integer numa = topology == null ? null : topology.get("nodeID") instanceof Number n ? n.intValue() : 0;
-            String pcie = topology == null ? null : topology.get("pcieID") == null ? "" : String.valueOf(topology.get("pcieID"));
-            out.add(new DeviceEntry(String.valueOf(d.get("type")), d.get("minor") instanceof Number n ? n.intValue() : 0, healthy, resources,
-                    d.get("id") == null ? "" : String.valueOf(d.get("id")), labels, numa, pcie));
+            String pcie = topology == null
+                    ? null
+                    : topology.get("pcieID") == null ? "" : String.valueOf(topology.get("pcieID"));
+            out.add(new DeviceEntry(
+                    String.valueOf(d.get("type")),
+                    d.get("minor") instanceof Number n ? n.intValue() : 0,
+                    healthy,
+                    resources,
+                    d.get("id") == null ? "" : String.valueOf(d.get("id")),
+                    labels,
+                    numa,
+                    pcie));
         }
         return out;
     }

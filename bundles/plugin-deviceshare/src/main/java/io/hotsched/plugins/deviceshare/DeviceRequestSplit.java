@@ -17,17 +17,19 @@ record DeviceRequestSplit(Status status, int count, Map<String, BigDecimal> perD
     private static final BigDecimal HUNDRED = BigDecimal.valueOf(100);
 
     /** The device-allocate hint of one type: {@code selector}, {@code allocateStrategy}, {@code exclusivePolicy}. */
-    record Hint(LabelSelector selector, String allocateStrategy, String exclusivePolicy, String requiredTopologyScope) {
-    }
+    record Hint(
+            LabelSelector selector, String allocateStrategy, String exclusivePolicy, String requiredTopologyScope) {}
 
     static DeviceRequestSplit of(String type, String resource, BigDecimal value, Hint hint, List<DeviceEntry> devices) {
         if (value.compareTo(HUNDRED) > 0 && value.remainder(HUNDRED).signum() == 0) {
-            return new DeviceRequestSplit(Status.SUCCESS, value.divide(HUNDRED).intValueExact(), Map.of(resource, HUNDRED));
+            return new DeviceRequestSplit(
+                    Status.SUCCESS, value.divide(HUNDRED).intValueExact(), Map.of(resource, HUNDRED));
         }
         if (hint != null && "ApplyForAll".equals(hint.allocateStrategy())) {
             int n = 0;
             for (DeviceEntry d : devices) {
-                if (d.type().equals(type) && (hint.selector() == null || hint.selector().matches(d.labels()))) {
+                if (d.type().equals(type)
+                        && (hint.selector() == null || hint.selector().matches(d.labels()))) {
                     n++;
                 }
             }

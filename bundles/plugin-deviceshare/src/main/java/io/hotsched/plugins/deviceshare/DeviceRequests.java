@@ -31,8 +31,7 @@ final class DeviceRequests {
     }
 
     /** An allowed combination: the exact set of names, and the rule its amounts must follow. */
-    private record Allowed(Set<String> names, Predicate<Map<String, BigDecimal>> rule) {
-    }
+    private record Allowed(Set<String> names, Predicate<Map<String, BigDecimal>> rule) {}
 
     private static final List<Allowed> ALLOWED = List.of(
             new Allowed(Set.of(NVIDIA_GPU), r -> true),
@@ -42,7 +41,9 @@ final class DeviceRequests {
             new Allowed(Set.of(GPU_MEMORY), r -> true),
             new Allowed(Set.of(GPU_MEMORY_RATIO), r -> percent(r.get(GPU_MEMORY_RATIO))),
             new Allowed(Set.of(GPU_CORE, GPU_MEMORY), r -> percent(r.get(GPU_CORE))),
-            new Allowed(Set.of(GPU_CORE, GPU_MEMORY_RATIO), r -> percent(r.get(GPU_CORE)) && percent(r.get(GPU_MEMORY_RATIO))),
+            new Allowed(
+                    Set.of(GPU_CORE, GPU_MEMORY_RATIO),
+                    r -> percent(r.get(GPU_CORE)) && percent(r.get(GPU_MEMORY_RATIO))),
             new Allowed(Set.of(NPU_CORE, GPU_MEMORY_RATIO), r -> percent(r.get(GPU_MEMORY_RATIO))),
             new Allowed(Set.of(GPU_SHARED, GPU_MEMORY), DeviceRequests::sharedRule),
             new Allowed(Set.of(GPU_SHARED, GPU_MEMORY_RATIO), DeviceRequests::sharedRule),
@@ -53,8 +54,7 @@ final class DeviceRequests {
             new Allowed(Set.of(FPGA), r -> percent(r.get(FPGA))),
             new Allowed(Set.of(RDMA), r -> percent(r.get(RDMA))));
 
-    private DeviceRequests() {
-    }
+    private DeviceRequests() {}
 
     /** At most 100, or whole hundreds: a share of one device, or whole devices. */
     static boolean percent(BigDecimal v) {
@@ -69,7 +69,9 @@ final class DeviceRequests {
         }
         for (String n : List.of(GPU_CORE, GPU_MEMORY_RATIO)) {
             BigDecimal v = r.get(n);
-            if (v != null && (v.remainder(shared).signum() != 0 || v.divide(shared, java.math.RoundingMode.DOWN).compareTo(HUNDRED) > 0)) {
+            if (v != null
+                    && (v.remainder(shared).signum() != 0
+                            || v.divide(shared, java.math.RoundingMode.DOWN).compareTo(HUNDRED) > 0)) {
                 return false;
             }
         }
@@ -107,7 +109,8 @@ final class DeviceRequests {
         for (String unit : List.of(GPU, FPGA, RDMA)) {
             BigDecimal v = part.get(unit);
             if (v != null && !percent(v)) {
-                throw new Invalid("invalid resource unit " + unit + ": " + v.stripTrailingZeros().toPlainString());
+                throw new Invalid("invalid resource unit " + unit + ": "
+                        + v.stripTrailingZeros().toPlainString());
             }
         }
         Set<String> names = new TreeSet<>(part.keySet());

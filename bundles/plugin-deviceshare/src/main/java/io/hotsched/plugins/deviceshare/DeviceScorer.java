@@ -22,11 +22,13 @@ final class DeviceScorer {
 
     DeviceScorer(String type, Map<String, Long> weights) {
         if (!type.equals(LEAST_ALLOCATED) && !type.equals(MOST_ALLOCATED)) {
-            throw new IllegalArgumentException("scoringStrategy.type \"" + type + "\" is not " + LEAST_ALLOCATED + " or " + MOST_ALLOCATED);
+            throw new IllegalArgumentException(
+                    "scoringStrategy.type \"" + type + "\" is not " + LEAST_ALLOCATED + " or " + MOST_ALLOCATED);
         }
         for (Map.Entry<String, Long> w : weights.entrySet()) {
             if (w.getValue() <= 0 || w.getValue() > 100) {
-                throw new IllegalArgumentException("scoringStrategy.resources[" + w.getKey() + "].weight " + w.getValue() + " is not in (0, 100]");
+                throw new IllegalArgumentException(
+                        "scoringStrategy.resources[" + w.getKey() + "].weight " + w.getValue() + " is not in (0, 100]");
             }
         }
         this.mostAllocated = type.equals(MOST_ALLOCATED);
@@ -65,10 +67,18 @@ final class DeviceScorer {
             BigDecimal requested = used.add(request.getOrDefault(w.getKey(), BigDecimal.ZERO));
             long s;
             if (mostAllocated) {
-                s = requested.min(capacity).multiply(BigDecimal.valueOf(100)).divideToIntegralValue(capacity).longValue();
+                s = requested
+                        .min(capacity)
+                        .multiply(BigDecimal.valueOf(100))
+                        .divideToIntegralValue(capacity)
+                        .longValue();
             } else {
-                s = requested.compareTo(capacity) > 0 ? 0
-                        : capacity.subtract(requested).multiply(BigDecimal.valueOf(100)).divideToIntegralValue(capacity).longValue();
+                s = requested.compareTo(capacity) > 0
+                        ? 0
+                        : capacity.subtract(requested)
+                                .multiply(BigDecimal.valueOf(100))
+                                .divideToIntegralValue(capacity)
+                                .longValue();
             }
             sum += s * w.getValue();
             weightSum += w.getValue();

@@ -37,12 +37,13 @@ import tools.jackson.databind.json.JsonMapper;
  * reservations not yet visible in the snapshot), so a freshly installed version starts correct.
  * See docs/plugin-deviceshare.md.
  */
-public final class DeviceShare implements PreFilterPlugin, FilterPlugin, ScorePlugin, ReservePlugin, PreBindPlugin, StateDescriber {
+public final class DeviceShare
+        implements PreFilterPlugin, FilterPlugin, ScorePlugin, ReservePlugin, PreBindPlugin, StateDescriber {
 
     public static final String NAME = "DeviceShare";
     static final String DEVICE = "Device";
-    static final List<String> HINT_ANNOTATIONS = List.of("internal.scheduling.koordinator.sh/scheduling-hint",
-            "scheduling.koordinator.sh/scheduling-hint");
+    static final List<String> HINT_ANNOTATIONS =
+            List.of("internal.scheduling.koordinator.sh/scheduling-hint", "scheduling.koordinator.sh/scheduling-hint");
     static final String BIND_TIMESTAMP = "scheduling.koordinator.sh/bind-timestamp";
     static final String GPU_MINORS = "scheduling.koordinator.sh/gpu-minors";
     static final String HAMI_CORE = "HAMi-core";
@@ -128,12 +129,20 @@ public final class DeviceShare implements PreFilterPlugin, FilterPlugin, ScorePl
         if (s.skip()) {
             return Status.SUCCESS;
         }
-        return NodeFilter.filter(s, pod.pod(), node.node(), devices(node), args.unsupportedModels(), designated(pod.pod()), preemptible(state, node));
+        return NodeFilter.filter(
+                s,
+                pod.pod(),
+                node.node(),
+                devices(node),
+                args.unsupportedModels(),
+                designated(pod.pod()),
+                preemptible(state, node));
     }
 
     @Override
     public long score(CycleState state, PodInfo pod, NodeInfo node) {
-        PreFilterState s = state.read(STATE).orElseThrow(() -> new IllegalStateException(notFound().message()));
+        PreFilterState s = state.read(STATE)
+                .orElseThrow(() -> new IllegalStateException(notFound().message()));
         // A node Filter let through always has the devices; if the Device object changed since,
         // the node gets 0 here and Reserve refuses it (upstream fails the whole attempt instead).
         NodeScore.Result r = NodeScore.score(s, devices(node), args.scorer(), preemptible(state, node));
@@ -171,7 +180,8 @@ public final class DeviceShare implements PreFilterPlugin, FilterPlugin, ScorePl
         NodeInfo node = handle.snapshot().get(nodeName);
         NodeDevices devices = node == null ? null : devices(node);
         Map<String, List<GpuMemoryFill.Allocation>> designated = designated(pod.pod());
-        NodeAllocation.Result r = NodeAllocation.allocate(s, devices, designated, args.scorer(), node == null ? Map.of() : preemptible(state, node));
+        NodeAllocation.Result r = NodeAllocation.allocate(
+                s, devices, designated, args.scorer(), node == null ? Map.of() : preemptible(state, node));
         if (r.status().isSuccess() && devices != null) {
             r = NodeAllocation.withMemoryFilled(r, devices);
         }
@@ -183,7 +193,9 @@ public final class DeviceShare implements PreFilterPlugin, FilterPlugin, ScorePl
         }
         state.write(ALLOCATED, new Allocated(nodeName, r.allocations()));
         inFlight.expire(handle.clock().instant());
-        inFlight.put(pod.uid(), new InFlight.Entry(nodeName, r.allocations(), handle.clock().instant()));
+        inFlight.put(
+                pod.uid(),
+                new InFlight.Entry(nodeName, r.allocations(), handle.clock().instant()));
         return Status.SUCCESS;
     }
 
@@ -209,7 +221,11 @@ public final class DeviceShare implements PreFilterPlugin, FilterPlugin, ScorePl
         }
         String annotation = AllocationAnnotation.write(a.allocations(), ids);
         long bindNanos = bindTimestampNanos();
-        handle.cluster().patchPod(pod, p -> PodChanges.preBind(p, annotation, nodeName, a.allocations(), args.devicePluginAdaption(), bindNanos));
+        handle.cluster()
+                .patchPod(
+                        pod,
+                        p -> PodChanges.preBind(
+                                p, annotation, nodeName, a.allocations(), args.devicePluginAdaption(), bindNanos));
         return Status.SUCCESS;
     }
 
@@ -242,7 +258,8 @@ public final class DeviceShare implements PreFilterPlugin, FilterPlugin, ScorePl
             return null;
         }
         @SuppressWarnings("unchecked")
-        Map<String, Object> spec = g.getAdditionalProperties().get("spec") instanceof Map<?, ?> m ? (Map<String, Object>) m : Map.of();
+        Map<String, Object> spec =
+                g.getAdditionalProperties().get("spec") instanceof Map<?, ?> m ? (Map<String, Object>) m : Map.of();
         return DeviceEntry.of(spec);
     }
 
@@ -264,7 +281,8 @@ public final class DeviceShare implements PreFilterPlugin, FilterPlugin, ScorePl
 
     /** What the pod holds on {@code node}: its annotation, or what this instance reserved for it meanwhile. */
     private Map<String, List<GpuMemoryFill.Allocation>> allocations(PodInfo p, String node) {
-        Map<String, String> annotations = p.pod().getMetadata() == null ? null : p.pod().getMetadata().getAnnotations();
+        Map<String, String> annotations =
+                p.pod().getMetadata() == null ? null : p.pod().getMetadata().getAnnotations();
         String text = annotations == null ? null : annotations.get(AllocationAnnotation.KEY);
         if (text == null) {
             return inFlight.on(p.uid(), node);
@@ -286,7 +304,8 @@ public final class DeviceShare implements PreFilterPlugin, FilterPlugin, ScorePl
 
     /** A designated allocation: the pod's own annotation, honoured when its scheduling hint names DeviceShare. */
     static Map<String, List<GpuMemoryFill.Allocation>> designated(Pod pod) {
-        Map<String, String> annotations = pod.getMetadata() == null ? null : pod.getMetadata().getAnnotations();
+        Map<String, String> annotations =
+                pod.getMetadata() == null ? null : pod.getMetadata().getAnnotations();
         if (annotations == null) {
             return null;
         }

@@ -23,9 +23,14 @@ record DeviceShareArgs(DeviceScorer scorer, List<NodeFilter.Model> unsupportedMo
         }
         DeviceScorer scorer = DeviceScorer.DEFAULT;
         if (a.scoringStrategy != null) {
-            String type = a.scoringStrategy.type == null || a.scoringStrategy.type.isEmpty() ? DeviceScorer.LEAST_ALLOCATED : a.scoringStrategy.type;
+            String type = a.scoringStrategy.type == null || a.scoringStrategy.type.isEmpty()
+                    ? DeviceScorer.LEAST_ALLOCATED
+                    : a.scoringStrategy.type;
             if (!type.equals(DeviceScorer.LEAST_ALLOCATED) && !type.equals(DeviceScorer.MOST_ALLOCATED)) {
-                throw new InvalidArgsException("scoringStrategy.type", type, "must be " + DeviceScorer.LEAST_ALLOCATED + " or " + DeviceScorer.MOST_ALLOCATED);
+                throw new InvalidArgsException(
+                        "scoringStrategy.type",
+                        type,
+                        "must be " + DeviceScorer.LEAST_ALLOCATED + " or " + DeviceScorer.MOST_ALLOCATED);
             }
             Map<String, Long> weights = new LinkedHashMap<>();
             if (a.scoringStrategy.resources == null || a.scoringStrategy.resources.isEmpty()) {
@@ -34,11 +39,15 @@ record DeviceShareArgs(DeviceScorer scorer, List<NodeFilter.Model> unsupportedMo
                 for (int i = 0; i < a.scoringStrategy.resources.size(); i++) {
                     Args.Weight w = a.scoringStrategy.resources.get(i);
                     if (w == null || w.name == null || w.name.isEmpty()) {
-                        throw new InvalidArgsException("scoringStrategy.resources[" + i + "].name", w == null ? null : w.name, "must name a resource");
+                        throw new InvalidArgsException(
+                                "scoringStrategy.resources[" + i + "].name",
+                                w == null ? null : w.name,
+                                "must name a resource");
                     }
                     long weight = w.weight == null ? 1 : w.weight;
                     if (weight <= 0 || weight > 100) {
-                        throw new InvalidArgsException("scoringStrategy.resources[" + i + "].weight", weight, "must be in the range (0, 100]");
+                        throw new InvalidArgsException(
+                                "scoringStrategy.resources[" + i + "].weight", weight, "must be in the range (0, 100]");
                     }
                     weights.put(w.name, weight);
                 }
@@ -57,7 +66,10 @@ record DeviceShareArgs(DeviceScorer scorer, List<NodeFilter.Model> unsupportedMo
         if (a.featureGates != null) {
             for (Map.Entry<String, Boolean> g : a.featureGates.entrySet()) {
                 if (!g.getKey().equals(DEVICE_PLUGIN_ADAPTION)) {
-                    throw new InvalidArgsException("featureGates." + g.getKey(), g.getValue(), "is not a gate DeviceShare knows (known: " + DEVICE_PLUGIN_ADAPTION + ")");
+                    throw new InvalidArgsException(
+                            "featureGates." + g.getKey(),
+                            g.getValue(),
+                            "is not a gate DeviceShare knows (known: " + DEVICE_PLUGIN_ADAPTION + ")");
                 }
                 adaption = Boolean.TRUE.equals(g.getValue());
             }

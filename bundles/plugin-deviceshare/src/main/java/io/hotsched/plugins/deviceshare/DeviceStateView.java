@@ -13,15 +13,18 @@ import java.util.function.Function;
 /** A node's devices as {@code sched:state DeviceShare [node]} shows them: per device, total, used and free. */
 final class DeviceStateView {
 
-    private DeviceStateView() {
-    }
+    private DeviceStateView() {}
 
     /** What a pod holds on a node (its annotation, or a reservation not yet visible). */
     interface Holdings {
         Map<String, List<GpuMemoryFill.Allocation>> of(PodInfo pod, String node);
     }
 
-    static Map<String, Object> of(NodeInfoLister snapshot, String node, Function<NodeInfo, NodeDevices> devicesOf, Holdings holdings,
+    static Map<String, Object> of(
+            NodeInfoLister snapshot,
+            String node,
+            Function<NodeInfo, NodeDevices> devicesOf,
+            Holdings holdings,
             InFlight inFlight) {
         Map<String, Object> out = new LinkedHashMap<>();
         for (NodeInfo n : snapshot.list()) {
@@ -38,7 +41,9 @@ final class DeviceStateView {
             List<Object> rows = new ArrayList<>();
             for (DeviceEntry d : devices.all()) {
                 Map<String, Object> row = new LinkedHashMap<>();
-                row.put("device", d.type() + " " + d.minor() + (d.id() == null || d.id().isEmpty() ? "" : " (" + d.id() + ")"));
+                row.put(
+                        "device",
+                        d.type() + " " + d.minor() + (d.id() == null || d.id().isEmpty() ? "" : " (" + d.id() + ")"));
                 if (!d.healthy()) {
                     row.put("health", "unhealthy: never allocated");
                 }
@@ -49,7 +54,9 @@ final class DeviceStateView {
                     List<Object> holders = new ArrayList<>();
                     for (PodInfo p : n.pods()) {
                         Map<String, List<GpuMemoryFill.Allocation>> held = holdings.of(p, n.name());
-                        for (GpuMemoryFill.Allocation a : held == null ? List.<GpuMemoryFill.Allocation>of() : held.getOrDefault(d.type(), List.of())) {
+                        for (GpuMemoryFill.Allocation a : held == null
+                                ? List.<GpuMemoryFill.Allocation>of()
+                                : held.getOrDefault(d.type(), List.of())) {
                             if (a.minor() == d.minor()) {
                                 holders.add(p.key() + ": " + amounts(a.resources() == null ? Map.of() : a.resources()));
                             }
@@ -76,7 +83,9 @@ final class DeviceStateView {
             if (b.length() > 0) {
                 b.append(", ");
             }
-            b.append(r.replace("koordinator.sh/", "")).append('=').append(GoQuantity.format(v, r.equals(DeviceResources.GPU_MEMORY)));
+            b.append(r.replace("koordinator.sh/", ""))
+                    .append('=')
+                    .append(GoQuantity.format(v, r.equals(DeviceResources.GPU_MEMORY)));
         });
         return b.length() == 0 ? "-" : b.toString();
     }

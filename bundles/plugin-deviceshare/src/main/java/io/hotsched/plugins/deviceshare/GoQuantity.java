@@ -15,8 +15,7 @@ final class GoQuantity {
     private static final BigInteger KI = BigInteger.valueOf(1024);
     private static final BigInteger THOUSAND = BigInteger.valueOf(1000);
 
-    private GoQuantity() {
-    }
+    private GoQuantity() {}
 
     /** {@code bytes}: the amount is a byte count (gpu-memory); Go keeps such values in BinarySI. */
     static String format(BigDecimal value, boolean bytes) {

@@ -16,17 +16,16 @@ import java.util.TreeMap;
 final class GpuMemoryFill {
 
     /** One device's share of an allocation. */
-    record Allocation(int minor, Map<String, BigDecimal> resources) {
-    }
+    record Allocation(int minor, Map<String, BigDecimal> resources) {}
 
-    private GpuMemoryFill() {
-    }
+    private GpuMemoryFill() {}
 
     /**
      * The allocations with both memory amounts; refused (nothing changed) when a device is missing
      * or has no resources (unhealthy devices are kept with none).
      */
-    static List<Allocation> fill(List<Allocation> gpus, Map<Integer, Map<String, BigDecimal>> totals) throws DeviceRequests.Invalid {
+    static List<Allocation> fill(List<Allocation> gpus, Map<Integer, Map<String, BigDecimal>> totals)
+            throws DeviceRequests.Invalid {
         List<Allocation> out = new ArrayList<>(gpus.size());
         for (Allocation a : gpus) {
             Map<String, BigDecimal> total = totals.get(a.minor());

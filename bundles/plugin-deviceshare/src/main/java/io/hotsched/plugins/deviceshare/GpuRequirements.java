@@ -13,8 +13,13 @@ import tools.jackson.databind.json.JsonMapper;
  * they are shared, and the pod's partition wish ({@code scheduling.koordinator.sh/gpu-partition-spec}:
  * {@code {"allocatePolicy": "Restricted"|"BestEffort", "ringBusBandwidth": "200Gi"}}).
  */
-record GpuRequirements(int numberOfGPUs, Map<String, BigDecimal> requestsPerGPU, boolean gpuShared, boolean honorGPUPartition,
-        boolean restrictedGPUPartition, BigDecimal ringBusBandwidth) {
+record GpuRequirements(
+        int numberOfGPUs,
+        Map<String, BigDecimal> requestsPerGPU,
+        boolean gpuShared,
+        boolean honorGPUPartition,
+        boolean restrictedGPUPartition,
+        BigDecimal ringBusBandwidth) {
 
     static final String PARTITION_SPEC = "scheduling.koordinator.sh/gpu-partition-spec";
     private static final JsonMapper JSON = JsonMapper.builder().build();
@@ -25,7 +30,8 @@ record GpuRequirements(int numberOfGPUs, Map<String, BigDecimal> requestsPerGPU,
             return null;
         }
         GpuSplit split = GpuSplit.of(gpu);
-        Map<String, String> annotations = pod.getMetadata() == null ? null : pod.getMetadata().getAnnotations();
+        Map<String, String> annotations =
+                pod.getMetadata() == null ? null : pod.getMetadata().getAnnotations();
         String spec = annotations == null ? null : annotations.get(PARTITION_SPEC);
         boolean honor = false;
         boolean restricted = false;
@@ -35,7 +41,8 @@ record GpuRequirements(int numberOfGPUs, Map<String, BigDecimal> requestsPerGPU,
             try {
                 json = JSON.readTree(spec);
             } catch (JacksonException e) {
-                throw new DeviceRequests.Invalid("invalid " + PARTITION_SPEC + " " + spec + ": " + e.getOriginalMessage());
+                throw new DeviceRequests.Invalid(
+                        "invalid " + PARTITION_SPEC + " " + spec + ": " + e.getOriginalMessage());
             }
             if (!json.isObject()) {
                 throw new DeviceRequests.Invalid("invalid " + PARTITION_SPEC + " " + spec + ": not an object");

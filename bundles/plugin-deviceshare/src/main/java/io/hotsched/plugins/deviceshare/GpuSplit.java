@@ -22,7 +22,9 @@ record GpuSplit(Map<String, BigDecimal> perGpu, int count, boolean shared) {
         int count = 1;
         if (shared.signum() > 0) {
             count = shared.intValueExact();
-        } else if (ratio != null && ratio.compareTo(HUNDRED) > 0 && ratio.remainder(HUNDRED).signum() == 0) {
+        } else if (ratio != null
+                && ratio.compareTo(HUNDRED) > 0
+                && ratio.remainder(HUNDRED).signum() == 0) {
             count = ratio.divide(HUNDRED, RoundingMode.DOWN).intValueExact();
         }
         BigDecimal n = BigDecimal.valueOf(count);
@@ -32,7 +34,8 @@ record GpuSplit(Map<String, BigDecimal> perGpu, int count, boolean shared) {
             if (name.equals(GPU_SHARED)) {
                 continue;
             }
-            boolean divided = List.of(GPU_CORE, NPU_CORE, NPU_CPU, NPU_DVPP, GPU_MEMORY_RATIO).contains(name)
+            boolean divided = List.of(GPU_CORE, NPU_CORE, NPU_CPU, NPU_DVPP, GPU_MEMORY_RATIO)
+                            .contains(name)
                     || name.equals(GPU_MEMORY) && ratio == null;
             per.put(name, divided ? e.getValue().divide(n, 0, RoundingMode.DOWN) : e.getValue());
         }

@@ -17,8 +17,7 @@ final class InFlight {
 
     static final Duration TTL = Duration.ofMinutes(10);
 
-    record Entry(String node, Map<String, List<GpuMemoryFill.Allocation>> allocations, Instant at) {
-    }
+    record Entry(String node, Map<String, List<GpuMemoryFill.Allocation>> allocations, Instant at) {}
 
     private final Map<String, Entry> byPodUid = new ConcurrentHashMap<>();
 

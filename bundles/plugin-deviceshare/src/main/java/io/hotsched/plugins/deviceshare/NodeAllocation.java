@@ -15,11 +15,9 @@ import java.util.TreeMap;
 final class NodeAllocation {
 
     /** The devices taken per type, or why not. */
-    record Result(Status status, Map<String, List<GpuMemoryFill.Allocation>> allocations) {
-    }
+    record Result(Status status, Map<String, List<GpuMemoryFill.Allocation>> allocations) {}
 
-    private NodeAllocation() {
-    }
+    private NodeAllocation() {}
 
     /**
      * @param devices the node's devices; null when it has no Device object (then nothing is allocated)
@@ -27,13 +25,18 @@ final class NodeAllocation {
      * @param scorer null in Filter
      * @param preemptible per type and minor, what preemption's dry run gives back
      */
-    static Result allocate(PreFilterState s, NodeDevices devices, Map<String, List<GpuMemoryFill.Allocation>> designated, DeviceScorer scorer,
+    static Result allocate(
+            PreFilterState s,
+            NodeDevices devices,
+            Map<String, List<GpuMemoryFill.Allocation>> designated,
+            DeviceScorer scorer,
             Map<String, Map<Integer, Map<String, BigDecimal>>> preemptible) {
         Map<String, List<GpuMemoryFill.Allocation>> out = new LinkedHashMap<>();
         if (s.skip() || devices == null) {
             return new Result(Status.SUCCESS, out);
         }
-        for (Map.Entry<String, Map<String, BigDecimal>> e : s.podDeviceRequests().entrySet()) {
+        for (Map.Entry<String, Map<String, BigDecimal>> e :
+                s.podDeviceRequests().entrySet()) {
             String type = e.getKey();
             DeviceRequestSplit.Hint hint = s.hints().get(type);
             Map<Integer, Map<String, BigDecimal>> victims = preemptible.get(type);
@@ -57,7 +60,8 @@ final class NodeAllocation {
                 GpuRequirements req = s.gpuRequirements();
                 perDevice = req.requestsPerGPU();
                 count = req.numberOfGPUs();
-                TopologyAllocator.Result t = TopologyAllocator.allocate(pool, req, hint == null ? null : hint.requiredTopologyScope(), scorer, victims);
+                TopologyAllocator.Result t = TopologyAllocator.allocate(
+                        pool, req, hint == null ? null : hint.requiredTopologyScope(), scorer, victims);
                 if (!t.fallThrough()) {
                     if (!t.status().isSuccess()) {
                         return new Result(t.status(), null);
@@ -65,8 +69,10 @@ final class NodeAllocation {
                     allocations = t.allocations();
                 }
             } else {
-                Map.Entry<String, BigDecimal> only = e.getValue().entrySet().iterator().next();
-                DeviceRequestSplit split = DeviceRequestSplit.of(type, only.getKey(), only.getValue(), hint, devices.devices(type));
+                Map.Entry<String, BigDecimal> only =
+                        e.getValue().entrySet().iterator().next();
+                DeviceRequestSplit split =
+                        DeviceRequestSplit.of(type, only.getKey(), only.getValue(), hint, devices.devices(type));
                 if (!split.status().isSuccess()) {
                     return new Result(split.status(), null);
                 }
@@ -90,7 +96,8 @@ final class NodeAllocation {
 
     /** GPU allocations completed with both memory amounts, from the devices' totals. */
     static Result withMemoryFilled(Result r, NodeDevices devices) {
-        List<GpuMemoryFill.Allocation> gpus = r.allocations() == null ? null : r.allocations().get(DeviceResources.TYPE_GPU);
+        List<GpuMemoryFill.Allocation> gpus =
+                r.allocations() == null ? null : r.allocations().get(DeviceResources.TYPE_GPU);
         if (gpus == null) {
             return r;
         }

@@ -46,12 +46,15 @@ final class NodeDevices {
     Map<String, BigDecimal> free(DeviceEntry d, Map<String, BigDecimal> preemptible) {
         Map<String, BigDecimal> u = used(d.type(), d.minor());
         Map<String, BigDecimal> free = new TreeMap<>();
-        d.resources().forEach((r, total) -> free.put(r, total.subtract(u.getOrDefault(r, BigDecimal.ZERO)).max(BigDecimal.ZERO)));
+        d.resources()
+                .forEach((r, total) -> free.put(
+                        r, total.subtract(u.getOrDefault(r, BigDecimal.ZERO)).max(BigDecimal.ZERO)));
         if (preemptible != null && !preemptible.isEmpty()) {
             Map<String, BigDecimal> remaining = new TreeMap<>();
             boolean any = false;
             for (Map.Entry<String, BigDecimal> e : d.resources().entrySet()) {
-                BigDecimal stillUsed = u.getOrDefault(e.getKey(), BigDecimal.ZERO).subtract(preemptible.getOrDefault(e.getKey(), BigDecimal.ZERO))
+                BigDecimal stillUsed = u.getOrDefault(e.getKey(), BigDecimal.ZERO)
+                        .subtract(preemptible.getOrDefault(e.getKey(), BigDecimal.ZERO))
                         .max(BigDecimal.ZERO);
                 BigDecimal left = e.getValue().subtract(stillUsed).max(BigDecimal.ZERO);
                 remaining.put(e.getKey(), left);
@@ -83,9 +86,14 @@ final class NodeDevices {
                     Map<String, BigDecimal> free = free(d, null);
                     Map<String, BigDecimal> total = new TreeMap<>();
                     Map<String, BigDecimal> u = used(type, d.minor());
-                    d.resources().forEach((r, t) -> total.put(r, u.getOrDefault(r, BigDecimal.ZERO)
-                            .add(free.getOrDefault(r, BigDecimal.ZERO).min(a.resources().getOrDefault(r, BigDecimal.ZERO)))));
-                    kept.add(new DeviceEntry(d.type(), d.minor(), d.healthy(), total, d.id(), d.labels(), d.numaNode(), d.pcie()));
+                    d.resources()
+                            .forEach((r, t) -> total.put(
+                                    r,
+                                    u.getOrDefault(r, BigDecimal.ZERO)
+                                            .add(free.getOrDefault(r, BigDecimal.ZERO)
+                                                    .min(a.resources().getOrDefault(r, BigDecimal.ZERO)))));
+                    kept.add(new DeviceEntry(
+                            d.type(), d.minor(), d.healthy(), total, d.id(), d.labels(), d.numaNode(), d.pcie()));
                     usedOfType.put(d.minor(), u);
                 }
             }

@@ -14,18 +14,21 @@ import java.util.TreeMap;
 final class NodeScore {
 
     /** The score, or why the node cannot be scored (then 0). */
-    record Result(long score, Status status) {
-    }
+    record Result(long score, Status status) {}
 
-    private NodeScore() {
-    }
+    private NodeScore() {}
 
-    static Result score(PreFilterState s, NodeDevices devices, DeviceScorer scorer, Map<String, Map<Integer, Map<String, BigDecimal>>> preemptible) {
+    static Result score(
+            PreFilterState s,
+            NodeDevices devices,
+            DeviceScorer scorer,
+            Map<String, Map<Integer, Map<String, BigDecimal>>> preemptible) {
         if (s.skip() || devices == null) {
             return new Result(0, Status.SUCCESS);
         }
         long sum = 0;
-        for (Map.Entry<String, Map<String, BigDecimal>> e : s.podDeviceRequests().entrySet()) {
+        for (Map.Entry<String, Map<String, BigDecimal>> e :
+                s.podDeviceRequests().entrySet()) {
             String type = e.getKey();
             List<DeviceEntry> list = devices.devices(type);
             if (list.isEmpty()) {
@@ -35,7 +38,8 @@ final class NodeScore {
             if (type.equals(DeviceResources.TYPE_GPU)) {
                 perDevice = s.gpuRequirements().requestsPerGPU();
             } else {
-                Map.Entry<String, BigDecimal> only = e.getValue().entrySet().iterator().next();
+                Map.Entry<String, BigDecimal> only =
+                        e.getValue().entrySet().iterator().next();
                 DeviceRequestSplit split = DeviceRequestSplit.of(type, only.getKey(), only.getValue(), null, list);
                 if (!split.status().isSuccess()) {
                     return new Result(0, split.status());
@@ -44,7 +48,8 @@ final class NodeScore {
             }
             Map<String, BigDecimal> total = new TreeMap<>();
             Map<String, BigDecimal> free = new TreeMap<>();
-            Map<Integer, Map<String, BigDecimal>> victims = preemptible == null ? Map.of() : preemptible.getOrDefault(type, Map.of());
+            Map<Integer, Map<String, BigDecimal>> victims =
+                    preemptible == null ? Map.of() : preemptible.getOrDefault(type, Map.of());
             for (DeviceEntry d : list) {
                 d.resources().forEach((r, v) -> total.merge(r, v, BigDecimal::add));
                 devices.free(d, victims.get(d.minor())).forEach((r, v) -> free.merge(r, v, BigDecimal::add));

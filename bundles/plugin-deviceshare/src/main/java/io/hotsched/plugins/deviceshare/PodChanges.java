@@ -10,19 +10,24 @@ import java.util.StringJoiner;
 /** What DeviceShare's PreBind changes on the pod it binds. */
 final class PodChanges {
 
-    private PodChanges() {
-    }
+    private PodChanges() {}
 
     /**
      * The device-allocated annotation; with the DevicePluginAdaption gate also the annotations
      * device plugins read (bind time in unix nanoseconds, the GPU minors) and, for pods isolated
      * by HAMi-core, the label naming the node.
      */
-    static Pod preBind(Pod pod, String annotation, String nodeName, Map<String, List<GpuMemoryFill.Allocation>> allocations,
-            boolean devicePluginAdaption, long bindNanos) {
+    static Pod preBind(
+            Pod pod,
+            String annotation,
+            String nodeName,
+            Map<String, List<GpuMemoryFill.Allocation>> allocations,
+            boolean devicePluginAdaption,
+            long bindNanos) {
         ObjectMeta meta = pod.getMetadata() == null ? new ObjectMeta() : pod.getMetadata();
         pod.setMetadata(meta);
-        Map<String, String> annotations = meta.getAnnotations() == null ? new LinkedHashMap<>() : new LinkedHashMap<>(meta.getAnnotations());
+        Map<String, String> annotations =
+                meta.getAnnotations() == null ? new LinkedHashMap<>() : new LinkedHashMap<>(meta.getAnnotations());
         annotations.put(AllocationAnnotation.KEY, annotation);
         if (devicePluginAdaption) {
             annotations.put(DeviceShare.BIND_TIMESTAMP, Long.toString(bindNanos));

@@ -12,10 +12,15 @@ import java.util.Map;
  * (validated and normalized), its GPU requirements, and whether it takes whole GPUs (then secondary
  * devices such as RDMA are expected to be well planned next to them).
  */
-record PreFilterState(boolean skip, Map<String, Map<String, BigDecimal>> podDeviceRequests, GpuRequirements gpuRequirements,
-        Map<String, DeviceRequestSplit.Hint> hints) implements StateData {
+record PreFilterState(
+        boolean skip,
+        Map<String, Map<String, BigDecimal>> podDeviceRequests,
+        GpuRequirements gpuRequirements,
+        Map<String, DeviceRequestSplit.Hint> hints)
+        implements StateData {
 
-    PreFilterState(boolean skip, Map<String, Map<String, BigDecimal>> podDeviceRequests, GpuRequirements gpuRequirements) {
+    PreFilterState(
+            boolean skip, Map<String, Map<String, BigDecimal>> podDeviceRequests, GpuRequirements gpuRequirements) {
         this(skip, podDeviceRequests, gpuRequirements, Map.of());
     }
 
@@ -29,8 +34,7 @@ record PreFilterState(boolean skip, Map<String, Map<String, BigDecimal>> podDevi
     }
 
     /** The state of a pod, or the status PreFilter answers with (Skip, or UnschedulableAndUnresolvable with why). */
-    record Outcome(PreFilterState state, Status status) {
-    }
+    record Outcome(PreFilterState state, Status status) {}
 
     static Outcome of(PodInfo pod) {
         Map<String, BigDecimal> requests = new LinkedHashMap<>();

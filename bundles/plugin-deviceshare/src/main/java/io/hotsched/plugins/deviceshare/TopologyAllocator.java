@@ -18,6 +18,7 @@ final class TopologyAllocator {
 
     /** Scope levels as Koordinator numbers them; a required scope rules out the wider ones. */
     static final Map<String, Integer> LEVELS = Map.of("Node", 1, "NUMANode", 2, "PCIe", 3, "Device", 4);
+
     static final String INSUFFICIENT = "Insufficient GPU Devices";
     static final String INSUFFICIENT_SCOPED = "Insufficient Topology Scoped GPU Devices";
 
@@ -30,11 +31,9 @@ final class TopologyAllocator {
         }
     }
 
-    private record Scope(int level, List<Integer> minors, List<Scope> children) {
-    }
+    private record Scope(int level, List<Integer> minors, List<Scope> children) {}
 
-    private record Found(List<GpuMemoryFill.Allocation> allocations, int depth, int nonEmptyAncestors, long score) {
-    }
+    private record Found(List<GpuMemoryFill.Allocation> allocations, int depth, int nonEmptyAncestors, long score) {}
 
     private final GpuRequirements req;
     private final String requiredScope;
@@ -54,15 +53,25 @@ final class TopologyAllocator {
      * @param requiredScope the pod's {@code requiredTopologyScope} hint, or null
      * @param preemptible per minor, what preemption's dry run gives back
      */
-    static Result allocate(NodeDevices node, GpuRequirements req, String requiredScope, DeviceScorer scorer,
+    static Result allocate(
+            NodeDevices node,
+            GpuRequirements req,
+            String requiredScope,
+            DeviceScorer scorer,
             Map<Integer, Map<String, BigDecimal>> preemptible) {
         TopologyAllocator a = new TopologyAllocator(req, requiredScope, scorer);
         List<DeviceEntry> gpus = node.devices(DeviceResources.TYPE_GPU);
         Scope root = tree(gpus);
         if (root == null || (req.gpuShared() && req.numberOfGPUs() > 1)) {
             // unsupported here: the default allocation decides, unless a scope is required
-            return a.requiredScope.isEmpty() ? Result.FALL_THROUGH
-                    : new Result(Status.unresolvable(root == null ? "node(s) missing GPU Device Topology Tree" : "node(s) Unsupported Multi-Shared GPU"), null);
+            return a.requiredScope.isEmpty()
+                    ? Result.FALL_THROUGH
+                    : new Result(
+                            Status.unresolvable(
+                                    root == null
+                                            ? "node(s) missing GPU Device Topology Tree"
+                                            : "node(s) Unsupported Multi-Shared GPU"),
+                            null);
         }
         for (DeviceEntry d : gpus) {
             Map<String, BigDecimal> f = node.free(d, preemptible == null ? null : preemptible.get(d.minor()));
@@ -79,7 +88,8 @@ final class TopologyAllocator {
         }
         Found found = a.search(root, 0, 0);
         if (found == null) {
-            return new Result(Status.unschedulable(a.requiredScope.isEmpty() ? INSUFFICIENT : INSUFFICIENT_SCOPED), null);
+            return new Result(
+                    Status.unschedulable(a.requiredScope.isEmpty() ? INSUFFICIENT : INSUFFICIENT_SCOPED), null);
         }
         return new Result(Status.SUCCESS, found.allocations());
     }
@@ -95,7 +105,9 @@ final class TopologyAllocator {
             if (d.numaNode() == null) {
                 return null;
             }
-            byNuma.computeIfAbsent(d.numaNode(), n -> new TreeMap<>()).computeIfAbsent(d.pcie(), p -> new ArrayList<>()).add(d.minor());
+            byNuma.computeIfAbsent(d.numaNode(), n -> new TreeMap<>())
+                    .computeIfAbsent(d.pcie(), p -> new ArrayList<>())
+                    .add(d.minor());
             all.add(d.minor());
         }
         List<Scope> numaScopes = new ArrayList<>();
@@ -131,9 +143,14 @@ final class TopologyAllocator {
             if (f == null) {
                 continue;
             }
-            if (best == null || best.depth() < f.depth() || (best.depth() == f.depth() && best.nonEmptyAncestors() < f.nonEmptyAncestors())) {
+            if (best == null
+                    || best.depth() < f.depth()
+                    || (best.depth() == f.depth() && best.nonEmptyAncestors() < f.nonEmptyAncestors())) {
                 best = f;
-            } else if (req.gpuShared() && best.depth() == f.depth() && best.nonEmptyAncestors() == f.nonEmptyAncestors() && best.score() < f.score()) {
+            } else if (req.gpuShared()
+                    && best.depth() == f.depth()
+                    && best.nonEmptyAncestors() == f.nonEmptyAncestors()
+                    && best.score() < f.score()) {
                 best = f;
             }
         }

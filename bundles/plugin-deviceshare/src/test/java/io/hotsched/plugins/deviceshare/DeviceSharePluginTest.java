@@ -23,21 +23,42 @@ class DeviceSharePluginTest {
 
     private static FakeHandle handleWith(String node, List<Object> devices) {
         FakeHandle h = new FakeHandle();
-        GenericKubernetesResource d = new GenericKubernetesResourceBuilder().withApiVersion("scheduling.koordinator.sh/v1alpha1").withKind("Device")
-                .withNewMetadata().withName(node).endMetadata().build();
+        GenericKubernetesResource d = new GenericKubernetesResourceBuilder()
+                .withApiVersion("scheduling.koordinator.sh/v1alpha1")
+                .withKind("Device")
+                .withNewMetadata()
+                .withName(node)
+                .endMetadata()
+                .build();
         d.setAdditionalProperty("spec", Map.of("devices", devices));
         h.addObject(d);
         return h;
     }
 
     private static Map<String, Object> rdma(int minor, String pcie, String label) {
-        return Map.of("type", "rdma", "minor", minor, "health", true, "labels", Map.of("type", label),
-                "topology", Map.of("nodeID", 0, "pcieID", pcie), "resources", Map.of(DeviceResources.RDMA, "100"));
+        return Map.of(
+                "type",
+                "rdma",
+                "minor",
+                minor,
+                "health",
+                true,
+                "labels",
+                Map.of("type", label),
+                "topology",
+                Map.of("nodeID", 0, "pcieID", pcie),
+                "resources",
+                Map.of(DeviceResources.RDMA, "100"));
     }
 
     private static PodInfo holder(String name, String type, int minor, String resource, String amount) {
-        return PodInfo.of(Pods.pod(name).node("n1").annotation(AllocationAnnotation.KEY,
-                "{\"" + type + "\":[{\"minor\":" + minor + ",\"resources\":{\"" + resource + "\":\"" + amount + "\"}}]}").build());
+        return PodInfo.of(Pods.pod(name)
+                .node("n1")
+                .annotation(
+                        AllocationAnnotation.KEY,
+                        "{\"" + type + "\":[{\"minor\":" + minor + ",\"resources\":{\"" + resource + "\":\"" + amount
+                                + "\"}}]}")
+                .build());
     }
 
     @Test
@@ -46,23 +67,28 @@ class DeviceSharePluginTest {
         DeviceShare plugin = new DeviceShare(h, DeviceShareArgs.DEFAULT);
         PodInfo victim = holder("victim", "rdma", 0, DeviceResources.RDMA, "100");
         NodeInfo node = Nodes.node("n1").info(victim);
-        PodInfo pod = PodInfo.of(Pods.pod("p").request(DeviceResources.RDMA, "100").build());
+        PodInfo pod =
+                PodInfo.of(Pods.pod("p").request(DeviceResources.RDMA, "100").build());
         CycleState state = new CycleState();
         assertTrue(plugin.preFilter(state, pod, null).status().isSuccess());
-        assertEquals("Insufficient rdma devices", plugin.filter(state, pod, node).message());
+        assertEquals(
+                "Insufficient rdma devices", plugin.filter(state, pod, node).message());
 
         CycleState dryRun = state.copy();
         assertEquals(Status.SUCCESS, plugin.preFilterExtensions().removePod(dryRun, pod, victim, node));
         assertEquals(Status.SUCCESS, plugin.filter(dryRun, pod, node));
         // the original state is untouched, and adding the victim back takes its devices again
-        assertEquals("Insufficient rdma devices", plugin.filter(state, pod, node).message());
+        assertEquals(
+                "Insufficient rdma devices", plugin.filter(state, pod, node).message());
         plugin.preFilterExtensions().addPod(dryRun, pod, victim, node);
-        assertEquals("Insufficient rdma devices", plugin.filter(dryRun, pod, node).message());
+        assertEquals(
+                "Insufficient rdma devices", plugin.filter(dryRun, pod, node).message());
     }
 
     @Test
     void hintsNarrowTheDevicesTaken() throws Exception {
-        List<Object> devices = new ArrayList<>(List.of(rdma(0, "0", "slow"), rdma(1, "0", "fast"), rdma(2, "1", "fast")));
+        List<Object> devices =
+                new ArrayList<>(List.of(rdma(0, "0", "slow"), rdma(1, "0", "fast"), rdma(2, "1", "fast")));
         FakeHandle h = handleWith("n1", devices);
         h.setSnapshot(new io.hotsched.api.framework.NodeInfoLister() {
             final NodeInfo n = Nodes.node("n1").info(holder("other", "rdma", 1, DeviceResources.RDMA, "10"));
@@ -78,19 +104,37 @@ class DeviceSharePluginTest {
             }
         });
         // MostAllocated would pack onto minor 1 (partly used) were it not for the hint
-        DeviceShare plugin = new DeviceShare(h, new DeviceShareArgs(DeviceScorer.withDefaultWeights(DeviceScorer.MOST_ALLOCATED), List.of(), false));
+        DeviceShare plugin = new DeviceShare(
+                h, new DeviceShareArgs(DeviceScorer.withDefaultWeights(DeviceScorer.MOST_ALLOCATED), List.of(), false));
         // the selector rules out minor 0; PCIeLevel rules out PCIe 0, where minor 1 is partly used
-        PodInfo pod = PodInfo.of(Pods.pod("p").uid("p").request(DeviceResources.RDMA, "50").annotation(AllocateHints.KEY,
-                "{\"rdma\":{\"selector\":{\"matchLabels\":{\"type\":\"fast\"}},\"exclusivePolicy\":\"PCIeLevel\"}}").build());
+        PodInfo pod = PodInfo.of(Pods.pod("p")
+                .uid("p")
+                .request(DeviceResources.RDMA, "50")
+                .annotation(
+                        AllocateHints.KEY,
+                        "{\"rdma\":{\"selector\":{\"matchLabels\":{\"type\":\"fast\"}},\"exclusivePolicy\":\"PCIeLevel\"}}")
+                .build());
         CycleState state = new CycleState();
         assertTrue(plugin.preFilter(state, pod, null).status().isSuccess());
         assertEquals(Status.SUCCESS, plugin.reserve(state, pod, "n1"));
-        assertEquals(2, state.read(DeviceShare.ALLOCATED).orElseThrow().allocations().get("rdma").get(0).minor());
+        assertEquals(
+                2,
+                state.read(DeviceShare.ALLOCATED)
+                        .orElseThrow()
+                        .allocations()
+                        .get("rdma")
+                        .get(0)
+                        .minor());
 
-        PodInfo bad = PodInfo.of(Pods.pod("b").request(DeviceResources.RDMA, "50").annotation(AllocateHints.KEY,
-                "{\"rdma\":{\"requiredTopologyScope\":\"Rack\"}}").build());
+        PodInfo bad = PodInfo.of(Pods.pod("b")
+                .request(DeviceResources.RDMA, "50")
+                .annotation(AllocateHints.KEY, "{\"rdma\":{\"requiredTopologyScope\":\"Rack\"}}")
+                .build());
         Status refused = plugin.preFilter(new CycleState(), bad, null).status();
-        assertEquals("annotation " + AllocateHints.KEY + ": rdma.requiredTopologyScope \"Rack\" is not one of Device, PCIe, NUMANode, Node", refused.message());
+        assertEquals(
+                "annotation " + AllocateHints.KEY
+                        + ": rdma.requiredTopologyScope \"Rack\" is not one of Device, PCIe, NUMANode, Node",
+                refused.message());
     }
 
     @Test
@@ -98,18 +142,21 @@ class DeviceSharePluginTest {
         Args a = new Args();
         a.scoringStrategy = new Args.ScoringStrategy();
         a.scoringStrategy.type = "RequestedToCapacityRatio";
-        InvalidArgsException e = org.junit.jupiter.api.Assertions.assertThrows(InvalidArgsException.class, () -> DeviceShareArgs.defaulted(a));
+        InvalidArgsException e = org.junit.jupiter.api.Assertions.assertThrows(
+                InvalidArgsException.class, () -> DeviceShareArgs.defaulted(a));
         assertTrue(e.getMessage().contains("scoringStrategy.type"), e.getMessage());
         a.scoringStrategy.type = "MostAllocated";
         Args.Weight w = new Args.Weight();
         w.name = DeviceResources.GPU_MEMORY;
         w.weight = 101L;
         a.scoringStrategy.resources = List.of(w);
-        e = org.junit.jupiter.api.Assertions.assertThrows(InvalidArgsException.class, () -> DeviceShareArgs.defaulted(a));
+        e = org.junit.jupiter.api.Assertions.assertThrows(
+                InvalidArgsException.class, () -> DeviceShareArgs.defaulted(a));
         assertTrue(e.getMessage().contains("scoringStrategy.resources[0].weight"), e.getMessage());
         a.scoringStrategy.resources = null;
         a.featureGates = Map.of("NoSuchGate", true);
-        e = org.junit.jupiter.api.Assertions.assertThrows(InvalidArgsException.class, () -> DeviceShareArgs.defaulted(a));
+        e = org.junit.jupiter.api.Assertions.assertThrows(
+                InvalidArgsException.class, () -> DeviceShareArgs.defaulted(a));
         assertTrue(e.getMessage().contains("featureGates.NoSuchGate"), e.getMessage());
     }
 
@@ -130,7 +177,8 @@ class DeviceSharePluginTest {
         });
         DeviceShare plugin = new DeviceShare(h, DeviceShareArgs.DEFAULT);
         @SuppressWarnings("unchecked")
-        List<Map<String, Object>> rows = (List<Map<String, Object>>) plugin.describeState("n1").get("n1");
+        List<Map<String, Object>> rows =
+                (List<Map<String, Object>>) plugin.describeState("n1").get("n1");
         assertEquals(2, rows.size());
         assertEquals("rdma 1", rows.get(1).get("device"));
         assertEquals("rdma=100", rows.get(1).get("total"));
@@ -138,6 +186,8 @@ class DeviceSharePluginTest {
         assertEquals("rdma=70", rows.get(1).get("free"));
         assertEquals(List.of("default/holder: rdma=30"), rows.get(1).get("pods"));
         assertEquals("none", rows.get(0).get("pods"));
-        assertEquals("no such node in the scheduler's snapshot", plugin.describeState("n9").get("n9"));
+        assertEquals(
+                "no such node in the scheduler's snapshot",
+                plugin.describeState("n9").get("n9"));
     }
 }

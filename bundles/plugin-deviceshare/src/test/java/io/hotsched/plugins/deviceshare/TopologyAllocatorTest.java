@@ -26,9 +26,25 @@ class TopologyAllocatorTest {
     private static List<DeviceEntry> gpus() {
         List<Object> devices = new ArrayList<>();
         for (int minor = 0; minor < 8; minor++) {
-            devices.add(Map.of("type", "gpu", "id", "GPU-" + minor, "minor", minor, "health", true,
-                    "topology", Map.of("socketID", minor / 4, "nodeID", minor / 4, "pcieID", Integer.toString(minor / 2)),
-                    "resources", Map.of(DeviceResources.GPU_CORE, "100", DeviceResources.GPU_MEMORY_RATIO, "100", DeviceResources.GPU_MEMORY, MEMORY)));
+            devices.add(Map.of(
+                    "type",
+                    "gpu",
+                    "id",
+                    "GPU-" + minor,
+                    "minor",
+                    minor,
+                    "health",
+                    true,
+                    "topology",
+                    Map.of("socketID", minor / 4, "nodeID", minor / 4, "pcieID", Integer.toString(minor / 2)),
+                    "resources",
+                    Map.of(
+                            DeviceResources.GPU_CORE,
+                            "100",
+                            DeviceResources.GPU_MEMORY_RATIO,
+                            "100",
+                            DeviceResources.GPU_MEMORY,
+                            MEMORY)));
         }
         return DeviceEntry.of(Map.of("devices", devices));
     }
@@ -37,7 +53,12 @@ class TopologyAllocatorTest {
         Map<String, BigDecimal> m = new TreeMap<>();
         m.put(DeviceResources.GPU_CORE, BigDecimal.valueOf(percent));
         m.put(DeviceResources.GPU_MEMORY_RATIO, BigDecimal.valueOf(percent));
-        m.put(DeviceResources.GPU_MEMORY, new Quantity(MEMORY).getNumericalAmount().multiply(BigDecimal.valueOf(percent)).divide(BigDecimal.valueOf(100)));
+        m.put(
+                DeviceResources.GPU_MEMORY,
+                new Quantity(MEMORY)
+                        .getNumericalAmount()
+                        .multiply(BigDecimal.valueOf(percent))
+                        .divide(BigDecimal.valueOf(100)));
         return m;
     }
 
@@ -55,7 +76,9 @@ class TopologyAllocatorTest {
         if (!r.status().isSuccess()) {
             throw new IllegalStateException(r.status().message());
         }
-        return r.allocations().get("gpu").stream().map(GpuMemoryFill.Allocation::minor).toList();
+        return r.allocations().get("gpu").stream()
+                .map(GpuMemoryFill.Allocation::minor)
+                .toList();
     }
 
     private static Pods gpus(int n) {
@@ -64,7 +87,9 @@ class TopologyAllocatorTest {
 
     private static String refusal(Pods pod, Map<Integer, Integer> used) {
         PreFilterState.Outcome o = PreFilterState.of(PodInfo.of(pod.build()));
-        return NodeAllocation.allocate(o.state(), node(used), null, DeviceScorer.DEFAULT, Map.of()).status().message();
+        return NodeAllocation.allocate(o.state(), node(used), null, DeviceScorer.DEFAULT, Map.of())
+                .status()
+                .message();
     }
 
     @Test
@@ -102,7 +127,9 @@ class TopologyAllocatorTest {
         weights.put(DeviceResources.GPU_MEMORY_RATIO, 1L);
         weights.put(DeviceResources.GPU_MEMORY, 1L);
         DeviceScorer most = new DeviceScorer(DeviceScorer.MOST_ALLOCATED, weights);
-        Pods half = Pods.pod("p").request(DeviceResources.GPU_SHARED, "1").request(DeviceResources.GPU_CORE, "50")
+        Pods half = Pods.pod("p")
+                .request(DeviceResources.GPU_SHARED, "1")
+                .request(DeviceResources.GPU_CORE, "50")
                 .request(DeviceResources.GPU_MEMORY_RATIO, "50");
         // SH1: GPU 5 full, so GPU 4 (its PCIe switch holds an allocation)
         assertEquals(List.of(4), allocate(half, Map.of(5, 100), most));
@@ -114,12 +141,31 @@ class TopologyAllocatorTest {
     void withoutTopologyTheDefaultOrderDecides() {
         List<Object> devices = new ArrayList<>();
         for (int minor = 0; minor < 2; minor++) {
-            devices.add(Map.of("type", "gpu", "minor", minor, "health", true,
-                    "resources", Map.of(DeviceResources.GPU_CORE, "100", DeviceResources.GPU_MEMORY_RATIO, "100", DeviceResources.GPU_MEMORY, MEMORY)));
+            devices.add(Map.of(
+                    "type",
+                    "gpu",
+                    "minor",
+                    minor,
+                    "health",
+                    true,
+                    "resources",
+                    Map.of(
+                            DeviceResources.GPU_CORE,
+                            "100",
+                            DeviceResources.GPU_MEMORY_RATIO,
+                            "100",
+                            DeviceResources.GPU_MEMORY,
+                            MEMORY)));
         }
         NodeDevices flat = new NodeDevices(DeviceEntry.of(Map.of("devices", devices)), new TreeMap<>());
         PreFilterState.Outcome o = PreFilterState.of(PodInfo.of(gpus(3).build()));
-        assertEquals("Insufficient gpu devices", NodeAllocation.allocate(o.state(), flat, null, DeviceScorer.DEFAULT, Map.of()).status().message());
-        assertEquals(TopologyAllocator.INSUFFICIENT, refusal(gpus(3), Map.of(0, 100, 1, 100, 2, 100, 3, 100, 4, 100, 5, 100)));
+        assertEquals(
+                "Insufficient gpu devices",
+                NodeAllocation.allocate(o.state(), flat, null, DeviceScorer.DEFAULT, Map.of())
+                        .status()
+                        .message());
+        assertEquals(
+                TopologyAllocator.INSUFFICIENT,
+                refusal(gpus(3), Map.of(0, 100, 1, 100, 2, 100, 3, 100, 4, 100, 5, 100)));
     }
 }

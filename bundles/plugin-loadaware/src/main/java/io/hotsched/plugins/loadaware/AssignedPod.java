@@ -8,5 +8,5 @@ package io.hotsched.plugins.loadaware;
  * @param timestampMillis when it was scheduled (PodScheduled's time, else when the plugin first saw it)
  * @param deadlineMillis until when its reported usage is not trusted over the estimate; 0 for never
  */
-public record AssignedPod(String uid, String key, boolean prod, long[] estimated, long timestampMillis, long deadlineMillis) {
-}
+public record AssignedPod(
+        String uid, String key, boolean prod, long[] estimated, long timestampMillis, long deadlineMillis) {}

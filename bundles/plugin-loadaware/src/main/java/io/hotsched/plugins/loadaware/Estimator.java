@@ -19,8 +19,10 @@ import java.util.TreeMap;
 public final class Estimator {
 
     static final String SCALING_FACTORS_ANNOTATION = "scheduling.koordinator.sh/load-estimated-scaling-factors";
-    static final String AFTER_SCHEDULED_ANNOTATION = "scheduling.koordinator.sh/load-estimated-seconds-after-pod-scheduled";
-    static final String AFTER_INITIALIZED_ANNOTATION = "scheduling.koordinator.sh/load-estimated-seconds-after-initialized";
+    static final String AFTER_SCHEDULED_ANNOTATION =
+            "scheduling.koordinator.sh/load-estimated-seconds-after-pod-scheduled";
+    static final String AFTER_INITIALIZED_ANNOTATION =
+            "scheduling.koordinator.sh/load-estimated-seconds-after-initialized";
     static final String RAW_ALLOCATABLE_ANNOTATION = "node.koordinator.sh/raw-allocatable";
     static final long DEFAULT_MILLI_CPU = 250;
     static final long DEFAULT_MEMORY = 200L * 1024 * 1024;
@@ -81,16 +83,18 @@ public final class Estimator {
     /** The resource a pod of class {@code pc} really asks for when {@code name} is estimated; null for none. */
     static String translate(PriorityClass pc, String name) {
         return switch (pc) {
-            case BATCH -> switch (name) {
-                case "cpu" -> "kubernetes.io/batch-cpu";
-                case "memory" -> "kubernetes.io/batch-memory";
-                default -> name;
-            };
-            case MID -> switch (name) {
-                case "cpu" -> "kubernetes.io/mid-cpu";
-                case "memory" -> "kubernetes.io/mid-memory";
-                default -> name;
-            };
+            case BATCH ->
+                switch (name) {
+                    case "cpu" -> "kubernetes.io/batch-cpu";
+                    case "memory" -> "kubernetes.io/batch-memory";
+                    default -> name;
+                };
+            case MID ->
+                switch (name) {
+                    case "cpu" -> "kubernetes.io/mid-cpu";
+                    case "memory" -> "kubernetes.io/mid-memory";
+                    default -> name;
+                };
             case FREE -> null;
             default -> name;
         };
@@ -106,8 +110,10 @@ public final class Estimator {
      * {@code timestampMillis} (when it was scheduled) plus the configured seconds.
      */
     public long deadline(Pod pod, long timestampMillis) {
-        long afterScheduled = args.estimatedSecondsAfterPodScheduled() == null ? -1 : args.estimatedSecondsAfterPodScheduled();
-        long afterInitialized = args.estimatedSecondsAfterInitialized() == null ? -1 : args.estimatedSecondsAfterInitialized();
+        long afterScheduled =
+                args.estimatedSecondsAfterPodScheduled() == null ? -1 : args.estimatedSecondsAfterPodScheduled();
+        long afterInitialized =
+                args.estimatedSecondsAfterInitialized() == null ? -1 : args.estimatedSecondsAfterInitialized();
         if (args.allowCustomizeEstimation() && pod != null) {
             afterScheduled = seconds(annotation(pod, AFTER_SCHEDULED_ANNOTATION), afterScheduled);
             afterInitialized = seconds(annotation(pod, AFTER_INITIALIZED_ANNOTATION), afterInitialized);
@@ -154,9 +160,13 @@ public final class Estimator {
 
     /** The node's allocatable, overridden resource by resource by a valid, differing raw-allocatable annotation. */
     public Map<String, Quantity> estimateNode(Node node) {
-        Map<String, Quantity> alloc = node.getStatus() == null || node.getStatus().getAllocatable() == null ? Map.of()
-                : node.getStatus().getAllocatable();
-        String raw = node.getMetadata() == null ? null : annotation(node.getMetadata().getAnnotations(), RAW_ALLOCATABLE_ANNOTATION);
+        Map<String, Quantity> alloc =
+                node.getStatus() == null || node.getStatus().getAllocatable() == null
+                        ? Map.of()
+                        : node.getStatus().getAllocatable();
+        String raw = node.getMetadata() == null
+                ? null
+                : annotation(node.getMetadata().getAnnotations(), RAW_ALLOCATABLE_ANNOTATION);
         Map<String, Quantity> rawList = Json.quantities(Json.read(raw));
         if (rawList == null || rawList.isEmpty() || sameAmounts(rawList, alloc)) {
             return alloc;

@@ -8,8 +8,7 @@ final class GoDuration {
 
     private static final Pattern PART = Pattern.compile("(\\d+(?:\\.\\d+)?)(ns|us|µs|ms|s|m|h)");
 
-    private GoDuration() {
-    }
+    private GoDuration() {}
 
     /** Milliseconds; 0 for null or empty. */
     static long millis(String s) {

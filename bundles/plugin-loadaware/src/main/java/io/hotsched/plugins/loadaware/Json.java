@@ -12,8 +12,7 @@ final class Json {
 
     private static final JsonMapper MAPPER = JsonMapper.builder().build();
 
-    private Json() {
-    }
+    private Json() {}
 
     /** The parsed text, or null when it is missing or not JSON. */
     static JsonNode read(String text) {

@@ -29,7 +29,8 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 /** One LoadAwareScheduling instance of a profile; see {@link LoadAwareScheduling}. */
-public final class LoadAware implements PreFilterPlugin, FilterPlugin, ScorePlugin, ReservePlugin, EnqueueExtensions, StateDescriber {
+public final class LoadAware
+        implements PreFilterPlugin, FilterPlugin, ScorePlugin, ReservePlugin, EnqueueExtensions, StateDescriber {
 
     static final String RESERVE_POD_ANNOTATION = "scheduling.koordinator.sh/reserve-pod";
 
@@ -41,11 +42,11 @@ public final class LoadAware implements PreFilterPlugin, FilterPlugin, ScorePlug
         }
     }
 
-    static final StateKey<Incoming> INCOMING = StateKey.of("IncomingPodEstimated" + LoadAwareScheduling.NAME, Incoming.class);
+    static final StateKey<Incoming> INCOMING =
+            StateKey.of("IncomingPodEstimated" + LoadAwareScheduling.NAME, Incoming.class);
 
     /** A node's load, valid while the node's pods and its NodeMetric stay the same. */
-    private record Cached(long generation, HasMetadata metric, NodeLoad load) {
-    }
+    private record Cached(long generation, HasMetadata metric, NodeLoad load) {}
 
     private final LoadAwareArgs args;
     private final Handle handle;
@@ -102,7 +103,9 @@ public final class LoadAware implements PreFilterPlugin, FilterPlugin, ScorePlug
         UsageProfile profile = UsageProfile.of(args, node);
         boolean prodPod = !profile.prodUsageThresholds().isEmpty() && PriorityClass.of(pod.pod()) == PriorityClass.PROD;
         boolean aggregated = !prodPod && profile.aggregated();
-        Map<String, Long> thresholds = prodPod ? profile.prodUsageThresholds() : aggregated ? profile.aggregatedThresholds() : profile.usageThresholds();
+        Map<String, Long> thresholds = prodPod
+                ? profile.prodUsageThresholds()
+                : aggregated ? profile.aggregatedThresholds() : profile.usageThresholds();
         if (thresholds.values().stream().allMatch(t -> t == 0)) {
             return Status.SUCCESS;
         }
@@ -112,13 +115,18 @@ public final class LoadAware implements PreFilterPlugin, FilterPlugin, ScorePlug
             return Status.SUCCESS;
         }
         NodeMetricView metric = load.metric();
-        if (args.filterExpiredNodeMetrics() && metric.expired(handle.clock().instant(), args.nodeMetricExpirationSeconds())) {
-            return args.enableScheduleWhenNodeMetricsExpired() ? Status.SUCCESS : Status.unschedulable(LoadAwareScheduling.ERR_EXPIRED);
+        if (args.filterExpiredNodeMetrics()
+                && metric.expired(handle.clock().instant(), args.nodeMetricExpirationSeconds())) {
+            return args.enableScheduleWhenNodeMetricsExpired()
+                    ? Status.SUCCESS
+                    : Status.unschedulable(LoadAwareScheduling.ERR_EXPIRED);
         }
         if (!metric.hasNodeMetric()) {
             return Status.SUCCESS;
         }
-        long[] existing = aggregated ? load.existing(false, profile.aggregationType(), profile.aggregatedDurationMillis()) : load.existing(prodPod, null, 0);
+        long[] existing = aggregated
+                ? load.existing(false, profile.aggregationType(), profile.aggregatedDurationMillis())
+                : load.existing(prodPod, null, 0);
         long[] estimated = Vectorizer.plus(existing, incoming(state, pod));
         List<String> names = vectorizer.names();
         for (int i = 0; i < names.size(); i++) {
@@ -143,11 +151,15 @@ public final class LoadAware implements PreFilterPlugin, FilterPlugin, ScorePlug
         boolean prodPod = args.scoreAccordingProdUsage() && PriorityClass.of(pod.pod()) == PriorityClass.PROD;
         String aggType = !prodPod && !args.scoreAggregationType().isEmpty() ? args.scoreAggregationType() : null;
         NodeLoad load = load(nodeInfo);
-        if (!load.found() || load.metric().expired(handle.clock().instant(), args.nodeMetricExpirationSeconds()) || !load.metric().hasNodeMetric()) {
+        if (!load.found()
+                || load.metric().expired(handle.clock().instant(), args.nodeMetricExpirationSeconds())
+                || !load.metric().hasNodeMetric()) {
             return 0;
         }
         long[] allocatable = vectorizer.ofQuantities(estimator.estimateNode(node));
-        long[] used = Vectorizer.plus(load.existing(prodPod, aggType, aggType == null ? 0 : args.scoreAggregatedDurationMillis()), incoming(state, pod));
+        long[] used = Vectorizer.plus(
+                load.existing(prodPod, aggType, aggType == null ? 0 : args.scoreAggregatedDurationMillis()),
+                incoming(state, pod));
         long sum = 0;
         long weightSum = 0;
         long min = Long.MAX_VALUE;
@@ -185,15 +197,20 @@ public final class LoadAware implements PreFilterPlugin, FilterPlugin, ScorePlug
 
     @Override
     public List<ClusterEventWithHint> eventsToRegister() {
-        return List.of(ClusterEventWithHint.of(ClusterEvent.of(ClusterEvent.POD, ActionType.DELETE)),
-                ClusterEventWithHint.of(ClusterEvent.of(LoadAwareScheduling.NODE_METRIC, ActionType.ADD, ActionType.UPDATE, ActionType.DELETE)));
+        return List.of(
+                ClusterEventWithHint.of(ClusterEvent.of(ClusterEvent.POD, ActionType.DELETE)),
+                ClusterEventWithHint.of(ClusterEvent.of(
+                        LoadAwareScheduling.NODE_METRIC, ActionType.ADD, ActionType.UPDATE, ActionType.DELETE)));
     }
 
     /** The node's load, recomputed only when its pods or its NodeMetric changed. */
     public NodeLoad load(NodeInfo nodeInfo) {
         HasMetadata metricObject = handle.object(LoadAwareScheduling.NODE_METRIC, null, nodeInfo.name());
         Cached c = loads.get(nodeInfo.name());
-        if (c != null && c.generation() == nodeInfo.generation() && c.metric() == metricObject && nodeInfo.generation() != 0) {
+        if (c != null
+                && c.generation() == nodeInfo.generation()
+                && c.metric() == metricObject
+                && nodeInfo.generation() != 0) {
             return c.load();
         }
         NodeMetricView metric = metricObject == null ? null : metricView(nodeInfo.name(), metricObject);
@@ -225,26 +242,38 @@ public final class LoadAware implements PreFilterPlugin, FilterPlugin, ScorePlug
 
     /** How the load computation sees one pod; null for a pod it leaves out. */
     public AssignedPod assigned(Pod pod, String uid, String key) {
-        return assign(pod, uid, key, estimator, () -> firstSeen.computeIfAbsent(uid, u -> handle.clock().millis()));
+        return assign(
+                pod,
+                uid,
+                key,
+                estimator,
+                () -> firstSeen.computeIfAbsent(uid, u -> handle.clock().millis()));
     }
 
     /**
      * How the load computation sees one pod, with {@code unscheduledTime} when it has no
      * PodScheduled time; null for a pod it leaves out (finished, or a reservation placeholder).
      */
-    public static AssignedPod assign(Pod pod, String uid, String key, Estimator estimator, java.util.function.LongSupplier unscheduledTime) {
+    public static AssignedPod assign(
+            Pod pod, String uid, String key, Estimator estimator, java.util.function.LongSupplier unscheduledTime) {
         String phase = pod.getStatus() == null ? null : pod.getStatus().getPhase();
         if ("Succeeded".equals(phase) || "Failed".equals(phase)) {
             return null;
         }
-        Map<String, String> annotations = pod.getMetadata() == null ? null : pod.getMetadata().getAnnotations();
+        Map<String, String> annotations =
+                pod.getMetadata() == null ? null : pod.getMetadata().getAnnotations();
         if (annotations != null && "true".equals(annotations.get(RESERVE_POD_ANNOTATION))) {
             return null;
         }
         Instant scheduled = Estimator.conditionTime(pod, "PodScheduled");
         long timestamp = scheduled != null ? scheduled.toEpochMilli() : unscheduledTime.getAsLong();
         long[] e = estimator.estimatePod(pod);
-        return new AssignedPod(uid, key, PriorityClass.of(pod) == PriorityClass.PROD, Vectorizer.isZero(e) ? null : e, timestamp,
+        return new AssignedPod(
+                uid,
+                key,
+                PriorityClass.of(pod) == PriorityClass.PROD,
+                Vectorizer.isZero(e) ? null : e,
+                timestamp,
                 estimator.deadline(pod, timestamp));
     }
 
@@ -263,7 +292,15 @@ public final class LoadAware implements PreFilterPlugin, FilterPlugin, ScorePlug
             if (node == null && !load.found() && n.pods().isEmpty()) {
                 continue;
             }
-            out.put(n.name(), StateView.of(load, assigned(n), vectorizer, handle.clock().instant(), args.nodeMetricExpirationSeconds(), node != null));
+            out.put(
+                    n.name(),
+                    StateView.of(
+                            load,
+                            assigned(n),
+                            vectorizer,
+                            handle.clock().instant(),
+                            args.nodeMetricExpirationSeconds(),
+                            node != null));
         }
         if (node != null && out.isEmpty()) {
             out.put(node, "no such node in the scheduler's snapshot");

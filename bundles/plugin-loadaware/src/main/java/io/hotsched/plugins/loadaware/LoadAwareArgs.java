@@ -13,12 +13,26 @@ import java.util.TreeSet;
  * The arguments the plugin runs with: Koordinator's v1 defaulting applied, then its validation.
  * Resource maps are sorted by name, which is also the order thresholds are checked in.
  */
-public record LoadAwareArgs(boolean filterExpiredNodeMetrics, long nodeMetricExpirationSeconds, boolean enableScheduleWhenNodeMetricsExpired,
-        Map<String, Long> resourceWeights, long dominantResourceWeight, Map<String, Long> usageThresholds, Map<String, Long> prodUsageThresholds,
-        boolean prodUsageIncludeSys, boolean scoreAccordingProdUsage, Map<String, Long> estimatedScalingFactors,
-        Long estimatedSecondsAfterPodScheduled, Long estimatedSecondsAfterInitialized, boolean allowCustomizeEstimation,
-        Map<String, Long> aggregatedUsageThresholds, String usageAggregationType, long usageAggregatedDurationMillis, String scoreAggregationType,
-        long scoreAggregatedDurationMillis, List<String> supportedResources) {
+public record LoadAwareArgs(
+        boolean filterExpiredNodeMetrics,
+        long nodeMetricExpirationSeconds,
+        boolean enableScheduleWhenNodeMetricsExpired,
+        Map<String, Long> resourceWeights,
+        long dominantResourceWeight,
+        Map<String, Long> usageThresholds,
+        Map<String, Long> prodUsageThresholds,
+        boolean prodUsageIncludeSys,
+        boolean scoreAccordingProdUsage,
+        Map<String, Long> estimatedScalingFactors,
+        Long estimatedSecondsAfterPodScheduled,
+        Long estimatedSecondsAfterInitialized,
+        boolean allowCustomizeEstimation,
+        Map<String, Long> aggregatedUsageThresholds,
+        String usageAggregationType,
+        long usageAggregatedDurationMillis,
+        String scoreAggregationType,
+        long scoreAggregatedDurationMillis,
+        List<String> supportedResources) {
 
     static final Set<String> AGGREGATION_TYPES = Set.of("avg", "p50", "p90", "p95", "p99");
     static final String DEFAULT_ESTIMATOR = "defaultEstimator";
@@ -57,8 +71,10 @@ public record LoadAwareArgs(boolean filterExpiredNodeMetrics, long nodeMetricExp
         factors.putIfAbsent("memory", 70L);
         Args d = copy(a);
         d.filterExpiredNodeMetrics = a.filterExpiredNodeMetrics == null ? Boolean.TRUE : a.filterExpiredNodeMetrics;
-        d.nodeMetricExpirationSeconds = a.nodeMetricExpirationSeconds == null ? Long.valueOf(180) : a.nodeMetricExpirationSeconds;
-        d.enableScheduleWhenNodeMetricsExpired = a.enableScheduleWhenNodeMetricsExpired == null ? Boolean.FALSE : a.enableScheduleWhenNodeMetricsExpired;
+        d.nodeMetricExpirationSeconds =
+                a.nodeMetricExpirationSeconds == null ? Long.valueOf(180) : a.nodeMetricExpirationSeconds;
+        d.enableScheduleWhenNodeMetricsExpired =
+                a.enableScheduleWhenNodeMetricsExpired == null ? Boolean.FALSE : a.enableScheduleWhenNodeMetricsExpired;
         d.resourceWeights = weights;
         d.usageThresholds = thresholds;
         d.estimatedScalingFactors = factors;
@@ -83,28 +99,46 @@ public record LoadAwareArgs(boolean filterExpiredNodeMetrics, long nodeMetricExp
         String scoreType = aggregationType("aggregated.scoreAggregationType", agg.scoreAggregationType);
         long usageDuration = duration("aggregated.usageAggregatedDuration", agg.usageAggregatedDuration);
         long scoreDuration = duration("aggregated.scoreAggregatedDuration", agg.scoreAggregatedDuration);
-        return new LoadAwareArgs(Boolean.TRUE.equals(a.filterExpiredNodeMetrics), a.nodeMetricExpirationSeconds == null ? 0 : a.nodeMetricExpirationSeconds,
-                Boolean.TRUE.equals(a.enableScheduleWhenNodeMetricsExpired), sorted(a.resourceWeights),
-                a.dominantResourceWeight == null ? 0 : a.dominantResourceWeight, sorted(a.usageThresholds), sorted(a.prodUsageThresholds),
-                Boolean.TRUE.equals(a.prodUsageIncludeSys), Boolean.TRUE.equals(a.scoreAccordingProdUsage), sorted(a.estimatedScalingFactors),
-                a.estimatedSecondsAfterPodScheduled, a.estimatedSecondsAfterInitialized, Boolean.TRUE.equals(a.allowCustomizeEstimation),
-                sorted(agg.usageThresholds), usageType, usageDuration, scoreType, scoreDuration,
+        return new LoadAwareArgs(
+                Boolean.TRUE.equals(a.filterExpiredNodeMetrics),
+                a.nodeMetricExpirationSeconds == null ? 0 : a.nodeMetricExpirationSeconds,
+                Boolean.TRUE.equals(a.enableScheduleWhenNodeMetricsExpired),
+                sorted(a.resourceWeights),
+                a.dominantResourceWeight == null ? 0 : a.dominantResourceWeight,
+                sorted(a.usageThresholds),
+                sorted(a.prodUsageThresholds),
+                Boolean.TRUE.equals(a.prodUsageIncludeSys),
+                Boolean.TRUE.equals(a.scoreAccordingProdUsage),
+                sorted(a.estimatedScalingFactors),
+                a.estimatedSecondsAfterPodScheduled,
+                a.estimatedSecondsAfterInitialized,
+                Boolean.TRUE.equals(a.allowCustomizeEstimation),
+                sorted(agg.usageThresholds),
+                usageType,
+                usageDuration,
+                scoreType,
+                scoreDuration,
                 a.supportedResources == null ? List.of() : List.copyOf(a.supportedResources));
     }
 
     /** Koordinator's validation of LoadAwareSchedulingArgs. */
     private static void check(Args a) throws InvalidArgsException {
         if (a.nodeMetricExpirationSeconds != null && a.nodeMetricExpirationSeconds <= 0) {
-            throw new InvalidArgsException("nodeMetricExpiredSeconds", a.nodeMetricExpirationSeconds, "must be greater than 0");
+            throw new InvalidArgsException(
+                    "nodeMetricExpiredSeconds", a.nodeMetricExpirationSeconds, "must be greater than 0");
         }
         Map<String, Long> weights = sorted(a.resourceWeights);
         Map<String, Long> factors = sorted(a.estimatedScalingFactors);
         for (Map.Entry<String, Long> e : weights.entrySet()) {
             if (e.getValue() <= 0 || e.getValue() > 100) {
-                throw new InvalidArgsException("resourceWeights[" + e.getKey() + "]", e.getValue(), "must be in the range (0, 100]");
+                throw new InvalidArgsException(
+                        "resourceWeights[" + e.getKey() + "]", e.getValue(), "must be in the range (0, 100]");
             }
             if (!factors.containsKey(e.getKey())) {
-                throw new InvalidArgsException("resourceWeights[" + e.getKey() + "]", e.getValue(), "the resource must also be in estimatedScalingFactors");
+                throw new InvalidArgsException(
+                        "resourceWeights[" + e.getKey() + "]",
+                        e.getValue(),
+                        "the resource must also be in estimatedScalingFactors");
             }
         }
         long dominant = a.dominantResourceWeight == null ? 0 : a.dominantResourceWeight;
@@ -115,7 +149,8 @@ public record LoadAwareArgs(boolean filterExpiredNodeMetrics, long nodeMetricExp
         percentages("prodUsageThresholds", a.prodUsageThresholds);
         for (Map.Entry<String, Long> e : factors.entrySet()) {
             if (e.getValue() <= 0 || e.getValue() > 100) {
-                throw new InvalidArgsException("estimatedScalingFactors[" + e.getKey() + "]", e.getValue(), "must be in the range (0, 100]");
+                throw new InvalidArgsException(
+                        "estimatedScalingFactors[" + e.getKey() + "]", e.getValue(), "must be in the range (0, 100]");
             }
         }
         String estimator = a.estimator == null || a.estimator.isEmpty() ? DEFAULT_ESTIMATOR : a.estimator;
@@ -145,7 +180,8 @@ public record LoadAwareArgs(boolean filterExpiredNodeMetrics, long nodeMetricExp
         }
         for (Map.Entry<String, Long> e : m.entrySet()) {
             if (e.getValue() < 0 || e.getValue() > 100) {
-                throw new InvalidArgsException(field + "[" + e.getKey() + "]", e.getValue(), "must be in the range [0, 100]");
+                throw new InvalidArgsException(
+                        field + "[" + e.getKey() + "]", e.getValue(), "must be in the range [0, 100]");
             }
         }
     }

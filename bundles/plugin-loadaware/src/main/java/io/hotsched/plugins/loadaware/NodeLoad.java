@@ -27,7 +27,8 @@ public final class NodeLoad {
     }
 
     /** The load of a node with these pods and this metric (null metric: {@link #NOT_FOUND}). */
-    public static NodeLoad of(List<AssignedPod> pods, NodeMetricView metric, int dimensions, boolean prodUsageIncludeSys) {
+    public static NodeLoad of(
+            List<AssignedPod> pods, NodeMetricView metric, int dimensions, boolean prodUsageIncludeSys) {
         if (metric == null) {
             return NOT_FOUND;
         }
@@ -36,11 +37,14 @@ public final class NodeLoad {
         l.prodDelta = new long[dimensions];
         l.nodeEstimated = new long[dimensions];
         l.prodUsage = new long[dimensions];
-        long updateTime = metric.updateTime() == null ? Long.MIN_VALUE / 2 : metric.updateTime().toEpochMilli();
+        long updateTime = metric.updateTime() == null
+                ? Long.MIN_VALUE / 2
+                : metric.updateTime().toEpochMilli();
         for (AssignedPod p : pods) {
             NodeMetricView.PodUsage reported = metric.pod(p.key());
             long[] u = reported == null ? null : reported.usage();
-            boolean reportedProd = reported != null && PriorityClass.PROD.label().equals(reported.priority());
+            boolean reportedProd =
+                    reported != null && PriorityClass.PROD.label().equals(reported.priority());
             if (p.prod() && reportedProd && u != null) {
                 add(l.prodUsage, u);
             }
@@ -49,7 +53,8 @@ public final class NodeLoad {
                 continue;
             }
             // the metric may not show the pod's load yet: just scheduled, or still starting up
-            boolean should = u == null || updateTime - metric.reportIntervalMillis() < p.timestampMillis()
+            boolean should = u == null
+                    || updateTime - metric.reportIntervalMillis() < p.timestampMillis()
                     || p.deadlineMillis() != 0 && p.deadlineMillis() > updateTime;
             if (should && addMissing(l.nodeDelta, e, u)) {
                 l.nodeDeltaPods.add(p.key());

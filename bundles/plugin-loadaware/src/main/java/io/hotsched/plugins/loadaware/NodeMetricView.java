@@ -19,8 +19,7 @@ public final class NodeMetricView {
     static final long DEFAULT_REPORT_INTERVAL_MILLIS = 60_000;
 
     /** A reported pod: its usage (null when none is reported) and the class the metric gives it. */
-    public record PodUsage(long[] usage, String priority) {
-    }
+    public record PodUsage(long[] usage, String priority) {}
 
     private final HasMetadata source;
     private final Instant updateTime;
@@ -34,12 +33,14 @@ public final class NodeMetricView {
     private NodeMetricView(HasMetadata source, Map<String, Object> spec, Map<String, Object> status, Vectorizer v) {
         this.source = source;
         Object interval = path(spec, "metricCollectPolicy", "reportIntervalSeconds");
-        this.reportIntervalMillis = interval instanceof Number n ? n.longValue() * 1000 : DEFAULT_REPORT_INTERVAL_MILLIS;
+        this.reportIntervalMillis =
+                interval instanceof Number n ? n.longValue() * 1000 : DEFAULT_REPORT_INTERVAL_MILLIS;
         this.updateTime = time(status == null ? null : status.get("updateTime"));
         Map<String, Object> nodeMetric = map(status == null ? null : status.get("nodeMetric"));
         this.hasNodeMetric = nodeMetric != null;
         this.nodeUsage = nodeMetric == null ? null : resources(v, path(nodeMetric, "nodeUsage", "resources"), true);
-        this.systemUsage = nodeMetric == null ? null : resources(v, path(nodeMetric, "systemUsage", "resources"), false);
+        this.systemUsage =
+                nodeMetric == null ? null : resources(v, path(nodeMetric, "systemUsage", "resources"), false);
         if (nodeMetric != null && nodeMetric.get("aggregatedNodeUsages") instanceof List<?> aggs) {
             Map<String, Long> longest = new HashMap<>();
             for (Object o : aggs) {
@@ -74,7 +75,9 @@ public final class NodeMetricView {
         if (status != null && status.get("podsMetric") instanceof List<?> podsMetric) {
             for (Object o : podsMetric) {
                 Map<String, Object> pm = map(o);
-                if (pm == null || !(pm.get("name") instanceof String name) || !(pm.get("namespace") instanceof String ns)) {
+                if (pm == null
+                        || !(pm.get("name") instanceof String name)
+                        || !(pm.get("namespace") instanceof String ns)) {
                     continue;
                 }
                 long[] usage = resources(v, path(pm, "podUsage", "resources"), false);

@@ -18,8 +18,7 @@ import java.util.function.Function;
  */
 final class PodResources {
 
-    private PodResources() {
-    }
+    private PodResources() {}
 
     static Map<String, BigDecimal> requests(Pod pod) {
         return total(pod, ResourceRequirements::getRequests);
@@ -57,7 +56,8 @@ final class PodResources {
         return sum;
     }
 
-    private static Map<String, BigDecimal> amounts(Container c, Function<ResourceRequirements, Map<String, Quantity>> which) {
+    private static Map<String, BigDecimal> amounts(
+            Container c, Function<ResourceRequirements, Map<String, Quantity>> which) {
         Map<String, BigDecimal> out = new HashMap<>();
         if (c.getResources() != null && which.apply(c.getResources()) != null) {
             which.apply(c.getResources()).forEach((k, q) -> out.put(k, q.getNumericalAmount()));

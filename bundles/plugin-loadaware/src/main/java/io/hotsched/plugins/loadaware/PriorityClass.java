@@ -11,7 +11,11 @@ import java.util.Map;
  * of {@code spec.priority}, else derived from the QoS class (SYSTEM, LSE, LSR, LS: prod; BE: batch).
  */
 public enum PriorityClass {
-    PROD("koord-prod"), MID("koord-mid"), BATCH("koord-batch"), FREE("koord-free"), NONE("");
+    PROD("koord-prod"),
+    MID("koord-mid"),
+    BATCH("koord-batch"),
+    FREE("koord-free"),
+    NONE("");
 
     static final String LABEL = "koordinator.sh/priority-class";
     static final String QOS_LABEL = "koordinator.sh/qosClass";
@@ -37,7 +41,8 @@ public enum PriorityClass {
     }
 
     public static PriorityClass of(Pod pod) {
-        Map<String, String> labels = pod.getMetadata() == null ? null : pod.getMetadata().getLabels();
+        Map<String, String> labels =
+                pod.getMetadata() == null ? null : pod.getMetadata().getLabels();
         PriorityClass byLabel = labels == null ? null : named(labels.get(LABEL));
         if (byLabel != null) {
             return byLabel;
@@ -66,7 +71,8 @@ public enum PriorityClass {
 
     /** Koordinator's QoS class: its label, else from the Kubernetes QoS class. */
     static String qos(Pod pod) {
-        Map<String, String> labels = pod.getMetadata() == null ? null : pod.getMetadata().getLabels();
+        Map<String, String> labels =
+                pod.getMetadata() == null ? null : pod.getMetadata().getLabels();
         String q = labels == null ? null : labels.get(QOS_LABEL);
         if (q != null && List.of("SYSTEM", "LSE", "LSR", "LS", "BE").contains(q)) {
             return q;
@@ -93,10 +99,16 @@ public enum PriorityClass {
             all.addAll(pod.getSpec().getInitContainers());
         }
         for (Container c : all) {
-            Map<String, Quantity> req = c.getResources() == null ? null : c.getResources().getRequests();
-            Map<String, Quantity> lim = c.getResources() == null ? null : c.getResources().getLimits();
-            if (req != null && req.values().stream().anyMatch(q -> q.getNumericalAmount().signum() != 0)
-                    || lim != null && lim.values().stream().anyMatch(q -> q.getNumericalAmount().signum() != 0)) {
+            Map<String, Quantity> req =
+                    c.getResources() == null ? null : c.getResources().getRequests();
+            Map<String, Quantity> lim =
+                    c.getResources() == null ? null : c.getResources().getLimits();
+            if (req != null
+                            && req.values().stream()
+                                    .anyMatch(q -> q.getNumericalAmount().signum() != 0)
+                    || lim != null
+                            && lim.values().stream()
+                                    .anyMatch(q -> q.getNumericalAmount().signum() != 0)) {
                 any = true;
             }
             for (String r : List.of("cpu", "memory")) {

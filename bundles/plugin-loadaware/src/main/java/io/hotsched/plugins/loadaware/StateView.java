@@ -9,10 +9,15 @@ import java.util.Map;
 /** A node's load as {@code sched:state LoadAwareScheduling [node]} shows it. */
 final class StateView {
 
-    private StateView() {
-    }
+    private StateView() {}
 
-    static Map<String, Object> of(NodeLoad load, List<AssignedPod> pods, Vectorizer v, Instant now, long expirationSeconds, boolean detailed) {
+    static Map<String, Object> of(
+            NodeLoad load,
+            List<AssignedPod> pods,
+            Vectorizer v,
+            Instant now,
+            long expirationSeconds,
+            boolean detailed) {
         Map<String, Object> m = new LinkedHashMap<>();
         if (!load.found()) {
             m.put("nodeMetric", "none (Filter passes the node, Score gives it 0)");
@@ -20,8 +25,11 @@ final class StateView {
             return m;
         }
         NodeMetricView metric = load.metric();
-        m.put("nodeMetric", (metric.updateTime() == null ? "no updateTime" : "updated " + metric.updateTime())
-                + (metric.expired(now, expirationSeconds) ? ", expired" : "") + ", reported every " + metric.reportIntervalMillis() / 1000 + "s");
+        m.put(
+                "nodeMetric",
+                (metric.updateTime() == null ? "no updateTime" : "updated " + metric.updateTime())
+                        + (metric.expired(now, expirationSeconds) ? ", expired" : "") + ", reported every "
+                        + metric.reportIntervalMillis() / 1000 + "s");
         m.put("usage", metric.nodeUsage() == null ? "none" : vector(v, metric.nodeUsage()));
         m.put("delta", vector(v, load.nodeDelta()));
         m.put("estimated", vector(v, load.nodeEstimated()));

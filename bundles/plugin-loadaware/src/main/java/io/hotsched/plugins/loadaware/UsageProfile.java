@@ -9,8 +9,12 @@ import tools.jackson.databind.JsonNode;
  * node's {@code scheduling.koordinator.sh/usage-thresholds} annotation replacing the plugin's
  * section. Invalid JSON leaves the plugin's.
  */
-record UsageProfile(Map<String, Long> usageThresholds, Map<String, Long> prodUsageThresholds, Map<String, Long> aggregatedThresholds,
-        String aggregationType, long aggregatedDurationMillis) {
+record UsageProfile(
+        Map<String, Long> usageThresholds,
+        Map<String, Long> prodUsageThresholds,
+        Map<String, Long> aggregatedThresholds,
+        String aggregationType,
+        long aggregatedDurationMillis) {
 
     static final String ANNOTATION = "scheduling.koordinator.sh/usage-thresholds";
 
@@ -20,7 +24,8 @@ record UsageProfile(Map<String, Long> usageThresholds, Map<String, Long> prodUsa
         Map<String, Long> agg = args.hasAggregatedUsageProfile() ? args.aggregatedUsageThresholds() : Map.of();
         String aggType = args.hasAggregatedUsageProfile() ? args.usageAggregationType() : "";
         long aggDuration = args.usageAggregatedDurationMillis();
-        Map<String, String> annotations = node.getMetadata() == null ? null : node.getMetadata().getAnnotations();
+        Map<String, String> annotations =
+                node.getMetadata() == null ? null : node.getMetadata().getAnnotations();
         JsonNode custom = Json.read(annotations == null ? null : annotations.get(ANNOTATION));
         if (custom != null && custom.isObject()) {
             Map<String, Long> u = Json.longs(custom.get("usageThresholds"));
@@ -39,7 +44,8 @@ record UsageProfile(Map<String, Long> usageThresholds, Map<String, Long> prodUsa
                     agg = at;
                     aggType = type;
                     try {
-                        aggDuration = GoDuration.millis(a.path("usageAggregatedDuration").asText(""));
+                        aggDuration = GoDuration.millis(
+                                a.path("usageAggregatedDuration").asText(""));
                     } catch (IllegalArgumentException e) {
                         aggDuration = 0;
                     }

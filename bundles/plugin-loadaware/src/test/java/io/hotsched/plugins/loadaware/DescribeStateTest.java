@@ -26,10 +26,20 @@ class DescribeStateTest {
         Instant now = Instant.parse("2026-06-01T12:00:00Z");
         FakeHandle handle = new FakeHandle();
         handle.setClock(Clock.fixed(now, ZoneOffset.UTC));
-        var metric = new GenericKubernetesResourceBuilder().withApiVersion("slo.koordinator.sh/v1alpha1").withKind("NodeMetric")
-                .withNewMetadata().withName("n1").endMetadata().build();
-        metric.setAdditionalProperty("status", Map.of("updateTime", now.minusSeconds(30).toString(),
-                "nodeMetric", Map.of("nodeUsage", Map.of("resources", Map.of("cpu", "2", "memory", "1Gi")))));
+        var metric = new GenericKubernetesResourceBuilder()
+                .withApiVersion("slo.koordinator.sh/v1alpha1")
+                .withKind("NodeMetric")
+                .withNewMetadata()
+                .withName("n1")
+                .endMetadata()
+                .build();
+        metric.setAdditionalProperty(
+                "status",
+                Map.of(
+                        "updateTime",
+                        now.minusSeconds(30).toString(),
+                        "nodeMetric",
+                        Map.of("nodeUsage", Map.of("resources", Map.of("cpu", "2", "memory", "1Gi")))));
         handle.addObject(metric);
         NodeInfo n1 = new NodeInfo(Nodes.node("n1").cpu("8").memory("16Gi").build());
         // placed just now, not in the metric yet: its estimate is the delta
@@ -38,7 +48,8 @@ class DescribeStateTest {
         handle.setSnapshot(new Snapshot(List.of(n1, n2)));
         LoadAware plugin = (LoadAware) new LoadAwareScheduling().create(new PluginArgsImpl(Map.of()), handle);
 
-        Map<String, Object> state = (Map<String, Object>) plugin.describeState("n1").get("n1");
+        Map<String, Object> state =
+                (Map<String, Object>) plugin.describeState("n1").get("n1");
         assertEquals(Map.of("cpu", "2000m", "memory", String.valueOf(1L << 30)), state.get("usage"));
         assertEquals("850m", ((Map<String, String>) state.get("delta")).get("cpu"), "85% of the 1 cpu request");
         List<Map<String, Object>> pods = (List<Map<String, Object>>) state.get("pods");
@@ -48,6 +59,8 @@ class DescribeStateTest {
 
         Map<String, Object> all = plugin.describeState(null);
         assertEquals(List.of("n1"), List.copyOf(all.keySet()), "a node without metric and pods is left out");
-        assertEquals("no such node in the scheduler's snapshot", plugin.describeState("n9").get("n9"));
+        assertEquals(
+                "no such node in the scheduler's snapshot",
+                plugin.describeState("n9").get("n9"));
     }
 }

@@ -43,17 +43,33 @@ class ChunkedCountsTest {
         Random r = new Random(42);
         List<NodeInfo> nodes = new ArrayList<>();
         for (int i = 0; i < NODES; i++) {
-            NodeInfo n = new NodeInfo(Nodes.node("n" + i).cpu("64").label("kubernetes.io/hostname", "n" + i)
-                    .label("topology.kubernetes.io/zone", "z" + (i % 5)).build());
+            NodeInfo n = new NodeInfo(Nodes.node("n" + i)
+                    .cpu("64")
+                    .label("kubernetes.io/hostname", "n" + i)
+                    .label("topology.kubernetes.io/zone", "z" + (i % 5))
+                    .build());
             int pods = r.nextInt(4);
             for (int p = 0; p < pods; p++) {
                 String app = "app" + r.nextInt(6);
-                PodBuilder b = new PodBuilder(Pods.pod(app + "-" + i + "-" + p).uid(i + "-" + p).node("n" + i).label("app", app).build());
+                PodBuilder b = new PodBuilder(Pods.pod(app + "-" + i + "-" + p)
+                        .uid(i + "-" + p)
+                        .node("n" + i)
+                        .label("app", app)
+                        .build());
                 if (r.nextInt(10) == 0) {
                     // an existing pod that keeps "web" pods off its host
-                    b.editSpec().withNewAffinity().withNewPodAntiAffinity().addNewRequiredDuringSchedulingIgnoredDuringExecution()
-                            .withTopologyKey("kubernetes.io/hostname").withLabelSelector(new LabelSelectorBuilder().addToMatchLabels("app", "web").build())
-                            .endRequiredDuringSchedulingIgnoredDuringExecution().endPodAntiAffinity().endAffinity().endSpec();
+                    b.editSpec()
+                            .withNewAffinity()
+                            .withNewPodAntiAffinity()
+                            .addNewRequiredDuringSchedulingIgnoredDuringExecution()
+                            .withTopologyKey("kubernetes.io/hostname")
+                            .withLabelSelector(new LabelSelectorBuilder()
+                                    .addToMatchLabels("app", "web")
+                                    .build())
+                            .endRequiredDuringSchedulingIgnoredDuringExecution()
+                            .endPodAntiAffinity()
+                            .endAffinity()
+                            .endSpec();
                 }
                 n.addPod(PodInfo.of(b.build()));
             }
@@ -63,20 +79,55 @@ class ChunkedCountsTest {
     }
 
     private static PodInfo incoming() {
-        Pod p = new PodBuilder(Pods.pod("web").label("app", "web").build()).editSpec().withNewAffinity().withNewPodAntiAffinity()
-                .addNewRequiredDuringSchedulingIgnoredDuringExecution().withTopologyKey("kubernetes.io/hostname")
-                .withLabelSelector(new LabelSelectorBuilder().addToMatchLabels("app", "app1").build())
-                .endRequiredDuringSchedulingIgnoredDuringExecution().endPodAntiAffinity().withNewPodAffinity()
-                .addNewPreferredDuringSchedulingIgnoredDuringExecution().withWeight(10).withNewPodAffinityTerm()
-                .withTopologyKey("topology.kubernetes.io/zone").withLabelSelector(new LabelSelectorBuilder().addToMatchLabels("app", "app2").build())
-                .endPodAffinityTerm().endPreferredDuringSchedulingIgnoredDuringExecution().endPodAffinity().endAffinity()
-                .addNewTopologySpreadConstraint().withMaxSkew(1).withTopologyKey("topology.kubernetes.io/zone").withWhenUnsatisfiable("DoNotSchedule")
-                .withLabelSelector(new LabelSelectorBuilder().addToMatchLabels("app", "app3").build()).endTopologySpreadConstraint()
-                .addNewTopologySpreadConstraint().withMaxSkew(1).withTopologyKey("kubernetes.io/hostname").withWhenUnsatisfiable("ScheduleAnyway")
-                .withLabelSelector(new LabelSelectorBuilder().addToMatchLabels("app", "app4").build()).endTopologySpreadConstraint()
-                .addNewTopologySpreadConstraint().withMaxSkew(1).withTopologyKey("topology.kubernetes.io/zone").withWhenUnsatisfiable("ScheduleAnyway")
-                .withLabelSelector(new LabelSelectorBuilder().addToMatchLabels("app", "app5").build()).endTopologySpreadConstraint()
-                .endSpec().build();
+        Pod p = new PodBuilder(Pods.pod("web").label("app", "web").build())
+                .editSpec()
+                .withNewAffinity()
+                .withNewPodAntiAffinity()
+                .addNewRequiredDuringSchedulingIgnoredDuringExecution()
+                .withTopologyKey("kubernetes.io/hostname")
+                .withLabelSelector(new LabelSelectorBuilder()
+                        .addToMatchLabels("app", "app1")
+                        .build())
+                .endRequiredDuringSchedulingIgnoredDuringExecution()
+                .endPodAntiAffinity()
+                .withNewPodAffinity()
+                .addNewPreferredDuringSchedulingIgnoredDuringExecution()
+                .withWeight(10)
+                .withNewPodAffinityTerm()
+                .withTopologyKey("topology.kubernetes.io/zone")
+                .withLabelSelector(new LabelSelectorBuilder()
+                        .addToMatchLabels("app", "app2")
+                        .build())
+                .endPodAffinityTerm()
+                .endPreferredDuringSchedulingIgnoredDuringExecution()
+                .endPodAffinity()
+                .endAffinity()
+                .addNewTopologySpreadConstraint()
+                .withMaxSkew(1)
+                .withTopologyKey("topology.kubernetes.io/zone")
+                .withWhenUnsatisfiable("DoNotSchedule")
+                .withLabelSelector(new LabelSelectorBuilder()
+                        .addToMatchLabels("app", "app3")
+                        .build())
+                .endTopologySpreadConstraint()
+                .addNewTopologySpreadConstraint()
+                .withMaxSkew(1)
+                .withTopologyKey("kubernetes.io/hostname")
+                .withWhenUnsatisfiable("ScheduleAnyway")
+                .withLabelSelector(new LabelSelectorBuilder()
+                        .addToMatchLabels("app", "app4")
+                        .build())
+                .endTopologySpreadConstraint()
+                .addNewTopologySpreadConstraint()
+                .withMaxSkew(1)
+                .withTopologyKey("topology.kubernetes.io/zone")
+                .withWhenUnsatisfiable("ScheduleAnyway")
+                .withLabelSelector(new LabelSelectorBuilder()
+                        .addToMatchLabels("app", "app5")
+                        .build())
+                .endTopologySpreadConstraint()
+                .endSpec()
+                .build();
         return PodInfo.of(p);
     }
 
@@ -91,9 +142,13 @@ class ChunkedCountsTest {
             PodInfo pod = incoming();
             List<String> out = new ArrayList<>();
             CycleState state = new CycleState();
-            assertTrue(((PreFilterPlugin) plugin).preFilter(state, pod, snapshot).status().isSuccess());
+            assertTrue(((PreFilterPlugin) plugin)
+                    .preFilter(state, pod, snapshot)
+                    .status()
+                    .isSuccess());
             for (NodeInfo n : nodes) {
-                out.add(n.name() + " " + ((FilterPlugin) plugin).filter(state, pod, n).reasons());
+                out.add(n.name() + " "
+                        + ((FilterPlugin) plugin).filter(state, pod, n).reasons());
             }
             CycleState scoring = new CycleState();
             assertTrue(((PreScorePlugin) plugin).preScore(scoring, pod, nodes).isSuccess());

@@ -22,18 +22,21 @@ final class Amplification {
     private static final JsonMapper JSON = JsonMapper.builder().build();
     private static final BigDecimal THOUSAND = BigDecimal.valueOf(1000);
 
-    private Amplification() {
-    }
+    private Amplification() {}
 
     /** The allocatable Filter and Score should see, or null when the node is not amplified (no ratios, or unreadable). */
     static Map<String, Quantity> allocatable(Node node) {
-        Map<String, String> annotations = node.getMetadata() == null ? null : node.getMetadata().getAnnotations();
-        Map<String, BigDecimal> ratios = ratios(annotations == null ? null : annotations.get(ResourceAmplification.RATIO_ANNOTATION));
+        Map<String, String> annotations =
+                node.getMetadata() == null ? null : node.getMetadata().getAnnotations();
+        Map<String, BigDecimal> ratios =
+                ratios(annotations == null ? null : annotations.get(ResourceAmplification.RATIO_ANNOTATION));
         if (ratios == null || ratios.isEmpty()) {
             return null;
         }
-        Map<String, Quantity> alloc = node.getStatus() == null || node.getStatus().getAllocatable() == null ? Map.of()
-                : node.getStatus().getAllocatable();
+        Map<String, Quantity> alloc =
+                node.getStatus() == null || node.getStatus().getAllocatable() == null
+                        ? Map.of()
+                        : node.getStatus().getAllocatable();
         Map<String, Quantity> raw = quantities(annotations.get(ResourceAmplification.RAW_ALLOCATABLE_ANNOTATION));
         Map<String, Quantity> out = new LinkedHashMap<>(alloc);
         for (Map.Entry<String, BigDecimal> r : ratios.entrySet()) {

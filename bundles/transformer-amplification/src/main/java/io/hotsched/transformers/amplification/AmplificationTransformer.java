@@ -5,7 +5,6 @@ import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.hotsched.api.framework.NodeInfo;
 import io.hotsched.api.framework.ext.NodeTransformer;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -16,8 +15,7 @@ import java.util.concurrent.ConcurrentHashMap;
 final class AmplificationTransformer implements NodeTransformer {
 
     /** A node's amplified copy, valid while the NodeInfo's generation stays the same. */
-    private record Amplified(Node source, long generation, NodeInfo node) {
-    }
+    private record Amplified(Node source, long generation, NodeInfo node) {}
 
     private final Map<String, Amplified> cache = new ConcurrentHashMap<>();
 
@@ -30,7 +28,9 @@ final class AmplificationTransformer implements NodeTransformer {
     @Override
     public NodeInfo transform(NodeInfo node) {
         Node n = node.node();
-        if (n == null || n.getMetadata() == null || n.getMetadata().getAnnotations() == null
+        if (n == null
+                || n.getMetadata() == null
+                || n.getMetadata().getAnnotations() == null
                 || !n.getMetadata().getAnnotations().containsKey(ResourceAmplification.RATIO_ANNOTATION)) {
             return node;
         }
@@ -43,7 +43,11 @@ final class AmplificationTransformer implements NodeTransformer {
             return node;
         }
         NodeInfo copy = node.copy();
-        copy.setNode(new NodeBuilder(n).editOrNewStatus().withAllocatable(alloc).endStatus().build());
+        copy.setNode(new NodeBuilder(n)
+                .editOrNewStatus()
+                .withAllocatable(alloc)
+                .endStatus()
+                .build());
         cache.put(node.name(), new Amplified(n, node.generation(), copy));
         return copy;
     }

@@ -41,12 +41,20 @@ class ResourceAmplificationTest {
     @Test
     void theRawAllocatableIsTheBaseSoAnAmplifiedNodeIsNotAmplifiedTwice() {
         // koord-manager already wrote 8 cpu (4 raw × 2): the transformer sees 8, not 16
-        assertEquals(8000, t.transform(node("8", "{\"cpu\": 2}", "{\"cpu\": \"4\"}")).allocatable().milliCpu());
+        assertEquals(
+                8000,
+                t.transform(node("8", "{\"cpu\": 2}", "{\"cpu\": \"4\"}"))
+                        .allocatable()
+                        .milliCpu());
     }
 
     @Test
     void nodesWithoutRatiosOrWithRatiosOfOneOrBrokenJsonAreLeftAsTheyAre() {
-        for (NodeInfo n : List.of(node("4", null, null), node("4", "{\"cpu\": 1}", null), node("4", "{cpu", null), node("4", "{\"cpu\": \"x\"}", null))) {
+        for (NodeInfo n : List.of(
+                node("4", null, null),
+                node("4", "{\"cpu\": 1}", null),
+                node("4", "{cpu", null),
+                node("4", "{\"cpu\": \"x\"}", null))) {
             assertSame(n, t.transform(n));
         }
     }
@@ -58,6 +66,9 @@ class ResourceAmplificationTest {
         Transformation tr = t.beforeScore(new CycleState(), Pods.pod("p").info(), List.of(plain, amplified));
         assertSame(plain, tr.nodes().get(0));
         assertEquals(12000, tr.nodes().get(1).allocatable().milliCpu());
-        assertSame(Transformation.UNCHANGED, t.beforeScore(new CycleState(), Pods.pod("p").info(), List.of(plain)), "nothing to change allocates nothing");
+        assertSame(
+                Transformation.UNCHANGED,
+                t.beforeScore(new CycleState(), Pods.pod("p").info(), List.of(plain)),
+                "nothing to change allocates nothing");
     }
 }

@@ -3,8 +3,7 @@ package io.hotsched.transformers.nodereservation;
 /** Linux cpuset lists: {@code 0-5}, {@code 2,4,6,8}, {@code 0-1,4}. */
 final class CpuSet {
 
-    private CpuSet() {
-    }
+    private CpuSet() {}
 
     /** How many cpus the list names. */
     static int size(String list) {

@@ -22,7 +22,8 @@ record Reservation(Map<String, BigDecimal> reserved, boolean trimsAllocatable) {
 
     /** The node's reservation, or null when it has none or it cannot be read. */
     static Reservation of(Node node) {
-        Map<String, String> annotations = node.getMetadata() == null ? null : node.getMetadata().getAnnotations();
+        Map<String, String> annotations =
+                node.getMetadata() == null ? null : node.getMetadata().getAnnotations();
         String text = annotations == null ? null : annotations.get(NodeReservation.ANNOTATION);
         if (text == null || text.isBlank()) {
             return null;
@@ -35,7 +36,10 @@ record Reservation(Map<String, BigDecimal> reserved, boolean trimsAllocatable) {
         }
         Map<String, BigDecimal> reserved = new LinkedHashMap<>();
         try {
-            json.path("resources").properties().forEach(e -> reserved.put(e.getKey(), new Quantity(e.getValue().asText()).getNumericalAmount()));
+            json.path("resources")
+                    .properties()
+                    .forEach(e ->
+                            reserved.put(e.getKey(), new Quantity(e.getValue().asText()).getNumericalAmount()));
             String cpus = json.path("reservedCPUs").asText("");
             if (!cpus.isEmpty()) {
                 reserved.put("cpu", BigDecimal.valueOf(CpuSet.size(cpus)));

@@ -19,8 +19,7 @@ import java.util.concurrent.ConcurrentHashMap;
 final class ReservationTransformer implements NodeTransformer {
 
     /** A node's trimmed copy, valid while the NodeInfo's generation stays the same. */
-    private record Trimmed(Node source, long generation, NodeInfo node) {
-    }
+    private record Trimmed(Node source, long generation, NodeInfo node) {}
 
     private final Map<String, Trimmed> cache = new ConcurrentHashMap<>();
 
@@ -33,7 +32,9 @@ final class ReservationTransformer implements NodeTransformer {
     @Override
     public NodeInfo transform(NodeInfo node) {
         Node n = node.node();
-        if (n == null || n.getMetadata() == null || n.getMetadata().getAnnotations() == null
+        if (n == null
+                || n.getMetadata() == null
+                || n.getMetadata().getAnnotations() == null
                 || !n.getMetadata().getAnnotations().containsKey(NodeReservation.ANNOTATION)) {
             return node;
         }
@@ -52,7 +53,9 @@ final class ReservationTransformer implements NodeTransformer {
     }
 
     static Node trimmed(Node n, Reservation r) {
-        Map<String, Quantity> alloc = n.getStatus() == null || n.getStatus().getAllocatable() == null ? Map.of() : n.getStatus().getAllocatable();
+        Map<String, Quantity> alloc = n.getStatus() == null || n.getStatus().getAllocatable() == null
+                ? Map.of()
+                : n.getStatus().getAllocatable();
         Map<String, Quantity> out = new LinkedHashMap<>(alloc);
         for (String name : List.of("cpu", "memory")) {
             BigDecimal reserved = r.reserved().get(name);
@@ -63,6 +66,10 @@ final class ReservationTransformer implements NodeTransformer {
             BigDecimal left = q.getNumericalAmount().subtract(reserved).max(BigDecimal.ZERO);
             out.put(name, new Quantity(left.stripTrailingZeros().toPlainString()));
         }
-        return new NodeBuilder(n).editOrNewStatus().withAllocatable(out).endStatus().build();
+        return new NodeBuilder(n)
+                .editOrNewStatus()
+                .withAllocatable(out)
+                .endStatus()
+                .build();
     }
 }

@@ -53,7 +53,11 @@ class NodeReservationTest {
 
     @Test
     void reservedCpusCountInsteadOfTheCpuQuantity() {
-        assertEquals(4000, t.transform(node("{\"resources\":{\"cpu\":\"6\"},\"reservedCPUs\":\"0-1,4,6\"}")).allocatable().milliCpu());
+        assertEquals(
+                4000,
+                t.transform(node("{\"resources\":{\"cpu\":\"6\"},\"reservedCPUs\":\"0-1,4,6\"}"))
+                        .allocatable()
+                        .milliCpu());
     }
 
     @Test
@@ -64,7 +68,12 @@ class NodeReservationTest {
         assertSame(cpusOnly, t.transform(cpusOnly));
         NodeInfo broken = node("{not json");
         assertSame(broken, t.transform(broken));
-        assertEquals(0, t.transform(node("{\"resources\":{\"cpu\":\"20\"}}")).allocatable().milliCpu(), "never below 0");
+        assertEquals(
+                0,
+                t.transform(node("{\"resources\":{\"cpu\":\"20\"}}"))
+                        .allocatable()
+                        .milliCpu(),
+                "never below 0");
     }
 
     @Test
@@ -80,15 +89,30 @@ class NodeReservationTest {
                     filter:
                       enabled: [{name: NodeReservation}]
                 """;
-        Map<String, io.hotsched.api.framework.PluginFactory> plugins = Map.of("NodeResourcesFit", new NodeResourcesFit(), NodeReservation.NAME,
-                new NodeReservation(), "PrioritySort", new io.hotsched.plugins.defaults.queuesort.PrioritySort(), "DefaultBinder",
+        Map<String, io.hotsched.api.framework.PluginFactory> plugins = Map.of(
+                "NodeResourcesFit",
+                new NodeResourcesFit(),
+                NodeReservation.NAME,
+                new NodeReservation(),
+                "PrioritySort",
+                new io.hotsched.plugins.defaults.queuesort.PrioritySort(),
+                "DefaultBinder",
                 new io.hotsched.plugins.defaults.defaultbinder.DefaultBinder());
         NodeInfo n = node("{\"resources\":{\"cpu\":\"6\"}}");
         Snapshot snapshot = new Snapshot(List.of(n));
-        FrameworkServices services = new FrameworkServices(new ParallelizerImpl(1, "t"), null, () -> snapshot, x -> List.of(),
+        FrameworkServices services = new FrameworkServices(
+                new ParallelizerImpl(1, "t"),
+                null,
+                () -> snapshot,
+                x -> List.of(),
                 Executors.newSingleThreadScheduledExecutor());
-        FrameworkBuilder.Result r = FrameworkBuilder.build(ConfigParser.parse(yaml, "s.yaml").profiles().get(0), "s.yaml", 0,
-                name -> Optional.ofNullable(plugins.get(name)).map(p -> new Registration(name, p, "t", Version.emptyVersion, 1)), services);
+        FrameworkBuilder.Result r = FrameworkBuilder.build(
+                ConfigParser.parse(yaml, "s.yaml").profiles().get(0),
+                "s.yaml",
+                0,
+                name -> Optional.ofNullable(plugins.get(name))
+                        .map(p -> new Registration(name, p, "t", Version.emptyVersion, 1)),
+                services);
         assertTrue(r instanceof FrameworkBuilder.Built, r.toString());
         FrameworkImpl f = ((FrameworkBuilder.Built) r).framework();
         PodInfo pod = Pods.pod("p").cpu("3").info();

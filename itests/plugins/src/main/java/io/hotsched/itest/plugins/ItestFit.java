@@ -31,14 +31,17 @@ public final class ItestFit implements PluginFactory {
 
         @Override
         public Status filter(CycleState state, PodInfo pod, NodeInfo node) {
-            return pod.requests().milliCpu() > node.allocatable().milliCpu() - node.requested().milliCpu()
-                    ? Status.unschedulable("Insufficient cpu") : Status.SUCCESS;
+            return pod.requests().milliCpu()
+                            > node.allocatable().milliCpu() - node.requested().milliCpu()
+                    ? Status.unschedulable("Insufficient cpu")
+                    : Status.SUCCESS;
         }
 
         @Override
         public long score(CycleState state, PodInfo pod, NodeInfo node) {
             long alloc = node.allocatable().milliCpu();
-            long used = node.nonZeroRequested().milliCpu() + pod.nonZeroRequests().milliCpu();
+            long used =
+                    node.nonZeroRequested().milliCpu() + pod.nonZeroRequests().milliCpu();
             return alloc == 0 || used > alloc ? 0 : (alloc - used) * 100 / alloc;
         }
     }

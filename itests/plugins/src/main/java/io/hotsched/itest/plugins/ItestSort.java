@@ -1,9 +1,9 @@
 package io.hotsched.itest.plugins;
 
+import io.hotsched.api.framework.Handle;
 import io.hotsched.api.framework.Plugin;
 import io.hotsched.api.framework.PluginArgs;
 import io.hotsched.api.framework.PluginFactory;
-import io.hotsched.api.framework.Handle;
 import io.hotsched.api.framework.QueueSortPlugin;
 import io.hotsched.api.framework.QueuedPodInfo;
 import org.osgi.service.component.annotations.Component;

@@ -33,7 +33,8 @@ public final class ItestVersion implements PluginFactory {
 
     @Override
     public Plugin create(PluginArgs args, Handle handle) throws InvalidArgsException {
-        String version = FrameworkUtil.getBundle(ItestVersion.class).getVersion().toString();
+        String version =
+                FrameworkUtil.getBundle(ItestVersion.class).getVersion().toString();
         String tag = args.as(Args.class).tag;
         if (tag == null || !tag.matches("[a-z0-9-]+")) {
             throw new InvalidArgsException("tag", tag, "lower-case letters, digits and dashes");
@@ -47,7 +48,8 @@ public final class ItestVersion implements PluginFactory {
             @Override
             public Status preBind(CycleState state, PodInfo pod, String nodeName) {
                 handle.cluster().patchPod(pod, p -> {
-                    Map<String, String> a = p.getMetadata().getAnnotations() == null ? new LinkedHashMap<>()
+                    Map<String, String> a = p.getMetadata().getAnnotations() == null
+                            ? new LinkedHashMap<>()
                             : new LinkedHashMap<>(p.getMetadata().getAnnotations());
                     a.put(ANNOTATION, version);
                     a.put(TAG_ANNOTATION, tag);

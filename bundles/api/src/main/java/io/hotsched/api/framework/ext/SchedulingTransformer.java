@@ -5,5 +5,4 @@ import org.osgi.annotation.versioning.ConsumerType;
 
 /** A plugin that transforms what an extension point sees. */
 @ConsumerType
-public interface SchedulingTransformer extends Plugin {
-}
+public interface SchedulingTransformer extends Plugin {}

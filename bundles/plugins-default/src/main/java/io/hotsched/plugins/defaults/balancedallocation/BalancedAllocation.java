@@ -76,7 +76,8 @@ public final class BalancedAllocation implements PluginFactory {
 
         @Override
         public long score(CycleState state, PodInfo pod, NodeInfo node) {
-            long[] requests = state.read(KEY).map(PreScoreState::requests)
+            long[] requests = state.read(KEY)
+                    .map(PreScoreState::requests)
                     .orElseGet(() -> ResourceAllocation.podRequests(pod, resources, true));
             if (bestEffort(requests)) {
                 return 0;
@@ -137,8 +138,11 @@ public final class BalancedAllocation implements PluginFactory {
 
         @Override
         public List<ClusterEventWithHint> eventsToRegister() {
-            return List.of(ClusterEventWithHint.of(ClusterEvent.of(ClusterEvent.POD, ActionType.DELETE, ActionType.UPDATE_POD_SCALE_DOWN)),
-                    ClusterEventWithHint.of(ClusterEvent.of(ClusterEvent.NODE, ActionType.ADD, ActionType.UPDATE_NODE_ALLOCATABLE)));
+            return List.of(
+                    ClusterEventWithHint.of(
+                            ClusterEvent.of(ClusterEvent.POD, ActionType.DELETE, ActionType.UPDATE_POD_SCALE_DOWN)),
+                    ClusterEventWithHint.of(
+                            ClusterEvent.of(ClusterEvent.NODE, ActionType.ADD, ActionType.UPDATE_NODE_ALLOCATABLE)));
         }
     }
 }

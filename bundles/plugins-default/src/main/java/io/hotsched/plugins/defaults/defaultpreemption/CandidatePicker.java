@@ -14,8 +14,7 @@ import java.util.function.ToLongFunction;
  */
 final class CandidatePicker {
 
-    private CandidatePicker() {
-    }
+    private CandidatePicker() {}
 
     static Candidate pick(List<Candidate> candidates, Instant now) {
         if (candidates.isEmpty()) {

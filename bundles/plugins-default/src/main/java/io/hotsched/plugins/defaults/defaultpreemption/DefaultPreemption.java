@@ -42,7 +42,9 @@ public final class DefaultPreemption implements PluginFactory {
             throw new InvalidArgsException("minCandidateNodesAbsolute", absolute, "not in valid range [0, inf)");
         }
         if (percentage == 0 && absolute == 0) {
-            throw new InvalidArgsException("minCandidateNodesAbsolute", absolute,
+            throw new InvalidArgsException(
+                    "minCandidateNodesAbsolute",
+                    absolute,
                     "cannot be zero at the same time as minCandidateNodesPercentage");
         }
         return new Instance(new Evaluator(handle, NAME, percentage, absolute));

@@ -13,11 +13,9 @@ import java.util.Map;
  */
 final class DisruptionBudgets {
 
-    record Split(List<PodInfo> violating, List<PodInfo> nonViolating) {
-    }
+    record Split(List<PodInfo> violating, List<PodInfo> nonViolating) {}
 
-    private record Budget(String namespace, LabelSelector selector, Map<String, String> disruptedPods, int allowed) {
-    }
+    private record Budget(String namespace, LabelSelector selector, Map<String, String> disruptedPods, int allowed) {}
 
     private final List<Budget> budgets;
 
@@ -26,16 +24,22 @@ final class DisruptionBudgets {
         budgets = new ArrayList<>(pdbs.size());
         for (int i = 0; i < pdbs.size(); i++) {
             PodDisruptionBudget pdb = pdbs.get(i);
-            String ns = pdb.getMetadata() == null || pdb.getMetadata().getNamespace() == null ? "default" : pdb.getMetadata().getNamespace();
+            String ns = pdb.getMetadata() == null || pdb.getMetadata().getNamespace() == null
+                    ? "default"
+                    : pdb.getMetadata().getNamespace();
             // a PDB without a selector, or with an empty one, protects nothing
-            LabelSelector sel = pdb.getSpec() == null || pdb.getSpec().getSelector() == null ? LabelSelector.NOTHING
+            LabelSelector sel = pdb.getSpec() == null || pdb.getSpec().getSelector() == null
+                    ? LabelSelector.NOTHING
                     : LabelSelector.of(pdb.getSpec().getSelector());
             if (sel.matchesEverything()) {
                 sel = LabelSelector.NOTHING;
             }
-            Map<String, String> disrupted = pdb.getStatus() == null || pdb.getStatus().getDisruptedPods() == null ? Map.of()
-                    : pdb.getStatus().getDisruptedPods();
-            int allowed = pdb.getStatus() == null || pdb.getStatus().getDisruptionsAllowed() == null ? 0
+            Map<String, String> disrupted =
+                    pdb.getStatus() == null || pdb.getStatus().getDisruptedPods() == null
+                            ? Map.of()
+                            : pdb.getStatus().getDisruptedPods();
+            int allowed = pdb.getStatus() == null || pdb.getStatus().getDisruptionsAllowed() == null
+                    ? 0
                     : pdb.getStatus().getDisruptionsAllowed();
             budgets.add(new Budget(ns, sel, disrupted, allowed));
         }

@@ -43,12 +43,10 @@ public final class Evaluator {
     static final String PREEMPTION_BY_SCHEDULER = "PreemptionByScheduler";
 
     /** What the dry run found: candidates (budget-respecting first), and why other nodes failed. */
-    public record DryRun(List<Candidate> candidates, Map<String, Status> failures) {
-    }
+    public record DryRun(List<Candidate> candidates, Map<String, Status> failures) {}
 
     /** Whether the pod may preempt, and why not. */
-    public record Eligibility(boolean eligible, String message) {
-    }
+    public record Eligibility(boolean eligible, String message) {}
 
     private final Handle handle;
     private final String pluginName;
@@ -58,7 +56,11 @@ public final class Evaluator {
     private final VictimSelection victims;
 
     /** @param offsets the first node to try among n potential nodes (upstream: random) */
-    public Evaluator(Handle handle, String pluginName, int minCandidateNodesPercentage, int minCandidateNodesAbsolute,
+    public Evaluator(
+            Handle handle,
+            String pluginName,
+            int minCandidateNodesPercentage,
+            int minCandidateNodesAbsolute,
             IntUnaryOperator offsets) {
         this.handle = handle;
         this.pluginName = pluginName;
@@ -69,7 +71,12 @@ public final class Evaluator {
     }
 
     Evaluator(Handle handle, String pluginName, int percentage, int absolute) {
-        this(handle, pluginName, percentage, absolute, n -> ThreadLocalRandom.current().nextInt(n));
+        this(
+                handle,
+                pluginName,
+                percentage,
+                absolute,
+                n -> ThreadLocalRandom.current().nextInt(n));
     }
 
     /** The whole PostFilter: the result is not yet prefixed with "preemption: ". */
@@ -88,7 +95,14 @@ public final class Evaluator {
         Map<String, Status> failures = Map.of();
         List<Candidate> candidates = List.of();
         if (!potential.isEmpty()) {
-            DryRun dr = dryRun(state, pod, potential, pdbs(), offsets.applyAsInt(potential.size()), numCandidates(potential.size()), now);
+            DryRun dr = dryRun(
+                    state,
+                    pod,
+                    potential,
+                    pdbs(),
+                    offsets.applyAsInt(potential.size()),
+                    numCandidates(potential.size()),
+                    now);
             candidates = dr.candidates();
             failures = dr.failures();
             if (candidates.isEmpty()) {
@@ -149,11 +163,12 @@ public final class Evaluator {
                 }
                 throw ex;
             }
-            for (var it = answer.entrySet().iterator(); it.hasNext();) {
+            for (var it = answer.entrySet().iterator(); it.hasNext(); ) {
                 var entry = it.next();
                 if (entry.getValue() == null || entry.getValue().pods().isEmpty()) {
                     if (!e.isIgnorable()) {
-                        throw new ExtenderException("expected at least one victim pod on node \"" + entry.getKey() + "\"");
+                        throw new ExtenderException(
+                                "expected at least one victim pod on node \"" + entry.getKey() + "\"");
                     }
                     it.remove();
                 }
@@ -180,7 +195,8 @@ public final class Evaluator {
     }
 
     public Eligibility eligibility(PodInfo pod, Status nominatedNodeStatus) {
-        if ("Never".equals(pod.pod().getSpec() == null ? null : pod.pod().getSpec().getPreemptionPolicy())) {
+        if ("Never"
+                .equals(pod.pod().getSpec() == null ? null : pod.pod().getSpec().getPreemptionPolicy())) {
             return new Eligibility(false, NOT_ELIGIBLE_NEVER);
         }
         String nominated = nominatedNodeName(pod.pod());
@@ -202,11 +218,15 @@ public final class Evaluator {
     }
 
     private static boolean terminatingByPreemption(Pod p) {
-        if (p.getMetadata().getDeletionTimestamp() == null || p.getStatus() == null || p.getStatus().getConditions() == null) {
+        if (p.getMetadata().getDeletionTimestamp() == null
+                || p.getStatus() == null
+                || p.getStatus().getConditions() == null) {
             return false;
         }
         for (PodCondition c : p.getStatus().getConditions()) {
-            if (DISRUPTION_TARGET.equals(c.getType()) && "True".equals(c.getStatus()) && PREEMPTION_BY_SCHEDULER.equals(c.getReason())) {
+            if (DISRUPTION_TARGET.equals(c.getType())
+                    && "True".equals(c.getStatus())
+                    && PREEMPTION_BY_SCHEDULER.equals(c.getReason())) {
                 return true;
             }
         }
@@ -218,8 +238,14 @@ public final class Evaluator {
      * state, until at least one budget-respecting candidate is found and {@code numCandidates} in
      * all. Each of the two candidate lists holds at most {@code numCandidates}.
      */
-    public DryRun dryRun(CycleState state, PodInfo pod, List<NodeInfo> potential, List<PodDisruptionBudget> pdbs, int offset,
-            int numCandidates, Instant now) {
+    public DryRun dryRun(
+            CycleState state,
+            PodInfo pod,
+            List<NodeInfo> potential,
+            List<PodDisruptionBudget> pdbs,
+            int offset,
+            int numCandidates,
+            Instant now) {
         DisruptionBudgets budgets = new DisruptionBudgets(pdbs);
         List<Candidate> nonViolating = new ArrayList<>();
         List<Candidate> violating = new ArrayList<>();
@@ -307,11 +333,16 @@ public final class Evaluator {
 
     static Pod withDisruptionTarget(Pod pod, String schedulerName) {
         PodStatus s = pod.getStatus() == null ? new PodStatus() : pod.getStatus();
-        List<PodCondition> conditions = s.getConditions() == null ? new ArrayList<>() : new ArrayList<>(s.getConditions());
+        List<PodCondition> conditions =
+                s.getConditions() == null ? new ArrayList<>() : new ArrayList<>(s.getConditions());
         conditions.removeIf(c -> DISRUPTION_TARGET.equals(c.getType()));
-        conditions.add(new PodConditionBuilder().withType(DISRUPTION_TARGET).withStatus("True").withReason(PREEMPTION_BY_SCHEDULER)
+        conditions.add(new PodConditionBuilder()
+                .withType(DISRUPTION_TARGET)
+                .withStatus("True")
+                .withReason(PREEMPTION_BY_SCHEDULER)
                 .withMessage(schedulerName + ": preempting to accommodate a higher priority pod")
-                .withLastTransitionTime(Instant.now().toString()).build());
+                .withLastTransitionTime(Instant.now().toString())
+                .build());
         s.setConditions(conditions);
         pod.setStatus(s);
         return pod;

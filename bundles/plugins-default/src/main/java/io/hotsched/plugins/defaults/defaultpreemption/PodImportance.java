@@ -12,8 +12,7 @@ import java.util.Comparator;
  */
 final class PodImportance {
 
-    private PodImportance() {
-    }
+    private PodImportance() {}
 
     static Comparator<PodInfo> order(Instant now) {
         return Comparator.comparingInt(PodInfo::priority).reversed().thenComparing(p -> startTime(p, now));

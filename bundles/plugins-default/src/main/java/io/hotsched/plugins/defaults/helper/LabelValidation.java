@@ -7,11 +7,11 @@ public final class LabelValidation {
 
     private static final String NAME_FMT = "([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]";
     private static final Pattern NAME = Pattern.compile(NAME_FMT);
-    private static final Pattern DNS1123_SUBDOMAIN = Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*");
+    private static final Pattern DNS1123_SUBDOMAIN =
+            Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*");
     private static final Pattern VALUE = Pattern.compile("(" + NAME_FMT + ")?");
 
-    private LabelValidation() {
-    }
+    private LabelValidation() {}
 
     /** Null when {@code key} is a valid label key, else upstream's message. */
     public static String keyError(String key) {
@@ -36,7 +36,8 @@ public final class LabelValidation {
         }
         if (!NAME.matcher(name).matches()) {
             return "name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric "
-                    + "character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '" + NAME_FMT + "')";
+                    + "character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '"
+                    + NAME_FMT + "')";
         }
         return null;
     }

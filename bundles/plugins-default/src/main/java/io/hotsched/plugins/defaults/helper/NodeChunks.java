@@ -22,8 +22,7 @@ public final class NodeChunks {
         void accept(T accumulator, NodeInfo node);
     }
 
-    private NodeChunks() {
-    }
+    private NodeChunks() {}
 
     /** The accumulators of the chunks, in node order; one when the nodes are few or there is one worker. */
     public static <T> List<T> run(Parallelizer parallelizer, List<NodeInfo> nodes, Supplier<T> fresh, Body<T> body) {

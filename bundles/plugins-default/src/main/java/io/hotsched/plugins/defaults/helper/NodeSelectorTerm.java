@@ -19,14 +19,16 @@ public final class NodeSelectorTerm {
     private final List<NodeSelectorRequirement> fields;
     private final String error;
 
-    private NodeSelectorTerm(List<NodeSelectorRequirement> expressions, List<NodeSelectorRequirement> fields, String error) {
+    private NodeSelectorTerm(
+            List<NodeSelectorRequirement> expressions, List<NodeSelectorRequirement> fields, String error) {
         this.expressions = expressions;
         this.fields = fields;
         this.error = error;
     }
 
     public static NodeSelectorTerm of(io.fabric8.kubernetes.api.model.NodeSelectorTerm t) {
-        List<NodeSelectorRequirement> exprs = t.getMatchExpressions() == null ? List.of() : List.copyOf(t.getMatchExpressions());
+        List<NodeSelectorRequirement> exprs =
+                t.getMatchExpressions() == null ? List.of() : List.copyOf(t.getMatchExpressions());
         List<NodeSelectorRequirement> fields = t.getMatchFields() == null ? List.of() : List.copyOf(t.getMatchFields());
         String error = null;
         for (int i = 0; i < exprs.size() && error == null; i++) {
@@ -57,8 +59,10 @@ public final class NodeSelectorTerm {
         if (error != null || expressions.isEmpty() && fields.isEmpty()) {
             return false;
         }
-        Map<String, String> labels = node.getMetadata() == null || node.getMetadata().getLabels() == null ? Map.of()
-                : node.getMetadata().getLabels();
+        Map<String, String> labels =
+                node.getMetadata() == null || node.getMetadata().getLabels() == null
+                        ? Map.of()
+                        : node.getMetadata().getLabels();
         for (NodeSelectorRequirement r : expressions) {
             if (!matches(r, labels.get(r.getKey()), labels.containsKey(r.getKey()))) {
                 return false;
@@ -103,7 +107,8 @@ public final class NodeSelectorTerm {
             if (!"metadata.name".equals(key)) {
                 return "key: Invalid value: \"" + key + "\": not a valid field selector key";
             }
-            if (!Set.of("In", "NotIn").contains(r.getOperator()) || values.size() != 1 && "NotIn".equals(r.getOperator())) {
+            if (!Set.of("In", "NotIn").contains(r.getOperator())
+                    || values.size() != 1 && "NotIn".equals(r.getOperator())) {
                 return "operator: Invalid value: \"" + r.getOperator() + "\": not a valid selector operator";
             }
             return null;

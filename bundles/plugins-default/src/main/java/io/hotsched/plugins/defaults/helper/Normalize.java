@@ -6,8 +6,7 @@ import io.hotsched.api.framework.ScorePlugin;
 /** Upstream's DefaultNormalizeScore. */
 public final class Normalize {
 
-    private Normalize() {
-    }
+    private Normalize() {}
 
     /**
      * Scales scores to [0, 100] by the largest (integer division); with {@code reverse}, 100 minus

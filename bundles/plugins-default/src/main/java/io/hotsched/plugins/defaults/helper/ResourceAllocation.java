@@ -11,8 +11,7 @@ import java.util.List;
  */
 public final class ResourceAllocation {
 
-    private ResourceAllocation() {
-    }
+    private ResourceAllocation() {}
 
     /**
      * The pod's request of each resource. Unless {@code actual}, cpu and memory count upstream's
@@ -22,7 +21,9 @@ public final class ResourceAllocation {
         long[] out = new long[resources.size()];
         for (int i = 0; i < out.length; i++) {
             String name = resources.get(i).name();
-            Resource source = !actual && (name.equals(Resource.CPU) || name.equals(Resource.MEMORY)) ? pod.nonZeroRequests() : pod.requests();
+            Resource source = !actual && (name.equals(Resource.CPU) || name.equals(Resource.MEMORY))
+                    ? pod.nonZeroRequests()
+                    : pod.requests();
             out[i] = source.get(name);
         }
         return out;
@@ -41,7 +42,9 @@ public final class ResourceAllocation {
 
     /** What the node's pods request of {@code name} plus the pod's request; see {@link #podRequests}. */
     public static long requested(NodeInfo node, String name, long podRequest, boolean actual) {
-        Resource onNode = !actual && (name.equals(Resource.CPU) || name.equals(Resource.MEMORY)) ? node.nonZeroRequested() : node.requested();
+        Resource onNode = !actual && (name.equals(Resource.CPU) || name.equals(Resource.MEMORY))
+                ? node.nonZeroRequested()
+                : node.requested();
         return onNode.get(name) + podRequest;
     }
 }

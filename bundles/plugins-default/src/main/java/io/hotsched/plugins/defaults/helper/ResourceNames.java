@@ -5,8 +5,7 @@ import io.hotsched.api.framework.Resource;
 /** Upstream's classification of resource names. */
 public final class ResourceNames {
 
-    private ResourceNames() {
-    }
+    private ResourceNames() {}
 
     /**
      * An extended resource: a domain-prefixed name outside {@code kubernetes.io/} and not a quota
@@ -18,7 +17,9 @@ public final class ResourceNames {
 
     /** Anything besides cpu, memory, ephemeral-storage and pods: extended, hugepages, prefixed native. */
     public static boolean isScalar(String name) {
-        return !name.equals(Resource.CPU) && !name.equals(Resource.MEMORY) && !name.equals(Resource.EPHEMERAL_STORAGE)
+        return !name.equals(Resource.CPU)
+                && !name.equals(Resource.MEMORY)
+                && !name.equals(Resource.EPHEMERAL_STORAGE)
                 && !name.equals(Resource.PODS);
     }
 }

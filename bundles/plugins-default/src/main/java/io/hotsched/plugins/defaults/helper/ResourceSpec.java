@@ -12,7 +12,8 @@ public record ResourceSpec(String name, long weight) {
     public static final long MAX_WEIGHT = 100;
 
     /** Upstream's default: cpu and memory, weight 1 each. */
-    public static final List<ResourceSpec> DEFAULTS = List.of(new ResourceSpec("cpu", 1), new ResourceSpec("memory", 1));
+    public static final List<ResourceSpec> DEFAULTS =
+            List.of(new ResourceSpec("cpu", 1), new ResourceSpec("memory", 1));
 
     /**
      * The configured resources after v1 defaulting (none: cpu and memory; weight 0: 1), validated:
@@ -20,7 +21,8 @@ public record ResourceSpec(String name, long weight) {
      *
      * @param field the path of the list in the args, for error messages
      */
-    public static List<ResourceSpec> defaulted(List<ResourceSpec> configured, String field) throws InvalidArgsException {
+    public static List<ResourceSpec> defaulted(List<ResourceSpec> configured, String field)
+            throws InvalidArgsException {
         if (configured == null || configured.isEmpty()) {
             return DEFAULTS;
         }
@@ -34,10 +36,12 @@ public record ResourceSpec(String name, long weight) {
             }
             long weight = r.weight() == 0 ? 1 : r.weight();
             if (weight < 1 || weight > MAX_WEIGHT) {
-                throw new InvalidArgsException(at + ".weight", r.weight(), "resource weight must be in the range [1, " + MAX_WEIGHT + "]");
+                throw new InvalidArgsException(
+                        at + ".weight", r.weight(), "resource weight must be in the range [1, " + MAX_WEIGHT + "]");
             }
             if (!seen.add(r.name())) {
-                throw new InvalidArgsException(at + ".name", r.name(), "Duplicate value: each resource may be listed once");
+                throw new InvalidArgsException(
+                        at + ".name", r.name(), "Duplicate value: each resource may be listed once");
             }
             out.add(new ResourceSpec(r.name(), weight));
         }

@@ -8,8 +8,7 @@ import java.util.Map;
 /** Upstream's checks of a label selector before it is used, with messages that name the part. */
 public final class SelectorValidation {
 
-    private SelectorValidation() {
-    }
+    private SelectorValidation() {}
 
     /** Null when {@code s} (null: selects nothing) can be used, else what is wrong. */
     public static String error(LabelSelector s) {
@@ -37,11 +36,13 @@ public final class SelectorValidation {
                 }
                 case "Exists", "DoesNotExist" -> {
                     if (!values.isEmpty()) {
-                        return "values: Invalid value: " + values + ": values set must be empty for exists and does not exist";
+                        return "values: Invalid value: " + values
+                                + ": values set must be empty for exists and does not exist";
                     }
                 }
                 default -> {
-                    return "operator: Unsupported value: \"" + op + "\": supported values: \"In\", \"NotIn\", \"Exists\", \"DoesNotExist\"";
+                    return "operator: Unsupported value: \"" + op
+                            + "\": supported values: \"In\", \"NotIn\", \"Exists\", \"DoesNotExist\"";
                 }
             }
             for (int i = 0; i < values.size(); i++) {

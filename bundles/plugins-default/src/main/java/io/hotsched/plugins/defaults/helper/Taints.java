@@ -8,8 +8,7 @@ import java.util.function.Predicate;
 /** Kubernetes' toleration matching (v1 Toleration.ToleratesTaint). */
 public final class Taints {
 
-    private Taints() {
-    }
+    private Taints() {}
 
     /**
      * Whether {@code t} tolerates {@code taint}: effects match (an empty toleration effect matches

@@ -56,7 +56,8 @@ public final class ImageLocality implements PluginFactory {
             }
             int totalNodes = handle.snapshot().size();
             Map<String, ImageStateSummary> images = node.imageStates();
-            long sum = sum(images, spec.getInitContainers(), totalNodes) + sum(images, spec.getContainers(), totalNodes);
+            long sum =
+                    sum(images, spec.getInitContainers(), totalNodes) + sum(images, spec.getContainers(), totalNodes);
             int containers = size(spec.getInitContainers()) + size(spec.getContainers());
             long maxThreshold = MAX_CONTAINER_THRESHOLD * containers;
             if (sum < MIN_THRESHOLD) {
@@ -73,7 +74,8 @@ public final class ImageLocality implements PluginFactory {
             }
             long sum = 0;
             for (Container c : containers) {
-                ImageStateSummary s = c.getImage() == null ? null : images.get(ImageStateSummary.normalizedName(c.getImage()));
+                ImageStateSummary s =
+                        c.getImage() == null ? null : images.get(ImageStateSummary.normalizedName(c.getImage()));
                 if (s != null) {
                     // spread: an image on few nodes counts little, so pods do not pile onto them
                     sum += (long) ((double) s.size() * s.numNodes() / totalNodes);

@@ -48,7 +48,8 @@ public final class InterPodAffinity implements PluginFactory {
     public static final String NAME = "InterPodAffinity";
     public static final String ERR_REASON_AFFINITY = "node(s) didn't match pod affinity rules";
     public static final String ERR_REASON_ANTI_AFFINITY = "node(s) didn't match pod anti-affinity rules";
-    public static final String ERR_REASON_EXISTING_ANTI_AFFINITY = "node(s) didn't satisfy existing pods anti-affinity rules";
+    public static final String ERR_REASON_EXISTING_ANTI_AFFINITY =
+            "node(s) didn't satisfy existing pods anti-affinity rules";
     static final int MAX_HARD_POD_AFFINITY_WEIGHT = 100;
 
     /** InterPodAffinityArgs (v1). */
@@ -62,7 +63,8 @@ public final class InterPodAffinity implements PluginFactory {
         Args a = args.as(Args.class);
         int hard = a.hardPodAffinityWeight == null ? 1 : a.hardPodAffinityWeight;
         if (hard < 0 || hard > MAX_HARD_POD_AFFINITY_WEIGHT) {
-            throw new InvalidArgsException("hardPodAffinityWeight", hard, "must be in the range [0, " + MAX_HARD_POD_AFFINITY_WEIGHT + "]");
+            throw new InvalidArgsException(
+                    "hardPodAffinityWeight", hard, "must be in the range [0, " + MAX_HARD_POD_AFFINITY_WEIGHT + "]");
         }
         return new Instance(handle, hard, a.ignorePreferredTermsOfExistingPods);
     }
@@ -106,8 +108,14 @@ public final class InterPodAffinity implements PluginFactory {
     static final StateKey<PreFilterState> PRE_FILTER_KEY = StateKey.of("PreFilter" + NAME, PreFilterState.class);
     static final StateKey<PreScoreState> PRE_SCORE_KEY = StateKey.of("PreScore" + NAME, PreScoreState.class);
 
-    static final class Instance implements PreFilterPlugin, CountingExtensions, FilterPlugin, PreScorePlugin, ScorePlugin,
-            ScoreExtensions, EnqueueExtensions {
+    static final class Instance
+            implements PreFilterPlugin,
+                    CountingExtensions,
+                    FilterPlugin,
+                    PreScorePlugin,
+                    ScorePlugin,
+                    ScoreExtensions,
+                    EnqueueExtensions {
 
         private final Handle handle;
         private final int hardPodAffinityWeight;
@@ -126,7 +134,8 @@ public final class InterPodAffinity implements PluginFactory {
 
         private boolean matches(AffinityTerm term, PodInfo pod) {
             // the namespace's labels are looked up only when the namespace selector decides
-            if (term.namespaces().contains(pod.namespace()) || term.namespaceSelector().matchesNothing()) {
+            if (term.namespaces().contains(pod.namespace())
+                    || term.namespaceSelector().matchesNothing()) {
                 return term.matches(pod, Map.of());
             }
             return term.matches(pod, handle.namespaceLabels(pod.namespace()));
@@ -149,12 +158,17 @@ public final class InterPodAffinity implements PluginFactory {
             if (error != null) {
                 return PreFilterResult.of(Status.unresolvable("parsing pod: requiredAffinityTerms: " + error));
             }
-            boolean incomingTerms = !pod.requiredAffinityTerms().isEmpty() || !pod.requiredAntiAffinityTerms().isEmpty();
+            boolean incomingTerms = !pod.requiredAffinityTerms().isEmpty()
+                    || !pod.requiredAntiAffinityTerms().isEmpty();
             // without terms of its own, only nodes whose pods have required anti-affinity matter (upstream's list)
             List<NodeInfo> walk = incomingTerms ? nodes.list() : nodes.havePodsWithRequiredAntiAffinityList();
             List<PreFilterState> chunks = NodeChunks.run(handle.parallelizer(), walk, PreFilterState::new, (s, n) -> {
-                for (int existingI = 0, existingN = n.podsWithRequiredAntiAffinity().size(); existingI < existingN; existingI++) {
-                    countExistingAntiAffinity(s, pod, n.podsWithRequiredAntiAffinity().get(existingI), n, 1);
+                for (int existingI = 0,
+                                existingN = n.podsWithRequiredAntiAffinity().size();
+                        existingI < existingN;
+                        existingI++) {
+                    countExistingAntiAffinity(
+                            s, pod, n.podsWithRequiredAntiAffinity().get(existingI), n, 1);
                 }
                 if (incomingTerms) {
                     for (int existingI = 0, existingN = n.pods().size(); existingI < existingN; existingI++) {
@@ -173,7 +187,8 @@ public final class InterPodAffinity implements PluginFactory {
             return PreFilterResult.ALL_NODES;
         }
 
-        private void countExistingAntiAffinity(PreFilterState s, PodInfo incoming, PodInfo existing, NodeInfo node, long delta) {
+        private void countExistingAntiAffinity(
+                PreFilterState s, PodInfo incoming, PodInfo existing, NodeInfo node, long delta) {
             Map<String, String> labels = node.labels();
             for (int tI = 0, tN = existing.requiredAntiAffinityTerms().size(); tI < tN; tI++) {
                 AffinityTerm t = existing.requiredAntiAffinityTerms().get(tI);
@@ -269,7 +284,8 @@ public final class InterPodAffinity implements PluginFactory {
             if (nodes.isEmpty()) {
                 return Status.SKIP;
             }
-            boolean hasPreferred = !pod.preferredAffinityTerms().isEmpty() || !pod.preferredAntiAffinityTerms().isEmpty();
+            boolean hasPreferred = !pod.preferredAffinityTerms().isEmpty()
+                    || !pod.preferredAntiAffinityTerms().isEmpty();
             if (ignorePreferredTermsOfExistingPods && !hasPreferred) {
                 return Status.SKIP;
             }
@@ -278,9 +294,10 @@ public final class InterPodAffinity implements PluginFactory {
                 return Status.error(error);
             }
             // without preferred terms of its own, only nodes whose pods have affinity terms can score (upstream's list)
-            List<NodeInfo> walk = hasPreferred ? handle.snapshot().list() : handle.snapshot().havePodsWithAffinityList();
-            List<TopologyCounts> chunks = NodeChunks.run(handle.parallelizer(), walk, () -> new TopologyCounts(true),
-                    (scores, n) -> {
+            List<NodeInfo> walk =
+                    hasPreferred ? handle.snapshot().list() : handle.snapshot().havePodsWithAffinityList();
+            List<TopologyCounts> chunks =
+                    NodeChunks.run(handle.parallelizer(), walk, () -> new TopologyCounts(true), (scores, n) -> {
                         List<PodInfo> existing = hasPreferred ? n.pods() : n.podsWithAffinity();
                         for (int existingI = 0, existingN = existing.size(); existingI < existingN; existingI++) {
                             scoreExisting(scores, pod, existing.get(existingI), n.labels());
@@ -297,7 +314,8 @@ public final class InterPodAffinity implements PluginFactory {
             return Status.SUCCESS;
         }
 
-        private void scoreExisting(TopologyCounts scores, PodInfo incoming, PodInfo existing, Map<String, String> nodeLabels) {
+        private void scoreExisting(
+                TopologyCounts scores, PodInfo incoming, PodInfo existing, Map<String, String> nodeLabels) {
             if (nodeLabels.isEmpty()) {
                 return;
             }
@@ -313,7 +331,12 @@ public final class InterPodAffinity implements PluginFactory {
         }
 
         /** Adds each term's weight (times {@code sign}), or {@code sign} itself for required terms, where the term selects {@code pod}. */
-        private void add(TopologyCounts scores, List<AffinityTerm> terms, PodInfo pod, Map<String, String> nodeLabels, long sign,
+        private void add(
+                TopologyCounts scores,
+                List<AffinityTerm> terms,
+                PodInfo pod,
+                Map<String, String> nodeLabels,
+                long sign,
                 boolean fixedWeight) {
             for (int tI = 0, tN = terms.size(); tI < tN; tI++) {
                 AffinityTerm t = terms.get(tI);
@@ -359,8 +382,11 @@ public final class InterPodAffinity implements PluginFactory {
 
         @Override
         public List<ClusterEventWithHint> eventsToRegister() {
-            return List.of(ClusterEventWithHint.of(ClusterEvent.of(ClusterEvent.POD, ActionType.ADD, ActionType.UPDATE_POD_LABEL, ActionType.DELETE)),
-                    ClusterEventWithHint.of(ClusterEvent.of(ClusterEvent.NODE, ActionType.ADD, ActionType.UPDATE_NODE_LABEL)));
+            return List.of(
+                    ClusterEventWithHint.of(ClusterEvent.of(
+                            ClusterEvent.POD, ActionType.ADD, ActionType.UPDATE_POD_LABEL, ActionType.DELETE)),
+                    ClusterEventWithHint.of(
+                            ClusterEvent.of(ClusterEvent.NODE, ActionType.ADD, ActionType.UPDATE_NODE_LABEL)));
         }
     }
 
@@ -369,8 +395,12 @@ public final class InterPodAffinity implements PluginFactory {
         if (a == null) {
             return null;
         }
-        String e = a.getPodAffinity() == null ? null : termsError(a.getPodAffinity().getRequiredDuringSchedulingIgnoredDuringExecution());
-        return e != null || a.getPodAntiAffinity() == null ? e : termsError(a.getPodAntiAffinity().getRequiredDuringSchedulingIgnoredDuringExecution());
+        String e = a.getPodAffinity() == null
+                ? null
+                : termsError(a.getPodAffinity().getRequiredDuringSchedulingIgnoredDuringExecution());
+        return e != null || a.getPodAntiAffinity() == null
+                ? e
+                : termsError(a.getPodAntiAffinity().getRequiredDuringSchedulingIgnoredDuringExecution());
     }
 
     private static String preferredTermsError(PodInfo pod) {
@@ -378,11 +408,15 @@ public final class InterPodAffinity implements PluginFactory {
         if (a == null) {
             return null;
         }
-        String e = a.getPodAffinity() == null ? null : weightedError(a.getPodAffinity().getPreferredDuringSchedulingIgnoredDuringExecution());
+        String e = a.getPodAffinity() == null
+                ? null
+                : weightedError(a.getPodAffinity().getPreferredDuringSchedulingIgnoredDuringExecution());
         if (e != null) {
             return "parsing pod: preferredAffinityTerms: " + e;
         }
-        e = a.getPodAntiAffinity() == null ? null : weightedError(a.getPodAntiAffinity().getPreferredDuringSchedulingIgnoredDuringExecution());
+        e = a.getPodAntiAffinity() == null
+                ? null
+                : weightedError(a.getPodAntiAffinity().getPreferredDuringSchedulingIgnoredDuringExecution());
         return e == null ? null : "parsing pod: preferredAntiAffinityTerms: " + e;
     }
 

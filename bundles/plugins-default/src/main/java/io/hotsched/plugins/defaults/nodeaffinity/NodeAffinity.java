@@ -26,13 +26,12 @@ import io.hotsched.api.framework.ScorePlugin;
 import io.hotsched.api.framework.StateData;
 import io.hotsched.api.framework.StateKey;
 import io.hotsched.api.framework.Status;
-import io.hotsched.plugins.defaults.helper.Normalize;
 import io.hotsched.plugins.defaults.helper.NodeSelectorTerm;
+import io.hotsched.plugins.defaults.helper.Normalize;
 import io.hotsched.plugins.defaults.helper.RequiredNodeAffinity;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import org.osgi.service.component.annotations.Component;
 
@@ -61,26 +60,29 @@ public final class NodeAffinity implements PluginFactory {
         List<Weighted> addedPreferred = List.of();
         if (a.addedAffinity != null) {
             if (a.addedAffinity.getRequiredDuringSchedulingIgnoredDuringExecution() != null) {
-                addedRequired = NodeSelectorTerm.all(a.addedAffinity.getRequiredDuringSchedulingIgnoredDuringExecution());
+                addedRequired =
+                        NodeSelectorTerm.all(a.addedAffinity.getRequiredDuringSchedulingIgnoredDuringExecution());
                 for (int i = 0; i < addedRequired.size(); i++) {
                     if (addedRequired.get(i).error() != null) {
-                        throw new InvalidArgsException("addedAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[" + i
-                                + "]", addedRequired.get(i).error());
+                        throw new InvalidArgsException(
+                                "addedAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[" + i
+                                        + "]",
+                                addedRequired.get(i).error());
                     }
                 }
             }
             String[] error = new String[1];
             addedPreferred = weighted(a.addedAffinity.getPreferredDuringSchedulingIgnoredDuringExecution(), error);
             if (error[0] != null) {
-                throw new InvalidArgsException("addedAffinity.preferredDuringSchedulingIgnoredDuringExecution", error[0]);
+                throw new InvalidArgsException(
+                        "addedAffinity.preferredDuringSchedulingIgnoredDuringExecution", error[0]);
             }
         }
         return new Instance(addedRequired, addedPreferred);
     }
 
     /** A preferred term with its weight. */
-    record Weighted(NodeSelectorTerm term, int weight) {
-    }
+    record Weighted(NodeSelectorTerm term, int weight) {}
 
     static List<Weighted> weighted(List<PreferredSchedulingTerm> terms, String[] error) {
         List<Weighted> out = new ArrayList<>();
@@ -89,7 +91,10 @@ public final class NodeAffinity implements PluginFactory {
         }
         for (int i = 0; i < terms.size(); i++) {
             PreferredSchedulingTerm t = terms.get(i);
-            NodeSelectorTerm term = NodeSelectorTerm.of(t.getPreference() == null ? new io.fabric8.kubernetes.api.model.NodeSelectorTerm() : t.getPreference());
+            NodeSelectorTerm term = NodeSelectorTerm.of(
+                    t.getPreference() == null
+                            ? new io.fabric8.kubernetes.api.model.NodeSelectorTerm()
+                            : t.getPreference());
             if (term.error() != null && error[0] == null) {
                 error[0] = "[" + i + "]." + term.error();
             }
@@ -106,8 +111,10 @@ public final class NodeAffinity implements PluginFactory {
         }
     }
 
-    static final class Instance implements PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugin, ScoreExtensions, EnqueueExtensions {
-        private static final StateKey<RequiredNodeAffinity> REQUIRED = StateKey.of("PreFilter" + NAME, RequiredNodeAffinity.class);
+    static final class Instance
+            implements PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugin, ScoreExtensions, EnqueueExtensions {
+        private static final StateKey<RequiredNodeAffinity> REQUIRED =
+                StateKey.of("PreFilter" + NAME, RequiredNodeAffinity.class);
         private static final StateKey<Preferred> PREFERRED = StateKey.of("PreScore" + NAME, Preferred.class);
         private static final Status REJECT_POD = Status.unresolvable(ERR_REASON_POD);
         private static final Status REJECT_ENFORCED = Status.unresolvable(ERR_REASON_ENFORCED);
@@ -176,9 +183,12 @@ public final class NodeAffinity implements PluginFactory {
         @Override
         public Status preScore(CycleState state, PodInfo pod, List<NodeInfo> nodes) {
             var spec = pod.pod().getSpec();
-            var affinity = spec == null || spec.getAffinity() == null ? null : spec.getAffinity().getNodeAffinity();
+            var affinity = spec == null || spec.getAffinity() == null
+                    ? null
+                    : spec.getAffinity().getNodeAffinity();
             String[] error = new String[1];
-            List<Weighted> terms = weighted(affinity == null ? null : affinity.getPreferredDuringSchedulingIgnoredDuringExecution(), error);
+            List<Weighted> terms = weighted(
+                    affinity == null ? null : affinity.getPreferredDuringSchedulingIgnoredDuringExecution(), error);
             if (error[0] != null) {
                 return Status.error(error[0]);
             }
@@ -220,7 +230,9 @@ public final class NodeAffinity implements PluginFactory {
 
         @Override
         public List<ClusterEventWithHint> eventsToRegister() {
-            return List.of(ClusterEventWithHint.of(ClusterEvent.of(ClusterEvent.NODE, ActionType.ADD, ActionType.UPDATE_NODE_LABEL)),
+            return List.of(
+                    ClusterEventWithHint.of(
+                            ClusterEvent.of(ClusterEvent.NODE, ActionType.ADD, ActionType.UPDATE_NODE_LABEL)),
                     ClusterEventWithHint.of(ClusterEvent.of(ClusterEvent.POD, ActionType.UPDATE)));
         }
     }

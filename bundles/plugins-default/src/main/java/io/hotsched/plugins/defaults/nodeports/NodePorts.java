@@ -19,8 +19,8 @@ import io.hotsched.api.framework.PreFilterResult;
 import io.hotsched.api.framework.StateData;
 import io.hotsched.api.framework.StateKey;
 import io.hotsched.api.framework.Status;
-import java.util.List;
 import io.hotsched.plugins.defaults.helper.States;
+import java.util.List;
 import org.osgi.service.component.annotations.Component;
 
 /**
@@ -78,7 +78,8 @@ public final class NodePorts implements PluginFactory, PreFilterPlugin, FilterPl
 
     @Override
     public List<ClusterEventWithHint> eventsToRegister() {
-        return List.of(ClusterEventWithHint.of(ClusterEvent.of(ClusterEvent.POD, ActionType.DELETE)),
+        return List.of(
+                ClusterEventWithHint.of(ClusterEvent.of(ClusterEvent.POD, ActionType.DELETE)),
                 ClusterEventWithHint.of(ClusterEvent.of(ClusterEvent.NODE, ActionType.ADD, ActionType.UPDATE)));
     }
 }

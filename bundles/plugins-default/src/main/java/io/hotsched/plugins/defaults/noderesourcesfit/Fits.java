@@ -30,12 +30,20 @@ final class Fits {
         if (pods + 1 > alloc.allowedPods()) {
             out = add(out, new InsufficientResource(Resource.PODS, TOO_MANY_PODS, 1, pods, alloc.allowedPods(), false));
         }
-        if (request.milliCpu() == 0 && request.memory() == 0 && request.ephemeralStorage() == 0 && request.scalars().isEmpty()) {
+        if (request.milliCpu() == 0
+                && request.memory() == 0
+                && request.ephemeralStorage() == 0
+                && request.scalars().isEmpty()) {
             return out == null ? List.of() : out;
         }
         out = checkOne(out, Resource.CPU, request.milliCpu(), used.milliCpu(), alloc.milliCpu());
         out = checkOne(out, Resource.MEMORY, request.memory(), used.memory(), alloc.memory());
-        out = checkOne(out, Resource.EPHEMERAL_STORAGE, request.ephemeralStorage(), used.ephemeralStorage(), alloc.ephemeralStorage());
+        out = checkOne(
+                out,
+                Resource.EPHEMERAL_STORAGE,
+                request.ephemeralStorage(),
+                used.ephemeralStorage(),
+                alloc.ephemeralStorage());
         for (Map.Entry<String, Long> e : request.scalars().entrySet()) {
             String name = e.getKey();
             if (e.getValue() == 0 || ResourceNames.isExtended(name) && ignored(name)) {
@@ -54,9 +62,11 @@ final class Fits {
         return slash >= 0 && ignoredGroups.contains(name.substring(0, slash));
     }
 
-    private static List<InsufficientResource> checkOne(List<InsufficientResource> out, String name, long request, long used, long alloc) {
+    private static List<InsufficientResource> checkOne(
+            List<InsufficientResource> out, String name, long request, long used, long alloc) {
         if (request > 0 && request > alloc - used) {
-            return add(out, new InsufficientResource(name, "Insufficient " + name, request, used, alloc, request > alloc));
+            return add(
+                    out, new InsufficientResource(name, "Insufficient " + name, request, used, alloc, request > alloc));
         }
         return out;
     }

@@ -26,9 +26,9 @@ import io.hotsched.api.framework.Status;
 import io.hotsched.plugins.defaults.helper.LabelValidation;
 import io.hotsched.plugins.defaults.helper.ResourceAllocation;
 import io.hotsched.plugins.defaults.helper.ResourceSpec;
+import io.hotsched.plugins.defaults.helper.States;
 import java.util.List;
 import java.util.Set;
-import io.hotsched.plugins.defaults.helper.States;
 import org.osgi.service.component.annotations.Component;
 
 /**
@@ -65,8 +65,7 @@ public final class NodeResourcesFit implements PluginFactory {
     }
 
     /** UtilizationShapePoint (v1). */
-    public record UtilizationShapePoint(long utilization, long score) {
-    }
+    public record UtilizationShapePoint(long utilization, long score) {}
 
     @Override
     public Plugin create(PluginArgs args, Handle handle) throws InvalidArgsException {
@@ -81,8 +80,12 @@ public final class NodeResourcesFit implements PluginFactory {
             case LEAST_ALLOCATED -> ScoringStrategy.LEAST_ALLOCATED;
             case MOST_ALLOCATED -> ScoringStrategy.MOST_ALLOCATED;
             case REQUESTED_TO_CAPACITY_RATIO -> new RequestedToCapacityRatio(shape(s.requestedToCapacityRatio));
-            default -> throw new InvalidArgsException("scoringStrategy.type", type,
-                    "Unsupported value: one of " + LEAST_ALLOCATED + ", " + MOST_ALLOCATED + ", " + REQUESTED_TO_CAPACITY_RATIO);
+            default ->
+                throw new InvalidArgsException(
+                        "scoringStrategy.type",
+                        type,
+                        "Unsupported value: one of " + LEAST_ALLOCATED + ", " + MOST_ALLOCATED + ", "
+                                + REQUESTED_TO_CAPACITY_RATIO);
         };
         return new Instance(new Fits(ignored, groups), strategy, resources);
     }
@@ -115,14 +118,20 @@ public final class NodeResourcesFit implements PluginFactory {
         for (int i = 0; i < shape.size(); i++) {
             UtilizationShapePoint p = shape.get(i);
             if (p.utilization() < 0 || p.utilization() > 100) {
-                throw new InvalidArgsException(field + "[" + i + "].utilization", p.utilization(), "must be in the range [0, 100]");
+                throw new InvalidArgsException(
+                        field + "[" + i + "].utilization", p.utilization(), "must be in the range [0, 100]");
             }
             if (i > 0 && p.utilization() <= xs[i - 1]) {
-                throw new InvalidArgsException(field + "[" + i + "].utilization", p.utilization(),
+                throw new InvalidArgsException(
+                        field + "[" + i + "].utilization",
+                        p.utilization(),
                         "utilization values must be sorted in increasing order");
             }
             if (p.score() < 0 || p.score() > MAX_CUSTOM_PRIORITY_SCORE) {
-                throw new InvalidArgsException(field + "[" + i + "].score", p.score(), "must be in the range [0, " + MAX_CUSTOM_PRIORITY_SCORE + "]");
+                throw new InvalidArgsException(
+                        field + "[" + i + "].score",
+                        p.score(),
+                        "must be in the range [0, " + MAX_CUSTOM_PRIORITY_SCORE + "]");
             }
             xs[i] = p.utilization();
             ys[i] = p.score() * (100 / MAX_CUSTOM_PRIORITY_SCORE);
@@ -150,7 +159,8 @@ public final class NodeResourcesFit implements PluginFactory {
     static final StateKey<PreScoreState> PRE_SCORE_KEY = StateKey.of("PreScore" + NAME, PreScoreState.class);
 
     /** The plugin with its arguments. */
-    public static final class Instance implements PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugin, EnqueueExtensions {
+    public static final class Instance
+            implements PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugin, EnqueueExtensions {
 
         private final Fits fits;
         private final ScoringStrategy strategy;
@@ -217,7 +227,8 @@ public final class NodeResourcesFit implements PluginFactory {
                 if (allocatable == 0) {
                     continue;
                 }
-                long s = strategy.resourceScore(ResourceAllocation.requested(node, name, podRequests[i], false), allocatable);
+                long s = strategy.resourceScore(
+                        ResourceAllocation.requested(node, name, podRequests[i], false), allocatable);
                 if (s != ScoringStrategy.LEFT_OUT) {
                     weightedSum += s * weights[i];
                     weightSum += weights[i];
@@ -228,8 +239,11 @@ public final class NodeResourcesFit implements PluginFactory {
 
         @Override
         public List<ClusterEventWithHint> eventsToRegister() {
-            return List.of(ClusterEventWithHint.of(ClusterEvent.of(ClusterEvent.POD, ActionType.DELETE, ActionType.UPDATE_POD_SCALE_DOWN)),
-                    ClusterEventWithHint.of(ClusterEvent.of(ClusterEvent.NODE, ActionType.ADD, ActionType.UPDATE_NODE_ALLOCATABLE)));
+            return List.of(
+                    ClusterEventWithHint.of(
+                            ClusterEvent.of(ClusterEvent.POD, ActionType.DELETE, ActionType.UPDATE_POD_SCALE_DOWN)),
+                    ClusterEventWithHint.of(
+                            ClusterEvent.of(ClusterEvent.NODE, ActionType.ADD, ActionType.UPDATE_NODE_ALLOCATABLE)));
         }
     }
 }

@@ -23,7 +23,8 @@ interface ScoringStrategy {
     }
 
     /** LeastAllocated: free share of each resource, weighted mean. */
-    ScoringStrategy LEAST_ALLOCATED = (requested, allocatable) -> requested > allocatable ? 0 : (allocatable - requested) * 100 / allocatable;
+    ScoringStrategy LEAST_ALLOCATED =
+            (requested, allocatable) -> requested > allocatable ? 0 : (allocatable - requested) * 100 / allocatable;
 
     /** MostAllocated: used share of each resource (at most all of it), weighted mean. */
     ScoringStrategy MOST_ALLOCATED = (requested, allocatable) -> Math.min(requested, allocatable) * 100 / allocatable;

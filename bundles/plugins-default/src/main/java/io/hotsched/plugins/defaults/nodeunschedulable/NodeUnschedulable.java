@@ -25,7 +25,8 @@ public final class NodeUnschedulable implements PluginFactory, FilterPlugin, Enq
     public static final String NAME = "NodeUnschedulable";
     public static final String ERR_REASON_UNSCHEDULABLE = "node(s) were unschedulable";
     public static final String ERR_REASON_UNKNOWN_CONDITION = "node(s) had unknown conditions";
-    private static final Taint UNSCHEDULABLE_TAINT = new Taint("NoSchedule", "node.kubernetes.io/unschedulable", null, null);
+    private static final Taint UNSCHEDULABLE_TAINT =
+            new Taint("NoSchedule", "node.kubernetes.io/unschedulable", null, null);
 
     @Override
     public Plugin create(PluginArgs args, Handle handle) {
@@ -42,16 +43,21 @@ public final class NodeUnschedulable implements PluginFactory, FilterPlugin, Enq
         if (node.node() == null) {
             return Status.unresolvable(ERR_REASON_UNKNOWN_CONDITION);
         }
-        boolean cordoned = node.node().getSpec() != null && Boolean.TRUE.equals(node.node().getSpec().getUnschedulable());
+        boolean cordoned = node.node().getSpec() != null
+                && Boolean.TRUE.equals(node.node().getSpec().getUnschedulable());
         if (!cordoned) {
             return Status.SUCCESS;
         }
-        var tolerations = pod.pod().getSpec() == null ? null : pod.pod().getSpec().getTolerations();
-        return Taints.tolerated(UNSCHEDULABLE_TAINT, tolerations) ? Status.SUCCESS : Status.unresolvable(ERR_REASON_UNSCHEDULABLE);
+        var tolerations =
+                pod.pod().getSpec() == null ? null : pod.pod().getSpec().getTolerations();
+        return Taints.tolerated(UNSCHEDULABLE_TAINT, tolerations)
+                ? Status.SUCCESS
+                : Status.unresolvable(ERR_REASON_UNSCHEDULABLE);
     }
 
     @Override
     public List<ClusterEventWithHint> eventsToRegister() {
-        return List.of(ClusterEventWithHint.of(ClusterEvent.of(ClusterEvent.NODE, ActionType.ADD, ActionType.UPDATE_NODE_TAINT)));
+        return List.of(ClusterEventWithHint.of(
+                ClusterEvent.of(ClusterEvent.NODE, ActionType.ADD, ActionType.UPDATE_NODE_TAINT)));
     }
 }

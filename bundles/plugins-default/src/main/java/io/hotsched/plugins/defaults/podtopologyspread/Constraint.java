@@ -16,7 +16,12 @@ import java.util.Map;
  * @param honorNodeAffinity nodeAffinityPolicy Honor: only nodes the pod's required node affinity admits
  * @param honorNodeTaints nodeTaintsPolicy Honor: only nodes without taints the pod does not tolerate
  */
-record Constraint(int maxSkew, String topologyKey, LabelSelector selector, int minDomains, boolean honorNodeAffinity,
+record Constraint(
+        int maxSkew,
+        String topologyKey,
+        LabelSelector selector,
+        int minDomains,
+        boolean honorNodeAffinity,
         boolean honorNodeTaints) {
 
     /** Whether {@code node} takes part in spreading for this constraint. */
@@ -26,9 +31,14 @@ record Constraint(int maxSkew, String topologyKey, LabelSelector selector, int m
         }
         if (honorNodeTaints) {
             List<Taint> taints = node.getSpec() == null ? null : node.getSpec().getTaints();
-            var tolerations = pod.pod().getSpec() == null ? null : pod.pod().getSpec().getTolerations();
-            return taints == null || Taints.firstUntolerated(taints, tolerations == null ? List.of() : tolerations,
-                    t -> "NoSchedule".equals(t.getEffect()) || "NoExecute".equals(t.getEffect())) == null;
+            var tolerations =
+                    pod.pod().getSpec() == null ? null : pod.pod().getSpec().getTolerations();
+            return taints == null
+                    || Taints.firstUntolerated(
+                                    taints,
+                                    tolerations == null ? List.of() : tolerations,
+                                    t -> "NoSchedule".equals(t.getEffect()) || "NoExecute".equals(t.getEffect()))
+                            == null;
         }
         return true;
     }
@@ -39,7 +49,9 @@ record Constraint(int maxSkew, String topologyKey, LabelSelector selector, int m
         for (int pI = 0, pN = pods.size(); pI < pN; pI++) {
             PodInfo p = pods.get(pI);
             // cheapest test first: the deletion timestamp is two loads further away than the labels
-            if (p.namespace().equals(namespace) && selector.matches(p.labels()) && p.pod().getMetadata().getDeletionTimestamp() == null) {
+            if (p.namespace().equals(namespace)
+                    && selector.matches(p.labels())
+                    && p.pod().getMetadata().getDeletionTimestamp() == null) {
                 n++;
             }
         }

@@ -20,22 +20,32 @@ import java.util.Set;
  */
 final class DefaultSelector {
 
-    private DefaultSelector() {
-    }
+    private DefaultSelector() {}
 
     static List<LabelSelector.Requirement> of(PodInfo pod, Handle handle) {
         List<LabelSelector.Requirement> reqs = new ArrayList<>();
         Map<String, String> labels = pod.labels();
         for (HasMetadata o : handle.objects("Service")) {
-            if (o instanceof Service s && sameNamespace(o, pod) && s.getSpec() != null && s.getSpec().getSelector() != null
+            if (o instanceof Service s
+                    && sameNamespace(o, pod)
+                    && s.getSpec() != null
+                    && s.getSpec().getSelector() != null
                     && selects(s.getSpec().getSelector(), labels)) {
-                s.getSpec().getSelector().forEach((k, v) -> reqs.add(new LabelSelector.Requirement(k, "In", Set.of(v))));
+                s.getSpec()
+                        .getSelector()
+                        .forEach((k, v) -> reqs.add(new LabelSelector.Requirement(k, "In", Set.of(v))));
             }
         }
         for (HasMetadata o : handle.objects("ReplicationController")) {
-            if (o instanceof ReplicationController rc && sameNamespace(o, pod) && rc.getSpec() != null && rc.getSpec().getSelector() != null
-                    && !rc.getSpec().getSelector().isEmpty() && selects(rc.getSpec().getSelector(), labels)) {
-                rc.getSpec().getSelector().forEach((k, v) -> reqs.add(new LabelSelector.Requirement(k, "In", Set.of(v))));
+            if (o instanceof ReplicationController rc
+                    && sameNamespace(o, pod)
+                    && rc.getSpec() != null
+                    && rc.getSpec().getSelector() != null
+                    && !rc.getSpec().getSelector().isEmpty()
+                    && selects(rc.getSpec().getSelector(), labels)) {
+                rc.getSpec()
+                        .getSelector()
+                        .forEach((k, v) -> reqs.add(new LabelSelector.Requirement(k, "In", Set.of(v))));
             }
         }
         for (HasMetadata o : handle.objects("ReplicaSet")) {
@@ -52,7 +62,9 @@ final class DefaultSelector {
     }
 
     /** A controller with a nil or empty selector selects nothing, not everything. */
-    private static void addIfSelects(List<LabelSelector.Requirement> reqs, io.fabric8.kubernetes.api.model.LabelSelector s,
+    private static void addIfSelects(
+            List<LabelSelector.Requirement> reqs,
+            io.fabric8.kubernetes.api.model.LabelSelector s,
             Map<String, String> labels) {
         LabelSelector sel = LabelSelector.of(s);
         if (!sel.matchesNothing() && !sel.matchesEverything() && sel.matches(labels)) {

@@ -49,8 +49,10 @@ import org.osgi.service.component.annotations.Component;
 public final class PodTopologySpread implements PluginFactory {
 
     public static final String NAME = "PodTopologySpread";
-    public static final String ERR_REASON_CONSTRAINTS_NOT_MATCH = "node(s) didn't match pod topology spread constraints";
-    public static final String ERR_REASON_NODE_LABEL_NOT_MATCH = ERR_REASON_CONSTRAINTS_NOT_MATCH + " (missing required label)";
+    public static final String ERR_REASON_CONSTRAINTS_NOT_MATCH =
+            "node(s) didn't match pod topology spread constraints";
+    public static final String ERR_REASON_NODE_LABEL_NOT_MATCH =
+            ERR_REASON_CONSTRAINTS_NOT_MATCH + " (missing required label)";
     public static final String SYSTEM = "System";
     public static final String LIST = "List";
     static final String DO_NOT_SCHEDULE = "DoNotSchedule";
@@ -59,8 +61,8 @@ public final class PodTopologySpread implements PluginFactory {
     static final String ZONE = "topology.kubernetes.io/zone";
 
     /** kube-scheduler's built-in defaults for pods without constraints. */
-    static final List<TopologySpreadConstraint> SYSTEM_DEFAULTS = List.of(
-            spec(3, HOSTNAME, SCHEDULE_ANYWAY), spec(5, ZONE, SCHEDULE_ANYWAY));
+    static final List<TopologySpreadConstraint> SYSTEM_DEFAULTS =
+            List.of(spec(3, HOSTNAME, SCHEDULE_ANYWAY), spec(5, ZONE, SCHEDULE_ANYWAY));
 
     private static TopologySpreadConstraint spec(int maxSkew, String key, String when) {
         TopologySpreadConstraint c = new TopologySpreadConstraint();
@@ -85,7 +87,9 @@ public final class PodTopologySpread implements PluginFactory {
             throw new InvalidArgsException("defaultingType", type, "Unsupported value: one of " + SYSTEM + ", " + LIST);
         }
         if (type.equals(SYSTEM) && !defaults.isEmpty()) {
-            throw new InvalidArgsException("defaultConstraints", "Invalid value: when .defaultingType is \"System\", .defaultConstraints must be empty");
+            throw new InvalidArgsException(
+                    "defaultConstraints",
+                    "Invalid value: when .defaultingType is \"System\", .defaultConstraints must be empty");
         }
         Set<String> seen = new HashSet<>();
         for (int i = 0; i < defaults.size(); i++) {
@@ -97,15 +101,21 @@ public final class PodTopologySpread implements PluginFactory {
             if (c.getTopologyKey() == null || c.getTopologyKey().isEmpty()) {
                 throw new InvalidArgsException(at + ".topologyKey", "Required value: can not be empty");
             }
-            if (!DO_NOT_SCHEDULE.equals(c.getWhenUnsatisfiable()) && !SCHEDULE_ANYWAY.equals(c.getWhenUnsatisfiable())) {
-                throw new InvalidArgsException(at + ".whenUnsatisfiable", c.getWhenUnsatisfiable(),
+            if (!DO_NOT_SCHEDULE.equals(c.getWhenUnsatisfiable())
+                    && !SCHEDULE_ANYWAY.equals(c.getWhenUnsatisfiable())) {
+                throw new InvalidArgsException(
+                        at + ".whenUnsatisfiable",
+                        c.getWhenUnsatisfiable(),
                         "Unsupported value: one of " + DO_NOT_SCHEDULE + ", " + SCHEDULE_ANYWAY);
             }
             if (c.getLabelSelector() != null) {
-                throw new InvalidArgsException(at + ".labelSelector", "Forbidden: constraint must not define a selector, as they deduced for each pod");
+                throw new InvalidArgsException(
+                        at + ".labelSelector",
+                        "Forbidden: constraint must not define a selector, as they deduced for each pod");
             }
             if (!seen.add(c.getTopologyKey() + "/" + c.getWhenUnsatisfiable())) {
-                throw new InvalidArgsException(at, "Duplicate value: {" + c.getTopologyKey() + ", " + c.getWhenUnsatisfiable() + "}");
+                throw new InvalidArgsException(
+                        at, "Duplicate value: {" + c.getTopologyKey() + ", " + c.getWhenUnsatisfiable() + "}");
             }
         }
         return new Instance(handle, type.equals(SYSTEM) ? SYSTEM_DEFAULTS : List.copyOf(defaults), type.equals(SYSTEM));
@@ -118,7 +128,8 @@ public final class PodTopologySpread implements PluginFactory {
         final long[] globalMin;
         final RequiredNodeAffinity affinity;
 
-        PreFilterState(List<Constraint> constraints, List<Map<String, long[]>> matchNum, RequiredNodeAffinity affinity) {
+        PreFilterState(
+                List<Constraint> constraints, List<Map<String, long[]>> matchNum, RequiredNodeAffinity affinity) {
             this.constraints = constraints;
             this.matchNum = matchNum;
             this.affinity = affinity;
@@ -156,8 +167,12 @@ public final class PodTopologySpread implements PluginFactory {
     }
 
     /** Matching pods per topology pair over the candidate domains, and each constraint's weight. */
-    record PreScoreState(List<Constraint> constraints, Set<String> ignoredNodes, List<Map<String, long[]>> pairCounts,
-            double[] weights) implements StateData {
+    record PreScoreState(
+            List<Constraint> constraints,
+            Set<String> ignoredNodes,
+            List<Map<String, long[]>> pairCounts,
+            double[] weights)
+            implements StateData {
         @Override
         public StateData copy() {
             return this;
@@ -167,8 +182,14 @@ public final class PodTopologySpread implements PluginFactory {
     static final StateKey<PreFilterState> PRE_FILTER_KEY = StateKey.of("PreFilter" + NAME, PreFilterState.class);
     static final StateKey<PreScoreState> PRE_SCORE_KEY = StateKey.of("PreScore" + NAME, PreScoreState.class);
 
-    static final class Instance implements PreFilterPlugin, CountingExtensions, FilterPlugin, PreScorePlugin, ScorePlugin,
-            ScoreExtensions, EnqueueExtensions {
+    static final class Instance
+            implements PreFilterPlugin,
+                    CountingExtensions,
+                    FilterPlugin,
+                    PreScorePlugin,
+                    ScorePlugin,
+                    ScoreExtensions,
+                    EnqueueExtensions {
 
         private final Handle handle;
         private final List<TopologySpreadConstraint> defaults;
@@ -188,13 +209,15 @@ public final class PodTopologySpread implements PluginFactory {
         /** The pod's constraints of one kind, or the defaults (with the selector of what selects the pod) when it has none. */
         private List<Constraint> constraints(PodInfo pod, String when) {
             var spec = pod.pod().getSpec();
-            List<TopologySpreadConstraint> own = spec == null || spec.getTopologySpreadConstraints() == null ? List.of()
+            List<TopologySpreadConstraint> own = spec == null || spec.getTopologySpreadConstraints() == null
+                    ? List.of()
                     : spec.getTopologySpreadConstraints();
             List<Constraint> out = new ArrayList<>();
             if (!own.isEmpty()) {
                 for (TopologySpreadConstraint c : own) {
                     if (when.equals(c.getWhenUnsatisfiable())) {
-                        out.add(compile(c, LabelSelector.of(c.getLabelSelector()).and(matchLabelKeys(c, pod))));
+                        out.add(compile(
+                                c, LabelSelector.of(c.getLabelSelector()).and(matchLabelKeys(c, pod))));
                     }
                 }
                 return out;
@@ -231,8 +254,12 @@ public final class PodTopologySpread implements PluginFactory {
         }
 
         private static Constraint compile(TopologySpreadConstraint c, LabelSelector selector) {
-            return new Constraint(c.getMaxSkew() == null ? 1 : c.getMaxSkew(), c.getTopologyKey(), selector,
-                    c.getMinDomains() == null ? 1 : c.getMinDomains(), !"Ignore".equals(c.getNodeAffinityPolicy()),
+            return new Constraint(
+                    c.getMaxSkew() == null ? 1 : c.getMaxSkew(),
+                    c.getTopologyKey(),
+                    selector,
+                    c.getMinDomains() == null ? 1 : c.getMinDomains(),
+                    !"Ignore".equals(c.getNodeAffinityPolicy()),
                     "Honor".equals(c.getNodeTaintsPolicy()));
         }
 
@@ -261,8 +288,8 @@ public final class PodTopologySpread implements PluginFactory {
                 return PreFilterResult.SKIP;
             }
             RequiredNodeAffinity affinity = RequiredNodeAffinity.of(pod);
-            List<List<Map<String, long[]>>> chunks = NodeChunks.run(handle.parallelizer(), nodes.list(), () -> domainCounts(constraints.size()),
-                    (matchNum, n) -> {
+            List<List<Map<String, long[]>>> chunks = NodeChunks.run(
+                    handle.parallelizer(), nodes.list(), () -> domainCounts(constraints.size()), (matchNum, n) -> {
                         Node node = n.node();
                         if (node == null) {
                             return;
@@ -274,7 +301,10 @@ public final class PodTopologySpread implements PluginFactory {
                         for (int i = 0; i < constraints.size(); i++) {
                             Constraint c = constraints.get(i);
                             if (c.includes(pod, node, affinity)) {
-                                PreFilterState.count(matchNum.get(i), labels.get(c.topologyKey()), c.count(n.pods(), pod.namespace()));
+                                PreFilterState.count(
+                                        matchNum.get(i),
+                                        labels.get(c.topologyKey()),
+                                        c.count(n.pods(), pod.namespace()));
                             }
                         }
                     });
@@ -298,7 +328,9 @@ public final class PodTopologySpread implements PluginFactory {
                 return States.notFound(PRE_FILTER_KEY);
             }
             Node n = node.node();
-            if (n == null || !Constraint.hasAllKeys(node.labels(), s.constraints) || !other.namespace().equals(pod.namespace())) {
+            if (n == null
+                    || !Constraint.hasAllKeys(node.labels(), s.constraints)
+                    || !other.namespace().equals(pod.namespace())) {
                 return Status.SUCCESS;
             }
             for (int i = 0; i < s.constraints.size(); i++) {
@@ -348,7 +380,9 @@ public final class PodTopologySpread implements PluginFactory {
             }
             // only the system defaults let nodes without a zone label still spread by hostname
             var spec = pod.pod().getSpec();
-            boolean requireAllKeys = spec != null && spec.getTopologySpreadConstraints() != null && !spec.getTopologySpreadConstraints().isEmpty()
+            boolean requireAllKeys = spec != null
+                            && spec.getTopologySpreadConstraints() != null
+                            && !spec.getTopologySpreadConstraints().isEmpty()
                     || !systemDefaulted;
             Set<String> ignored = new HashSet<>();
             List<Map<String, long[]>> pairCounts = new ArrayList<>(constraints.size());
@@ -371,13 +405,15 @@ public final class PodTopologySpread implements PluginFactory {
             }
             double[] weights = new double[constraints.size()];
             for (int i = 0; i < constraints.size(); i++) {
-                int size = constraints.get(i).topologyKey().equals(HOSTNAME) ? candidates.size() - ignored.size() : pairCounts.get(i).size();
+                int size = constraints.get(i).topologyKey().equals(HOSTNAME)
+                        ? candidates.size() - ignored.size()
+                        : pairCounts.get(i).size();
                 weights[i] = Math.log(size + 2);
             }
             RequiredNodeAffinity affinity = RequiredNodeAffinity.of(pod);
             // each chunk counts into its own maps, only the domains of the candidates (read-only here)
-            List<List<Map<String, long[]>>> chunks = NodeChunks.run(handle.parallelizer(), all, () -> domainCounts(constraints.size()),
-                    (counts, n) -> {
+            List<List<Map<String, long[]>>> chunks =
+                    NodeChunks.run(handle.parallelizer(), all, () -> domainCounts(constraints.size()), (counts, n) -> {
                         Node node = n.node();
                         if (node == null) {
                             return;
@@ -389,7 +425,8 @@ public final class PodTopologySpread implements PluginFactory {
                         for (int i = 0; i < constraints.size(); i++) {
                             Constraint c = constraints.get(i);
                             String domain = labels.getOrDefault(c.topologyKey(), "");
-                            if (c.includes(pod, node, affinity) && pairCounts.get(i).containsKey(domain)) {
+                            if (c.includes(pod, node, affinity)
+                                    && pairCounts.get(i).containsKey(domain)) {
                                 PreFilterState.count(counts.get(i), domain, c.count(n.pods(), pod.namespace()));
                             }
                         }
@@ -460,10 +497,15 @@ public final class PodTopologySpread implements PluginFactory {
 
         @Override
         public List<ClusterEventWithHint> eventsToRegister() {
-            return List.of(ClusterEventWithHint.of(ClusterEvent.of(ClusterEvent.POD, ActionType.ADD, ActionType.UPDATE_POD_LABEL, ActionType.DELETE)),
-                    ClusterEventWithHint.of(ClusterEvent.of(ClusterEvent.NODE, ActionType.ADD, ActionType.DELETE, ActionType.UPDATE_NODE_LABEL,
+            return List.of(
+                    ClusterEventWithHint.of(ClusterEvent.of(
+                            ClusterEvent.POD, ActionType.ADD, ActionType.UPDATE_POD_LABEL, ActionType.DELETE)),
+                    ClusterEventWithHint.of(ClusterEvent.of(
+                            ClusterEvent.NODE,
+                            ActionType.ADD,
+                            ActionType.DELETE,
+                            ActionType.UPDATE_NODE_LABEL,
                             ActionType.UPDATE_NODE_TAINT)));
         }
     }
-
 }

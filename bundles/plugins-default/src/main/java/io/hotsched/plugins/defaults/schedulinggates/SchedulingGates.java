@@ -33,7 +33,8 @@ public final class SchedulingGates implements PluginFactory, PreEnqueuePlugin, E
 
     @Override
     public Status preEnqueue(PodInfo pod) {
-        List<PodSchedulingGate> gates = pod.pod().getSpec() == null ? null : pod.pod().getSpec().getSchedulingGates();
+        List<PodSchedulingGate> gates =
+                pod.pod().getSpec() == null ? null : pod.pod().getSpec().getSchedulingGates();
         if (gates == null || gates.isEmpty()) {
             return Status.SUCCESS;
         }

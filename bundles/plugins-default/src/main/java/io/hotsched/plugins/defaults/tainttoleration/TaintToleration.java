@@ -32,7 +32,8 @@ import org.osgi.service.component.annotations.Component;
  * fewer PreferNoSchedule taints the pod does not tolerate, the better (normalized in reverse).
  */
 @Component(property = PluginFactory.NAME_PROPERTY + "=" + TaintToleration.NAME)
-public final class TaintToleration implements PluginFactory, FilterPlugin, PreScorePlugin, ScorePlugin, ScoreExtensions, EnqueueExtensions {
+public final class TaintToleration
+        implements PluginFactory, FilterPlugin, PreScorePlugin, ScorePlugin, ScoreExtensions, EnqueueExtensions {
 
     public static final String NAME = "TaintToleration";
     public static final String ERR_REASON_NOT_MATCH = "node(s) had taints that the pod didn't tolerate";
@@ -61,12 +62,15 @@ public final class TaintToleration implements PluginFactory, FilterPlugin, PreSc
         if (node.node() == null || node.node().getSpec() == null) {
             return Status.SUCCESS;
         }
-        Taint t = Taints.firstUntolerated(node.node().getSpec().getTaints(), tolerations(pod),
+        Taint t = Taints.firstUntolerated(
+                node.node().getSpec().getTaints(),
+                tolerations(pod),
                 x -> "NoSchedule".equals(x.getEffect()) || "NoExecute".equals(x.getEffect()));
         if (t == null) {
             return Status.SUCCESS;
         }
-        return Status.unresolvable("node(s) had untolerated taint {" + t.getKey() + ": " + (t.getValue() == null ? "" : t.getValue()) + "}");
+        return Status.unresolvable("node(s) had untolerated taint {" + t.getKey() + ": "
+                + (t.getValue() == null ? "" : t.getValue()) + "}");
     }
 
     @Override
@@ -84,7 +88,9 @@ public final class TaintToleration implements PluginFactory, FilterPlugin, PreSc
     @Override
     public long score(CycleState state, PodInfo pod, NodeInfo node) {
         List<Toleration> prefer = state.require(KEY).tolerations();
-        if (node.node() == null || node.node().getSpec() == null || node.node().getSpec().getTaints() == null) {
+        if (node.node() == null
+                || node.node().getSpec() == null
+                || node.node().getSpec().getTaints() == null) {
             return 0;
         }
         long count = 0;
@@ -109,12 +115,15 @@ public final class TaintToleration implements PluginFactory, FilterPlugin, PreSc
 
     @Override
     public List<ClusterEventWithHint> eventsToRegister() {
-        return List.of(ClusterEventWithHint.of(ClusterEvent.of(ClusterEvent.NODE, ActionType.ADD, ActionType.UPDATE_NODE_TAINT)),
+        return List.of(
+                ClusterEventWithHint.of(
+                        ClusterEvent.of(ClusterEvent.NODE, ActionType.ADD, ActionType.UPDATE_NODE_TAINT)),
                 ClusterEventWithHint.of(ClusterEvent.of(ClusterEvent.POD, ActionType.UPDATE)));
     }
 
     private static List<Toleration> tolerations(PodInfo pod) {
-        List<Toleration> t = pod.pod().getSpec() == null ? null : pod.pod().getSpec().getTolerations();
+        List<Toleration> t =
+                pod.pod().getSpec() == null ? null : pod.pod().getSpec().getTolerations();
         return t == null ? List.of() : t;
     }
 }

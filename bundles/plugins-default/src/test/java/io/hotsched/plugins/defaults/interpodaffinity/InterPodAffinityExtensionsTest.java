@@ -23,12 +23,23 @@ class InterPodAffinityExtensionsTest {
 
     @Test
     void addingAndRemovingAPodChangesWhatAntiAffinityAllows() throws Exception {
-        NodeInfo n1 = new NodeInfo(Nodes.node("n1").label("kubernetes.io/hostname", "n1").build());
-        InterPodAffinity.Instance p = (InterPodAffinity.Instance) new InterPodAffinity().create(new PluginArgsImpl(Map.of()), new FakeHandle());
-        PodInfo pod = PodInfo.of(new PodBuilder(Pods.pod("p").build()).editSpec().withNewAffinity().withNewPodAntiAffinity()
-                .addNewRequiredDuringSchedulingIgnoredDuringExecution().withTopologyKey("kubernetes.io/hostname")
-                .withLabelSelector(new LabelSelectorBuilder().addToMatchLabels("app", "db").build())
-                .endRequiredDuringSchedulingIgnoredDuringExecution().endPodAntiAffinity().endAffinity().endSpec().build());
+        NodeInfo n1 = new NodeInfo(
+                Nodes.node("n1").label("kubernetes.io/hostname", "n1").build());
+        InterPodAffinity.Instance p = (InterPodAffinity.Instance)
+                new InterPodAffinity().create(new PluginArgsImpl(Map.of()), new FakeHandle());
+        PodInfo pod = PodInfo.of(new PodBuilder(Pods.pod("p").build())
+                .editSpec()
+                .withNewAffinity()
+                .withNewPodAntiAffinity()
+                .addNewRequiredDuringSchedulingIgnoredDuringExecution()
+                .withTopologyKey("kubernetes.io/hostname")
+                .withLabelSelector(
+                        new LabelSelectorBuilder().addToMatchLabels("app", "db").build())
+                .endRequiredDuringSchedulingIgnoredDuringExecution()
+                .endPodAntiAffinity()
+                .endAffinity()
+                .endSpec()
+                .build());
         CycleState state = new CycleState();
         assertTrue(p.preFilter(state, pod, new Snapshot(List.of(n1))).status().isSuccess());
         assertTrue(p.filter(state, pod, n1).isSuccess());
@@ -42,6 +53,8 @@ class InterPodAffinityExtensionsTest {
         CycleState copy = state.copy();
         assertTrue(p.removePod(copy, pod, db, n1).isSuccess());
         assertTrue(p.filter(copy, pod, n1).isSuccess());
-        assertEquals(List.of(InterPodAffinity.ERR_REASON_ANTI_AFFINITY), p.filter(state, pod, n1).reasons());
+        assertEquals(
+                List.of(InterPodAffinity.ERR_REASON_ANTI_AFFINITY),
+                p.filter(state, pod, n1).reasons());
     }
 }

@@ -24,26 +24,42 @@ class PodTopologySpreadExtensionsTest {
     void addingPodsToOneZoneClosesItUntilOneIsRemoved() throws Exception {
         NodeInfo a = new NodeInfo(Nodes.node("a").label("zone", "a").build());
         NodeInfo b = new NodeInfo(Nodes.node("b").label("zone", "b").build());
-        PodTopologySpread.Instance p = (PodTopologySpread.Instance) new PodTopologySpread().create(new PluginArgsImpl(Map.of()),
-                new FakeHandle());
-        PodInfo pod = PodInfo.of(new PodBuilder(Pods.pod("p").label("app", "web").build()).editSpec()
-                .addNewTopologySpreadConstraint().withMaxSkew(1).withTopologyKey("zone").withWhenUnsatisfiable("DoNotSchedule")
-                .withLabelSelector(new LabelSelectorBuilder().addToMatchLabels("app", "web").build()).endTopologySpreadConstraint()
-                .endSpec().build());
+        PodTopologySpread.Instance p = (PodTopologySpread.Instance)
+                new PodTopologySpread().create(new PluginArgsImpl(Map.of()), new FakeHandle());
+        PodInfo pod =
+                PodInfo.of(new PodBuilder(Pods.pod("p").label("app", "web").build())
+                        .editSpec()
+                        .addNewTopologySpreadConstraint()
+                        .withMaxSkew(1)
+                        .withTopologyKey("zone")
+                        .withWhenUnsatisfiable("DoNotSchedule")
+                        .withLabelSelector(new LabelSelectorBuilder()
+                                .addToMatchLabels("app", "web")
+                                .build())
+                        .endTopologySpreadConstraint()
+                        .endSpec()
+                        .build());
         CycleState state = new CycleState();
         assertTrue(p.preFilter(state, pod, new Snapshot(List.of(a, b))).status().isSuccess());
         assertTrue(p.filter(state, pod, a).isSuccess());
 
-        PodInfo web = Pods.pod("web-1").uid("web-1").node("a").label("app", "web").info();
+        PodInfo web =
+                Pods.pod("web-1").uid("web-1").node("a").label("app", "web").info();
         p.addPod(state, pod, web, a);
         // zone a has 1, zone b 0: another in a would make the skew 2
-        assertEquals(List.of(PodTopologySpread.ERR_REASON_CONSTRAINTS_NOT_MATCH), p.filter(state, pod, a).reasons());
+        assertEquals(
+                List.of(PodTopologySpread.ERR_REASON_CONSTRAINTS_NOT_MATCH),
+                p.filter(state, pod, a).reasons());
         assertTrue(p.filter(state, pod, b).isSuccess());
 
         p.removePod(state, pod, web, a);
         assertTrue(p.filter(state, pod, a).isSuccess());
         // a pod of another app does not count
-        p.addPod(state, pod, Pods.pod("db").uid("db").node("a").label("app", "db").info(), a);
+        p.addPod(
+                state,
+                pod,
+                Pods.pod("db").uid("db").node("a").label("app", "db").info(),
+                a);
         assertTrue(p.filter(state, pod, a).isSuccess());
     }
 }

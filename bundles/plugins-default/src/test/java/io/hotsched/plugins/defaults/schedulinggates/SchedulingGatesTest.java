@@ -15,9 +15,16 @@ class SchedulingGatesTest {
 
     @Test
     void aPodWithGatesWaitsAndTheMessageNamesThem() {
-        PodInfo gated = PodInfo.of(new PodBuilder(Pods.pod("p").build()).editSpec()
-                .addNewSchedulingGate().withName("example.com/a").endSchedulingGate()
-                .addNewSchedulingGate().withName("example.com/b").endSchedulingGate().endSpec().build());
+        PodInfo gated = PodInfo.of(new PodBuilder(Pods.pod("p").build())
+                .editSpec()
+                .addNewSchedulingGate()
+                .withName("example.com/a")
+                .endSchedulingGate()
+                .addNewSchedulingGate()
+                .withName("example.com/b")
+                .endSchedulingGate()
+                .endSpec()
+                .build());
         Status st = new SchedulingGates().preEnqueue(gated);
         assertEquals(Code.UNSCHEDULABLE_AND_UNRESOLVABLE, st.code());
         assertEquals("waiting for scheduling gates: [example.com/a example.com/b]", st.message());
