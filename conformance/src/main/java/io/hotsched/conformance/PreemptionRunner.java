@@ -307,19 +307,8 @@ final class PreemptionRunner {
         ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor();
         ParallelizerImpl parallelizer = new ParallelizerImpl(1, "case");
         Snapshot snapshot = new Snapshot(nodes);
-        FrameworkServices services =
-                new FrameworkServices(parallelizer, cluster, () -> snapshot, n -> List.of(), timer);
-        services = new FrameworkServices(
-                parallelizer,
-                cluster,
-                () -> snapshot,
-                n -> List.of(),
-                timer,
-                services.timeouts(),
-                null,
-                objects,
-                null,
-                services.metrics());
+        FrameworkServices services = new FrameworkServices(parallelizer, cluster, () -> snapshot, n -> List.of(), timer)
+                .withObjects(objects);
         FrameworkBuilder.Result r = FrameworkBuilder.build(
                 config.profiles().get(0),
                 "case.yaml",

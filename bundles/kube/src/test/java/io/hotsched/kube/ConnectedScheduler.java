@@ -44,7 +44,7 @@ final class ConnectedScheduler implements AutoCloseable {
         var client = ClientFactory.create(url, null, 16);
         scheduler.setBackend(new KubeBackend(client, "hotsched"));
         scheduler.start(ConfigParser.parse(config, "scheduler.yaml"));
-        connection = new KubeConnection(client, scheduler);
+        connection = new KubeConnection(client, scheduler.events());
         connection.start();
         if (!connection.awaitSynced(20, TimeUnit.SECONDS)) {
             close();

@@ -122,7 +122,7 @@ class KubePathTest {
         KubernetesClient schedulerClient = ClientFactory.create(server.url(), null, 16);
         scheduler.setBackend(new KubeBackend(schedulerClient, "hotsched"));
         scheduler.start(ConfigParser.parse(CONFIG, "scheduler.yaml"));
-        connection = new KubeConnection(schedulerClient, scheduler);
+        connection = new KubeConnection(schedulerClient, scheduler.events());
         connection.start();
         assertTrue(connection.awaitSynced(20, TimeUnit.SECONDS));
     }

@@ -90,7 +90,7 @@ class LeaderElectionTest {
             scheduler.start(ConfigParser.parse(CONFIG, "s.yaml"));
             election = new LeaderElection(
                     client,
-                    scheduler,
+                    scheduler.events(),
                     "kube-system",
                     "hotsched",
                     identity,
@@ -98,7 +98,7 @@ class LeaderElectionTest {
                     Duration.ofSeconds(2),
                     Duration.ofMillis(200));
             election.start();
-            connection = new KubeConnection(client, scheduler);
+            connection = new KubeConnection(client, scheduler.events());
             connection.start();
         }
 

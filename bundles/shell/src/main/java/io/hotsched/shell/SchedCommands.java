@@ -115,6 +115,12 @@ public final class SchedCommands {
             }
             b.append(t);
         }
+        for (String note : e.notes()) {
+            b.append("Given up: ").append(note).append('\n');
+        }
+        for (String note : e.notes()) {
+            b.append("Given up: ").append(note).append('\n');
+        }
         return b.toString();
     }
 

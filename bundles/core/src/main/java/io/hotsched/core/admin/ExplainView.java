@@ -9,6 +9,8 @@ import java.util.Map;
  *
  * @param rejections per node, the rejecting plugin and its reasons (unschedulable attempts)
  * @param topScores the best nodes with their total and each plugin's score × weight (bound pods)
+ * @param notes what happened since the outcome: plugin calls of the attempt given up on at their
+ *     time-out
  */
 public record ExplainView(
         String pod,
@@ -18,7 +20,8 @@ public record ExplainView(
         String outcome,
         String message,
         Map<String, String> rejections,
-        List<NodeScores> topScores) {
+        List<NodeScores> topScores,
+        List<String> notes) {
 
     /** One scored node. */
     public record NodeScores(String node, long total, Map<String, String> byPlugin) {}

@@ -4,7 +4,7 @@
  * the shell commands.
  */
 @Export
-@Version("1.1.0")
+@Version("1.2.0")
 package io.hotsched.core.admin;
 
 import org.osgi.annotation.bundle.Export;

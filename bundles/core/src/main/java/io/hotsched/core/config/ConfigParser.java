@@ -115,7 +115,7 @@ public final class ConfigParser {
 
     private static Set<String> pointKeys() {
         Set<String> keys = new HashSet<>();
-        for (ExtensionPoint p : ExtensionPoint.values()) {
+        for (ExtensionPoint p : ExtensionPoint.configured()) {
             keys.add(p.key());
         }
         return keys;

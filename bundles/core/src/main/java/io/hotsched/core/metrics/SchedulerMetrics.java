@@ -5,6 +5,8 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Supplier;
 
 /**
@@ -52,7 +54,28 @@ public final class SchedulerMetrics {
     /** The search for a node: PreFilter to the chosen node, without Reserve, Permit and binding. */
     public final Histogram algorithmDuration = new Histogram(Histogram.exponential(0.001, 2, 15));
 
+    /** {@code fault} label of {@link #countFault}: the call threw or returned an error of its own making. */
+    public static final String FAULT_ERROR = "error";
+    /** {@code fault} label of {@link #countFault}: the call ran past its time-out. */
+    public static final String FAULT_TIMEOUT = "timeout";
+
+    /** hotsched_plugin_faults_total by plugin, extension_point, fault: no upstream counterpart (upstream has no time-outs). */
+    private final Map<List<String>, LongAdder> pluginFaults = new ConcurrentHashMap<>();
+
     private volatile Supplier<Map<String, Integer>> pendingPods = Map::of;
+
+    /** Counts a plugin call that threw, returned out of range, or ran past its time-out. */
+    public void countFault(String plugin, String extensionPoint, String fault) {
+        pluginFaults
+                .computeIfAbsent(List.of(plugin, extensionPoint, fault), k -> new LongAdder())
+                .increment();
+    }
+
+    /** The faults counted for {@code plugin} at {@code extensionPoint} of kind {@code fault}. */
+    public long faults(String plugin, String extensionPoint, String fault) {
+        LongAdder n = pluginFaults.get(List.of(plugin, extensionPoint, fault));
+        return n == null ? 0 : n.sum();
+    }
 
     /** Where {@code scheduler_pending_pods} comes from: pods per queue (active, backoff, unschedulable, gated). */
     public void pendingPodsFrom(Supplier<Map<String, Integer>> counts) {
@@ -94,6 +117,7 @@ public final class SchedulerMetrics {
                 algorithmDuration);
         write(out, extensionPointDuration);
         write(out, pluginExecutionDuration);
+        writeFaults(out);
         Map<String, Integer> pending = pendingPods.get();
         out.append(
                 "# HELP scheduler_pending_pods Number of pending pods, by the queue type.\n# TYPE scheduler_pending_pods gauge\n");
@@ -103,6 +127,23 @@ public final class SchedulerMetrics {
                         .append(escape(e.getKey()))
                         .append("\"} ")
                         .append(e.getValue())
+                        .append('\n'));
+    }
+
+    private void writeFaults(StringBuilder out) {
+        out.append("# HELP hotsched_plugin_faults_total Plugin calls that failed (threw, returned out of range) ")
+                .append("or ran past their time-out, by plugin, extension point and fault.\n")
+                .append("# TYPE hotsched_plugin_faults_total counter\n");
+        pluginFaults.entrySet().stream()
+                .sorted(Comparator.comparing(e -> String.join("\u0000", e.getKey())))
+                .forEach(e -> out.append("hotsched_plugin_faults_total{plugin=\"")
+                        .append(escape(e.getKey().get(0)))
+                        .append("\",extension_point=\"")
+                        .append(escape(e.getKey().get(1)))
+                        .append("\",fault=\"")
+                        .append(escape(e.getKey().get(2)))
+                        .append("\"} ")
+                        .append(e.getValue().sum())
                         .append('\n'));
     }
 

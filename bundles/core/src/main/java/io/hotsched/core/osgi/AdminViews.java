@@ -117,6 +117,14 @@ final class AdminViews {
                 .map(l -> new ExplainView.NodeScores(l.node(), l.total(), l.byPlugin()))
                 .toList();
         return Optional.of(new ExplainView(
-                e.podKey(), e.profile(), e.time(), e.attempt(), e.outcome(), e.message(), e.rejections(), top));
+                e.podKey(),
+                e.profile(),
+                e.time(),
+                e.attempt(),
+                e.outcome(),
+                e.message(),
+                e.rejections(),
+                top,
+                e.notes()));
     }
 }

@@ -13,6 +13,7 @@ import io.hotsched.core.admin.QueueView;
 import io.hotsched.core.admin.SchedulerAdmin;
 import io.hotsched.core.config.ConfigException;
 import io.hotsched.core.config.ConfigParser;
+import io.hotsched.core.config.ExtensionPoint;
 import io.hotsched.core.config.SchedulerConfig;
 import io.hotsched.core.metrics.MetricsServer;
 import io.hotsched.core.registry.PluginHealth;
@@ -167,16 +168,22 @@ public final class SchedulerComponent implements ClusterEvents, SchedulerAdmin {
 
     private static void applyTimeouts(Scheduler s, SchedulerSettings settings) {
         PluginTimeouts t = s.timeouts();
-        t.set(PluginTimeouts.PRE_FILTER, settings.timeoutPreFilterMillis());
-        t.set(PluginTimeouts.FILTER, settings.timeoutFilterMillis());
-        t.set(PluginTimeouts.POST_FILTER, settings.timeoutPostFilterMillis());
-        t.set(PluginTimeouts.PRE_SCORE, settings.timeoutPreScoreMillis());
-        t.set(PluginTimeouts.SCORE, settings.timeoutScoreMillis());
-        t.set(PluginTimeouts.RESERVE, settings.timeoutReserveMillis());
-        t.set(PluginTimeouts.PERMIT, settings.timeoutPermitMillis());
-        t.set(PluginTimeouts.PRE_BIND, settings.timeoutPreBindMillis());
-        t.set(PluginTimeouts.BIND, settings.timeoutBindMillis());
-        t.set(PluginTimeouts.EXTENDER_WAIT, settings.extenderWaitMillis());
+        t.set(ExtensionPoint.PRE_FILTER, settings.timeoutPreFilterMillis());
+        t.set(ExtensionPoint.FILTER, settings.timeoutFilterMillis());
+        t.set(ExtensionPoint.POST_FILTER, settings.timeoutPostFilterMillis());
+        t.set(ExtensionPoint.PRE_SCORE, settings.timeoutPreScoreMillis());
+        t.set(ExtensionPoint.SCORE, settings.timeoutScoreMillis());
+        t.set(ExtensionPoint.RESERVE, settings.timeoutReserveMillis());
+        t.set(ExtensionPoint.PERMIT, settings.timeoutPermitMillis());
+        t.set(ExtensionPoint.PRE_BIND, settings.timeoutPreBindMillis());
+        t.set(ExtensionPoint.BIND, settings.timeoutBindMillis());
+        t.set(ExtensionPoint.POST_BIND, settings.timeoutPostBindMillis());
+        t.set(ExtensionPoint.UNRESERVE, settings.timeoutUnreserveMillis());
+        t.set(ExtensionPoint.PRE_FILTER_ADD_POD, settings.timeoutPreFilterExtensionMillis());
+        t.set(ExtensionPoint.PRE_FILTER_REMOVE_POD, settings.timeoutPreFilterExtensionMillis());
+        t.set(ExtensionPoint.SCORE_NORMALIZE, settings.timeoutNormalizeScoreMillis());
+        t.set(ExtensionPoint.PRE_ENQUEUE, settings.timeoutPreEnqueueMillis());
+        t.setExtenderWait(settings.extenderWaitMillis());
     }
 
     @Deactivate
@@ -316,47 +323,47 @@ public final class SchedulerComponent implements ClusterEvents, SchedulerAdmin {
 
     @Override
     public void nodeAdded(Node node) {
-        scheduler().nodeAdded(node);
+        scheduler().events().nodeAdded(node);
     }
 
     @Override
     public void nodeUpdated(Node oldNode, Node newNode) {
-        scheduler().nodeUpdated(oldNode, newNode);
+        scheduler().events().nodeUpdated(oldNode, newNode);
     }
 
     @Override
     public void nodeDeleted(Node node) {
-        scheduler().nodeDeleted(node);
+        scheduler().events().nodeDeleted(node);
     }
 
     @Override
     public void podAdded(Pod pod) {
-        scheduler().podAdded(pod);
+        scheduler().events().podAdded(pod);
     }
 
     @Override
     public void podUpdated(Pod oldPod, Pod newPod) {
-        scheduler().podUpdated(oldPod, newPod);
+        scheduler().events().podUpdated(oldPod, newPod);
     }
 
     @Override
     public void podDeleted(Pod pod) {
-        scheduler().podDeleted(pod);
+        scheduler().events().podDeleted(pod);
     }
 
     @Override
     public void objectChanged(String kind, HasMetadata oldObject, HasMetadata newObject) {
-        scheduler().objectChanged(kind, oldObject, newObject);
+        scheduler().events().objectChanged(kind, oldObject, newObject);
     }
 
     @Override
     public void synced() {
-        scheduler().synced();
+        scheduler().events().synced();
     }
 
     @Override
     public void leading(boolean leading) {
-        scheduler().leading(leading);
+        scheduler().events().leading(leading);
     }
 
     // ---- SchedulerAdmin ---------------------------------------------------------------------------------

@@ -57,6 +57,24 @@ public @interface SchedulerSettings {
     @AttributeDefinition(description = "Milliseconds one Bind call may take")
     long timeoutBindMillis() default 60_000;
 
+    @AttributeDefinition(description = "Milliseconds one PostBind call may take")
+    long timeoutPostBindMillis() default 60_000;
+
+    @AttributeDefinition(description = "Milliseconds one Unreserve call may take")
+    long timeoutUnreserveMillis() default 10_000;
+
+    @AttributeDefinition(
+            description = "Milliseconds one AddPod or RemovePod call of a PreFilter plugin (one node) may take")
+    long timeoutPreFilterExtensionMillis() default 1_000;
+
+    @AttributeDefinition(description = "Milliseconds one NormalizeScore call may take")
+    long timeoutNormalizeScoreMillis() default 10_000;
+
+    @AttributeDefinition(
+            description = "Milliseconds one PreEnqueue call may take; a late one is a fault when it returns (it runs "
+                    + "under the queue's lock and is not given up)")
+    long timeoutPreEnqueueMillis() default 10_000;
+
     @AttributeDefinition(
             description = "Milliseconds the scheduling loop waits for an attempt's extenders before it goes on with "
                     + "other pods, leaving that attempt to finish when they answer")

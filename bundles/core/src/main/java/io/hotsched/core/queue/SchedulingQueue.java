@@ -96,10 +96,10 @@ public final class SchedulingQueue {
 
     // ---- pods come and go -------------------------------------------------------------------------
 
-    /** A new pending pod for one of our profiles. */
+    /** A new pending pod for one of our profiles; nothing once the queue is closed. */
     public void add(PodInfo pod) {
         synchronized (lock) {
-            if (pods.containsKey(pod.uid())) {
+            if (closed || pods.containsKey(pod.uid())) {
                 return;
             }
             QueuedPod qp = new QueuedPod(pod, clock.instant());
@@ -111,6 +111,9 @@ public final class SchedulingQueue {
     /** The user changed a pending pod: it gets a fresh chance (gates are checked again). */
     public void update(PodInfo pod) {
         synchronized (lock) {
+            if (closed) {
+                return;
+            }
             QueuedPod qp = pods.get(pod.uid());
             if (qp == null) {
                 add(pod);
@@ -284,6 +287,14 @@ public final class SchedulingQueue {
     }
 
     // ---- events and flushes -------------------------------------------------------------------------
+
+    /**
+     * A cluster event: the unschedulable pods it {@link QueueingHints#isPodWorthRequeuing may help}
+     * move to the active queue (or backoff, if their backoff has not passed).
+     */
+    public int onEvent(QueueingHints hints, String kind, ActionType action, Object oldObject, Object newObject) {
+        return onEvent(kind, action, qp -> hints.isPodWorthRequeuing(qp, kind, action, oldObject, newObject));
+    }
 
     /**
      * A cluster event: unschedulable pods that {@code mayHelp} says it may help move to the active

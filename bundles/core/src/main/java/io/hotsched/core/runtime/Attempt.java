@@ -3,6 +3,9 @@ package io.hotsched.core.runtime;
 import io.hotsched.api.framework.CycleState;
 import io.hotsched.api.framework.StateData;
 import io.hotsched.api.framework.StateKey;
+import io.hotsched.core.metrics.SchedulerMetrics;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -37,18 +40,20 @@ public final class Attempt implements StateData {
      * with the attempt when the answers come, re-checking the chosen node before it commits.
      */
     public static final int DETACHED = 5;
+    /** In its binding cycle (PreBind, Bind, PostBind) on a binding thread. */
+    public static final int BINDING = 6;
+    /** Given up in its binding cycle: the binding failed, the stuck thread drops what it returns. */
+    public static final int ABANDONED_BINDING = 7;
 
     private final AtomicInteger phase = new AtomicInteger(SEARCH);
-    private final java.util.concurrent.atomic.AtomicBoolean holdsCommit =
-            new java.util.concurrent.atomic.AtomicBoolean();
+    private final AtomicBoolean holdsCommit = new AtomicBoolean();
     /** When the pod left the queue ({@link System#nanoTime()}): the start of the attempt's duration metric. */
     public final long startNanos = System.nanoTime();
     /** Whether this attempt's plugin calls are timed: upstream samples a share of attempts, as timing every node's call would show. */
     public final boolean timesPlugins;
 
     public Attempt() {
-        this(java.util.concurrent.ThreadLocalRandom.current().nextInt(100)
-                < io.hotsched.core.metrics.SchedulerMetrics.PLUGIN_SAMPLE_PERCENT);
+        this(ThreadLocalRandom.current().nextInt(100) < SchedulerMetrics.PLUGIN_SAMPLE_PERCENT);
     }
 
     /** @param timesPlugins whether its plugin calls are timed (tests choose; the scheduler samples) */
@@ -74,7 +79,17 @@ public final class Attempt implements StateData {
     /** True once the loop gave up on this attempt: parallel work for it may stop. */
     public boolean givenUp() {
         int p = phase.get();
-        return p == ABANDONED_SEARCH || p == ABANDONED_COMMIT;
+        return p == ABANDONED_SEARCH || p == ABANDONED_COMMIT || p == ABANDONED_BINDING;
+    }
+
+    /** The binding cycle starts (Permit allowed the pod); false if the attempt is not off the loop. */
+    public boolean startBinding() {
+        return phase.compareAndSet(OFF_LOOP, BINDING);
+    }
+
+    /** The binding cycle is done with the pod; false if the watchdog gave it up first. */
+    public boolean endBinding() {
+        return phase.compareAndSet(BINDING, OFF_LOOP);
     }
 
     /** The search is over (a node found, or none): this thread owns the pod now; false if the loop gave up or detached first. */
@@ -115,13 +130,19 @@ public final class Attempt implements StateData {
     /**
      * Gives up on the attempt from the watchdog.
      *
-     * @return the phase it was given up in ({@link #ABANDONED_SEARCH} or {@link #ABANDONED_COMMIT}),
+     * @return the phase it was given up in ({@link #ABANDONED_SEARCH}, {@link #ABANDONED_COMMIT} or
+     *     {@link #ABANDONED_BINDING}),
      *         or -1 when it had already left the loop or been given up
      */
     public int giveUp() {
         while (true) {
             int p = phase.get();
-            int to = p == SEARCH ? ABANDONED_SEARCH : p == COMMIT ? ABANDONED_COMMIT : -1;
+            int to = switch (p) {
+                case SEARCH -> ABANDONED_SEARCH;
+                case COMMIT -> ABANDONED_COMMIT;
+                case BINDING -> ABANDONED_BINDING;
+                default -> -1;
+            };
             if (to < 0) {
                 return -1;
             }

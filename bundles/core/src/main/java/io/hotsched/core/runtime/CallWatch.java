@@ -10,44 +10,42 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
 
 /**
- * The plugin calls in progress, one slot per thread that makes them, so that a watchdog can see a
+ * The plugin calls in progress, one tracker per thread that makes them, so that a watchdog can see a
  * call that has run past its time-out while it is still running. Marking a call costs a few plain
  * stores (no fence, no allocation): Filter and Score mark one call per node and plugin.
  */
 public final class CallWatch {
 
-    private final List<Slot> slots = new CopyOnWriteArrayList<>();
-    private final ThreadLocal<Slot> mine = ThreadLocal.withInitial(this::register);
+    private final List<Tracker> trackers = new CopyOnWriteArrayList<>();
+    private final ThreadLocal<Tracker> mine = ThreadLocal.withInitial(this::register);
 
-    private Slot register() {
-        Slot s = new Slot(Thread.currentThread());
-        slots.add(s);
+    private Tracker register() {
+        Tracker s = new Tracker(Thread.currentThread());
+        trackers.add(s);
         return s;
     }
 
-    /** The calling thread's slot; look it up once per piece of work, not per call. */
-    public Slot slot() {
+    /** The calling thread's tracker; look it up once per piece of work, not per call. */
+    public Tracker tracker() {
         return mine.get();
     }
 
     /** The calls that were still running at {@code now} (coarse-clock millis) past their deadline. */
     public List<Overdue> overdue(long now) {
         List<Overdue> out = null;
-        for (Slot s : slots) {
+        for (Tracker s : trackers) {
             if (!s.thread.isAlive()) {
-                slots.remove(s);
+                trackers.remove(s);
                 continue;
             }
-            long deadline = (long) Slot.DEADLINE.getAcquire(s);
+            long deadline = (long) Tracker.DEADLINE.getAcquire(s);
             if (deadline == 0 || now <= deadline) {
                 continue;
             }
-            Overdue o = new Overdue(s, deadline, s.state, s.instance, s.extender, s.point, s.startedAt);
+            Overdue o = new Overdue(s, deadline, s.state, s.instance, s.extender, s.call, s.startedAt);
             // the fields belong to this call only if the deadline did not change while they were read
             // (and were not cleared by its end, which may become visible before the deadline's reset)
-            if (o.state() == null
-                    || o.instance() == null && o.extender() == null
-                    || (long) Slot.DEADLINE.getAcquire(s) != deadline) {
+            if (o.instance() == null && o.extender() == null || (long) Tracker.DEADLINE.getAcquire(s) != deadline) {
                 continue;
             }
             if (out == null) {
@@ -59,13 +57,13 @@ public final class CallWatch {
     }
 
     /** One thread's call in progress. Written only by its thread, read by the watchdog. */
-    public static final class Slot {
+    public static final class Tracker {
 
         static final VarHandle DEADLINE;
 
         static {
             try {
-                DEADLINE = MethodHandles.lookup().findVarHandle(Slot.class, "deadline", long.class);
+                DEADLINE = MethodHandles.lookup().findVarHandle(Tracker.class, "deadline", long.class);
             } catch (ReflectiveOperationException e) {
                 throw new ExceptionInInitializerError(e);
             }
@@ -75,16 +73,31 @@ public final class CallWatch {
         private CycleState state;
         private PluginInstance instance;
         private String extender;
-        private String point;
+        private PluginCall call;
         private long startedAt;
 
         @SuppressWarnings("unused") // through DEADLINE
         private long deadline;
 
+        /*
+         * The calls this one runs inside (a PostFilter plugin's dry runs call Filter through the
+         * handle): the innermost is watched, the outer ones again when it returns. Deeper nesting
+         * than this is watched at its outermost levels only.
+         */
+        private static final int MAX_DEPTH = 8;
+
+        private final CycleState[] outerState = new CycleState[MAX_DEPTH];
+        private final PluginInstance[] outerInstance = new PluginInstance[MAX_DEPTH];
+        private final String[] outerExtender = new String[MAX_DEPTH];
+        private final PluginCall[] outerCall = new PluginCall[MAX_DEPTH];
+        private final long[] outerStartedAt = new long[MAX_DEPTH];
+        private final long[] outerDeadline = new long[MAX_DEPTH];
+        private int depth;
+
         private final AtomicReference<Runnable> onLateReturn = new AtomicReference<>();
         private long handledDeadline; // the watchdog's own
 
-        Slot(Thread thread) {
+        Tracker(Thread thread) {
             this.thread = thread;
         }
 
@@ -92,17 +105,32 @@ public final class CallWatch {
             return thread;
         }
 
-        /** A call of {@code instance} at {@code point} begins at {@code now}; {@code limit} millis allowed. */
-        void begin(CycleState state, PluginInstance instance, String point, long now, long limit) {
-            mark(state, instance, null, point, now, limit);
+        /**
+         * {@code call} of {@code instance} begins at {@code now}; {@code limit} millis allowed.
+         * {@code state} is null for a call outside an attempt (PreEnqueue, QueueSort).
+         */
+        void begin(CycleState state, PluginInstance instance, PluginCall call, long now, long limit) {
+            mark(state, instance, null, call, now, limit);
         }
 
         private void mark(
-                CycleState state, PluginInstance instance, String extender, String point, long now, long limit) {
+                CycleState state, PluginInstance instance, String extender, PluginCall call, long now, long limit) {
+            int outer = depth++;
+            if (outer > 0 && outer <= MAX_DEPTH) {
+                int i = outer - 1;
+                outerState[i] = this.state;
+                outerInstance[i] = this.instance;
+                outerExtender[i] = this.extender;
+                outerCall[i] = this.call;
+                outerStartedAt[i] = this.startedAt;
+                outerDeadline[i] = (long) DEADLINE.getOpaque(this);
+            } else if (outer > MAX_DEPTH) {
+                return;
+            }
             this.state = state;
             this.instance = instance;
             this.extender = extender;
-            this.point = point;
+            this.call = call;
             this.startedAt = now;
             long d = limit >= Long.MAX_VALUE - now ? Long.MAX_VALUE : now + limit;
             // release: the watchdog that sees this deadline sees the fields above
@@ -114,16 +142,36 @@ public final class CallWatch {
          * {@code wait} millis the loop stops waiting (the attempt goes on off the loop).
          */
         void beginExtenders(CycleState state, String extenders, long now, long wait) {
-            mark(state, null, extenders, PluginTimeouts.EXTENDER_WAIT, now, wait);
+            mark(state, null, extenders, null, now, wait);
         }
 
-        /** The call returned; runs what the watchdog asked to run if it was given up on. */
+        /**
+         * The call returned: the call it ran inside, if any, is watched again; runs what the
+         * watchdog asked to run if it was given up on.
+         */
         void end() {
+            int outer = --depth;
+            if (outer > MAX_DEPTH) {
+                return;
+            }
             DEADLINE.setRelease(this, 0L);
-            // a long-lived thread's slot must not keep the last plugin (and its bundle's class loader) reachable
-            state = null;
-            instance = null;
-            extender = null;
+            if (outer > 0) {
+                int i = outer - 1;
+                state = outerState[i];
+                instance = outerInstance[i];
+                extender = outerExtender[i];
+                call = outerCall[i];
+                startedAt = outerStartedAt[i];
+                outerState[i] = null;
+                outerInstance[i] = null;
+                outerExtender[i] = null;
+                DEADLINE.setRelease(this, outerDeadline[i]);
+            } else {
+                // a long-lived thread's tracker must not keep the last plugin (and its bundle's class loader) reachable
+                state = null;
+                instance = null;
+                extender = null;
+            }
             if (onLateReturn.getPlain() != null) {
                 Runnable r = onLateReturn.getAndSet(null);
                 if (r != null) {
@@ -161,23 +209,30 @@ public final class CallWatch {
     /**
      * A call past its deadline.
      *
-     * @param state the cycle state of the attempt it serves
+     * @param tracker the calling thread's tracker
+     * @param state the cycle state of the attempt it serves; null for a call outside an attempt
      * @param instance the plugin called, or null for a wait on extenders
      * @param extender the extenders waited for, or null for a plugin call
-     * @param point the extension point (a {@link PluginTimeouts} name)
+     * @param call what was called, or null for a wait on extenders
      * @param startedAt coarse-clock millis when it began
      */
     public record Overdue(
-            Slot slot,
+            Tracker tracker,
             long deadline,
             CycleState state,
             PluginInstance instance,
             String extender,
-            String point,
+            PluginCall call,
             long startedAt) {
 
         public long limit() {
             return deadline - startedAt;
+        }
+
+        /** What the watchdog tells of the plugin call at {@code now}, naming the call as upstream words it. */
+        public String stillRunning(long now) {
+            return call.describe(instance.name()) + ": still running after " + (now - startedAt) + "ms, over the "
+                    + limit() + "ms time-out for " + call.point().label();
         }
     }
 }

@@ -1,25 +1,15 @@
 package io.hotsched.core.runtime;
 
-import io.hotsched.api.framework.BindPlugin;
 import io.hotsched.api.framework.ClusterEventWithHint;
 import io.hotsched.api.framework.EnqueueExtensions;
 import io.hotsched.api.framework.FilterPlugin;
 import io.hotsched.api.framework.InvalidArgsException;
 import io.hotsched.api.framework.PermitPlugin;
 import io.hotsched.api.framework.Plugin;
-import io.hotsched.api.framework.PostBindPlugin;
-import io.hotsched.api.framework.PostFilterPlugin;
-import io.hotsched.api.framework.PreBindPlugin;
 import io.hotsched.api.framework.PreEnqueuePlugin;
 import io.hotsched.api.framework.PreFilterPlugin;
-import io.hotsched.api.framework.PreScorePlugin;
-import io.hotsched.api.framework.QueueSortPlugin;
 import io.hotsched.api.framework.ReservePlugin;
 import io.hotsched.api.framework.ScorePlugin;
-import io.hotsched.api.framework.ext.FilterTransformer;
-import io.hotsched.api.framework.ext.PostFilterTransformer;
-import io.hotsched.api.framework.ext.PreFilterTransformer;
-import io.hotsched.api.framework.ext.ScoreTransformer;
 import io.hotsched.core.config.ConfigProblem;
 import io.hotsched.core.config.ExtensionPoint;
 import io.hotsched.core.config.PluginConfig;
@@ -29,7 +19,6 @@ import io.hotsched.core.config.ProfileConfig;
 import io.hotsched.core.extender.Extenders;
 import io.hotsched.core.registry.Registration;
 import java.util.ArrayList;
-import java.util.EnumMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -59,53 +48,6 @@ public final class FrameworkBuilder {
     public record Invalid(List<ConfigProblem> problems) implements Result {}
 
     /** The lists a framework is made of; filled by the builder. */
-    static final class Parts {
-        String profileName;
-        int percentageOfNodesToScore;
-        Extenders extenders = Extenders.NONE;
-        final List<PluginInstance> instances = new ArrayList<>();
-        final List<Slot<PreEnqueuePlugin>> preEnqueue = new ArrayList<>();
-        final List<Slot<QueueSortPlugin>> queueSort = new ArrayList<>();
-        final List<Slot<PreFilterPlugin>> preFilter = new ArrayList<>();
-        final List<Slot<FilterPlugin>> filter = new ArrayList<>();
-        final List<Slot<PostFilterPlugin>> postFilter = new ArrayList<>();
-        final List<Slot<PreScorePlugin>> preScore = new ArrayList<>();
-        final List<Slot<ScorePlugin>> score = new ArrayList<>();
-        final Map<String, Integer> scoreWeights = new LinkedHashMap<>();
-        final List<Slot<ReservePlugin>> reserve = new ArrayList<>();
-        final List<Slot<PermitPlugin>> permit = new ArrayList<>();
-        final List<Slot<PreBindPlugin>> preBind = new ArrayList<>();
-        final List<Slot<BindPlugin>> bind = new ArrayList<>();
-        final List<Slot<PostBindPlugin>> postBind = new ArrayList<>();
-        final List<Slot<PreFilterTransformer>> preFilterTransformers = new ArrayList<>();
-        final List<Slot<FilterTransformer>> filterTransformers = new ArrayList<>();
-        final List<Slot<ScoreTransformer>> scoreTransformers = new ArrayList<>();
-        final List<Slot<PostFilterTransformer>> postFilterTransformers = new ArrayList<>();
-        final Map<String, List<ClusterEventWithHint>> enqueueEvents = new LinkedHashMap<>();
-    }
-
-    private static final Map<ExtensionPoint, Class<?>> TYPES = new EnumMap<>(ExtensionPoint.class);
-    private static final Map<ExtensionPoint, Class<?>> TRANSFORMERS = new EnumMap<>(ExtensionPoint.class);
-
-    static {
-        TYPES.put(ExtensionPoint.PRE_ENQUEUE, PreEnqueuePlugin.class);
-        TYPES.put(ExtensionPoint.QUEUE_SORT, QueueSortPlugin.class);
-        TYPES.put(ExtensionPoint.PRE_FILTER, PreFilterPlugin.class);
-        TYPES.put(ExtensionPoint.FILTER, FilterPlugin.class);
-        TYPES.put(ExtensionPoint.POST_FILTER, PostFilterPlugin.class);
-        TYPES.put(ExtensionPoint.PRE_SCORE, PreScorePlugin.class);
-        TYPES.put(ExtensionPoint.SCORE, ScorePlugin.class);
-        TYPES.put(ExtensionPoint.RESERVE, ReservePlugin.class);
-        TYPES.put(ExtensionPoint.PERMIT, PermitPlugin.class);
-        TYPES.put(ExtensionPoint.PRE_BIND, PreBindPlugin.class);
-        TYPES.put(ExtensionPoint.BIND, BindPlugin.class);
-        TYPES.put(ExtensionPoint.POST_BIND, PostBindPlugin.class);
-        TRANSFORMERS.put(ExtensionPoint.PRE_FILTER, PreFilterTransformer.class);
-        TRANSFORMERS.put(ExtensionPoint.FILTER, FilterTransformer.class);
-        TRANSFORMERS.put(ExtensionPoint.SCORE, ScoreTransformer.class);
-        TRANSFORMERS.put(ExtensionPoint.POST_FILTER, PostFilterTransformer.class);
-    }
-
     private FrameworkBuilder() {}
 
     /** All plugin names a profile needs (every enabled name at every point, MultiPoint included). */
@@ -160,7 +102,7 @@ public final class FrameworkBuilder {
         }
         WaitingPodsImpl waiting = new WaitingPodsImpl();
         HandleImpl handle = new HandleImpl(profile.schedulerName(), services, waiting);
-        Parts parts = new Parts();
+        PluginSlots parts = new PluginSlots();
         parts.profileName = profile.schedulerName();
         parts.extenders = extenders;
         parts.percentageOfNodesToScore =
@@ -207,7 +149,7 @@ public final class FrameworkBuilder {
             }
             return new Invalid(problems);
         }
-        FrameworkImpl f = new FrameworkImpl(parts, waiting, services);
+        FrameworkImpl f = new FrameworkImpl(parts.frozen(), waiting, services);
         handle.bind(f);
         return new Built(f);
     }
@@ -230,15 +172,15 @@ public final class FrameworkBuilder {
             ProfileConfig profile,
             String source,
             Map<String, PluginInstance> byName,
-            Parts parts,
+            PluginSlots parts,
             List<ConfigProblem> problems) {
         PluginSet multi = profile.plugins(ExtensionPoint.MULTI_POINT);
-        for (ExtensionPoint point : ExtensionPoint.values()) {
+        for (ExtensionPoint point : ExtensionPoint.configured()) {
             if (point == ExtensionPoint.MULTI_POINT) {
                 continue;
             }
-            Class<?> type = TYPES.get(point);
-            Class<?> transformerType = TRANSFORMERS.get(point);
+            Class<?> type = point.pluginType();
+            Class<?> transformerType = point.transformerType();
             PluginSet set = profile.plugins(point);
             List<String> explicit = new ArrayList<>();
             for (PluginRef r : set.enabled()) {
@@ -295,7 +237,7 @@ public final class FrameworkBuilder {
                 ordered.addAll(explicit);
             }
             for (String n : ordered) {
-                place(point, byName.get(n), parts);
+                parts.add(point, byName.get(n));
             }
         }
         if (parts.queueSort.size() != 1) {
@@ -348,55 +290,6 @@ public final class FrameworkBuilder {
             } else {
                 parts.enqueueEvents.put(i.name(), null);
             }
-        }
-    }
-
-    @SuppressWarnings("unchecked")
-    private static void place(ExtensionPoint point, PluginInstance i, Parts parts) {
-        Plugin p = i.plugin();
-        String n = i.name();
-        switch (point) {
-            case PRE_ENQUEUE -> parts.preEnqueue.add(new Slot<>(n, (PreEnqueuePlugin) p, i));
-            case QUEUE_SORT -> parts.queueSort.add(new Slot<>(n, (QueueSortPlugin) p, i));
-            case PRE_FILTER -> {
-                if (p instanceof PreFilterTransformer t) {
-                    parts.preFilterTransformers.add(new Slot<>(n, t, i));
-                }
-                if (p instanceof PreFilterPlugin pf) {
-                    parts.preFilter.add(new Slot<>(n, pf, i));
-                }
-            }
-            case FILTER -> {
-                if (p instanceof FilterTransformer t) {
-                    parts.filterTransformers.add(new Slot<>(n, t, i));
-                }
-                if (p instanceof FilterPlugin f) {
-                    parts.filter.add(new Slot<>(n, f, i));
-                }
-            }
-            case POST_FILTER -> {
-                if (p instanceof PostFilterTransformer t) {
-                    parts.postFilterTransformers.add(new Slot<>(n, t, i));
-                }
-                if (p instanceof PostFilterPlugin pf) {
-                    parts.postFilter.add(new Slot<>(n, pf, i));
-                }
-            }
-            case PRE_SCORE -> parts.preScore.add(new Slot<>(n, (PreScorePlugin) p, i));
-            case SCORE -> {
-                if (p instanceof ScoreTransformer t) {
-                    parts.scoreTransformers.add(new Slot<>(n, t, i));
-                }
-                if (p instanceof ScorePlugin s) {
-                    parts.score.add(new Slot<>(n, s, i));
-                }
-            }
-            case RESERVE -> parts.reserve.add(new Slot<>(n, (ReservePlugin) p, i));
-            case PERMIT -> parts.permit.add(new Slot<>(n, (PermitPlugin) p, i));
-            case PRE_BIND -> parts.preBind.add(new Slot<>(n, (PreBindPlugin) p, i));
-            case BIND -> parts.bind.add(new Slot<>(n, (BindPlugin) p, i));
-            case POST_BIND -> parts.postBind.add(new Slot<>(n, (PostBindPlugin) p, i));
-            default -> throw new IllegalArgumentException(point.toString());
         }
     }
 }

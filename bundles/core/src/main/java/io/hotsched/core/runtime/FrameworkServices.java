@@ -5,8 +5,10 @@ import io.hotsched.api.framework.NodeInfoLister;
 import io.hotsched.api.framework.Parallelizer;
 import io.hotsched.api.framework.PodInfo;
 import io.hotsched.core.cache.ObjectStore;
+import io.hotsched.core.metrics.SchedulerMetrics;
 import java.util.List;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.function.BiConsumer;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
@@ -21,6 +23,8 @@ import java.util.function.Supplier;
  * @param objects the other kinds the cluster connection follows (namespaces, services ...)
  * @param watch where plugin calls in progress are marked for the watchdog; null: not watched
  * @param metrics where extension points' and plugins' durations are counted
+ * @param faultsOutsideAttempts where a fault of a call outside a scheduling attempt (PreEnqueue,
+ *     QueueSort) counts against its plugin at once; an attempt's faults count when it ends
  */
 public record FrameworkServices(
         Parallelizer parallelizer,
@@ -32,7 +36,8 @@ public record FrameworkServices(
         CoarseClock clock,
         ObjectStore objects,
         CallWatch watch,
-        io.hotsched.core.metrics.SchedulerMetrics metrics) {
+        SchedulerMetrics metrics,
+        BiConsumer<PluginInstance, String> faultsOutsideAttempts) {
 
     /** Services without time-outs (tests of other things). */
     public FrameworkServices(
@@ -51,6 +56,23 @@ public record FrameworkServices(
                 null,
                 new ObjectStore(),
                 null,
-                new io.hotsched.core.metrics.SchedulerMetrics());
+                new SchedulerMetrics(),
+                (plugin, fault) -> {});
+    }
+
+    /** These services with {@code objects} as the other kinds the cluster connection follows. */
+    public FrameworkServices withObjects(ObjectStore objects) {
+        return new FrameworkServices(
+                parallelizer,
+                cluster,
+                snapshot,
+                nominatedPods,
+                timer,
+                timeouts,
+                clock,
+                objects,
+                watch,
+                metrics,
+                faultsOutsideAttempts);
     }
 }

@@ -1,54 +1,63 @@
 package io.hotsched.core.runtime;
 
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
+import io.hotsched.core.config.ExtensionPoint;
+import java.util.concurrent.atomic.AtomicLongArray;
 
 /**
- * How long one plugin call may take, per extension point; changeable while running. A call that
- * returns later than its time-out fails the attempt with an error naming the plugin and counts
- * against the plugin like an exception. Filter and Score time-outs are per node.
+ * How long one plugin call may take, per extension point; changeable while running. A call still
+ * running past its time-out is given up by the watchdog, and one that returns later than it fails
+ * its attempt with an error naming the plugin; both count against the plugin like an exception.
+ * Transformers have the time-out of their point; Filter's, Score's and the PreFilter extensions'
+ * are per node.
  */
 public final class PluginTimeouts {
 
-    public static final String PRE_FILTER = "PreFilter";
-    public static final String FILTER = "Filter";
-    public static final String POST_FILTER = "PostFilter";
-    public static final String PRE_SCORE = "PreScore";
-    public static final String SCORE = "Score";
-    public static final String RESERVE = "Reserve";
-    public static final String PERMIT = "Permit";
-    public static final String PRE_BIND = "PreBind";
-    public static final String BIND = "Bind";
-    /**
-     * Not a time-out: how long the scheduling loop waits for an attempt's extenders before it
-     * moves on and leaves the attempt to finish when they answer (extenders have their own
-     * {@code httpTimeout}).
-     */
+    /** Not a time-out: how long the loop waits for an attempt's extenders before it moves on. */
     public static final String EXTENDER_WAIT = "ExtenderWait";
 
-    private final Map<String, Long> millis = new ConcurrentHashMap<>();
+    private final AtomicLongArray millis = new AtomicLongArray(ExtensionPoint.values().length);
+    private volatile long extenderWait;
 
     /** Generous defaults: a plugin within them is healthy; one beyond them is broken. */
     public PluginTimeouts() {
-        set(PRE_FILTER, 10_000);
-        set(FILTER, 1_000);
-        set(POST_FILTER, 30_000);
-        set(PRE_SCORE, 10_000);
-        set(SCORE, 1_000);
-        set(RESERVE, 10_000);
-        set(PERMIT, 10_000);
-        set(PRE_BIND, 60_000);
-        set(BIND, 60_000);
-        set(EXTENDER_WAIT, 100);
+        for (ExtensionPoint p : ExtensionPoint.values()) {
+            set(p, 0);
+        }
+        set(ExtensionPoint.PRE_ENQUEUE, 10_000);
+        set(ExtensionPoint.QUEUE_SORT, 1_000);
+        set(ExtensionPoint.PRE_FILTER, 10_000);
+        set(ExtensionPoint.PRE_FILTER_ADD_POD, 1_000);
+        set(ExtensionPoint.PRE_FILTER_REMOVE_POD, 1_000);
+        set(ExtensionPoint.FILTER, 1_000);
+        set(ExtensionPoint.POST_FILTER, 30_000);
+        set(ExtensionPoint.PRE_SCORE, 10_000);
+        set(ExtensionPoint.SCORE, 1_000);
+        set(ExtensionPoint.SCORE_NORMALIZE, 10_000);
+        set(ExtensionPoint.RESERVE, 10_000);
+        set(ExtensionPoint.UNRESERVE, 10_000);
+        set(ExtensionPoint.PERMIT, 10_000);
+        set(ExtensionPoint.PRE_BIND, 60_000);
+        set(ExtensionPoint.BIND, 60_000);
+        set(ExtensionPoint.POST_BIND, 60_000);
+        setExtenderWait(100);
     }
 
-    public void set(String point, long timeoutMillis) {
-        millis.put(point, timeoutMillis <= 0 ? Long.MAX_VALUE : timeoutMillis);
+    /** Sets the time-out of {@code point}; 0 or less: none. */
+    public void set(ExtensionPoint point, long timeoutMillis) {
+        millis.set(point.ordinal(), timeoutMillis <= 0 ? Long.MAX_VALUE : timeoutMillis);
     }
 
-    public long millis(String point) {
-        // not getOrDefault: its boxed default would be allocated on every call, per node in Filter and Score
-        Long v = millis.get(point);
-        return v == null ? Long.MAX_VALUE : v;
+    /** The time-out of {@code point} in millis; {@link Long#MAX_VALUE}: none. */
+    public long millis(ExtensionPoint point) {
+        return millis.get(point.ordinal());
+    }
+
+    /** How long the scheduling loop waits for an attempt's extenders (they have their own {@code httpTimeout}). */
+    public void setExtenderWait(long waitMillis) {
+        extenderWait = waitMillis <= 0 ? Long.MAX_VALUE : waitMillis;
+    }
+
+    public long extenderWait() {
+        return extenderWait;
     }
 }

@@ -96,7 +96,7 @@ public final class SchedulingAlgorithm {
                     candidates.add(n);
                 }
             }
-            absent = Status.unresolvable("node(s) didn't satisfy plugin(s) " + FrameworkImpl.goSlice(pre.plugins()));
+            absent = Status.unresolvable("node(s) didn't satisfy plugin(s) " + PreFilterRunner.goSlice(pre.plugins()));
         }
         Map<String, Status> statuses = new HashMap<>();
         List<NodeInfo> feasible = null;
@@ -168,7 +168,7 @@ public final class SchedulingAlgorithm {
         if (extenders.isEmpty() || feasible.isEmpty() || !extenders.filtersFor(pod)) {
             return feasible;
         }
-        CallWatch.Slot wait = fw.beginExtenderWait(state, "filter");
+        CallWatch.Tracker wait = fw.beginExtenderWait(state, "filter");
         try {
             return extenders.filter(pod, feasible, statuses);
         } catch (ExtenderException e) {
@@ -186,7 +186,7 @@ public final class SchedulingAlgorithm {
             List<NodeInfo> feasible,
             ScoreTable scores) {
         List<String> order = scores.nodes();
-        CallWatch.Slot wait = fw.beginExtenderWait(state, "prioritize");
+        CallWatch.Tracker wait = fw.beginExtenderWait(state, "prioritize");
         List<Extenders.Scores> answers;
         try {
             answers = extenders.prioritize(pod, feasible);
@@ -223,7 +223,7 @@ public final class SchedulingAlgorithm {
         Attempt attempt = Attempt.of(state);
         // an error ends the search (upstream cancels the other pieces): the attempt fails anyway
         AtomicBoolean errored = new AtomicBoolean();
-        FrameworkImpl.FilterRun run = fw.filterRun(state);
+        FilterRunner.FilterRun run = fw.filterRun(state);
         parallelizer.until(n, i -> {
             if (foundLen.get() >= found.length || errored.get() || attempt != null && attempt.givenUp()) {
                 return;

@@ -11,6 +11,7 @@ import java.util.Map;
  * @param message the FitError text or error message; for a success, the chosen node's line
  * @param rejections per node: the plugin that rejected it and its reasons
  * @param topScores for a success with scoring: the best nodes with their total and per-plugin scores
+ * @param notes what happened since: plugin calls of the attempt the scheduler gave up on
  */
 public record Explanation(
         String podKey,
@@ -20,7 +21,28 @@ public record Explanation(
         String outcome,
         String message,
         Map<String, String> rejections,
-        List<NodeScoreLine> topScores) {
+        List<NodeScoreLine> topScores,
+        List<String> notes) {
+
+    public Explanation(
+            String podKey,
+            String profile,
+            Instant time,
+            int attempt,
+            String outcome,
+            String message,
+            Map<String, String> rejections,
+            List<NodeScoreLine> topScores) {
+        this(podKey, profile, time, attempt, outcome, message, rejections, topScores, List.of());
+    }
+
+    /** This explanation with {@code note} added. */
+    public Explanation withNote(String note) {
+        List<String> more = new java.util.ArrayList<>(notes);
+        more.add(note);
+        return new Explanation(
+                podKey, profile, time, attempt, outcome, message, rejections, topScores, List.copyOf(more));
+    }
 
     /** One scored node: total and each plugin's normalized score × weight. */
     public record NodeScoreLine(String node, long total, Map<String, String> byPlugin) {}

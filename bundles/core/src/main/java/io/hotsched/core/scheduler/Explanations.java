@@ -1,6 +1,8 @@
 package io.hotsched.core.scheduler;
 
+import java.time.Instant;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /** The last attempt of each pod, bounded (oldest forgotten first). Thread-safe. */
@@ -24,6 +26,18 @@ public final class Explanations {
     public synchronized void put(Explanation e) {
         byPod.remove(e.podKey());
         byPod.put(e.podKey(), e);
+    }
+
+    /**
+     * Adds {@code note} to the pod's explanation; a pod not explained yet (its first attempt is in
+     * progress) gets one that says so.
+     */
+    public synchronized void note(String podKey, String profile, Instant time, int attempt, String note) {
+        Explanation e = byPod.get(podKey);
+        if (e == null || e.attempt() != attempt) {
+            e = new Explanation(podKey, profile, time, attempt, "in progress", "", Map.of(), List.of());
+        }
+        put(e.withNote(note));
     }
 
     public synchronized Explanation get(String podKey) {

@@ -24,7 +24,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Keeps one framework per profile and swaps it in one step when the configuration or the plugins
- * present change (architecture §5). A profile missing a configured plugin is paused, never run
+ * present change (step 3 of the swap protocol: see this package's documentation). A profile missing a configured plugin is paused, never run
  * with fewer plugins. Retired frameworks stay alive until the attempts pinned to them end; a
  * plugin bundle leaving waits (bounded) for that, after rejecting the pods waiting in Permit on
  * its frameworks.

@@ -2,23 +2,17 @@ package io.hotsched.core.scheduler;
 
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
-import io.hotsched.api.cluster.ClusterBackend;
-import io.hotsched.api.framework.ClusterException;
 import io.hotsched.api.framework.Code;
 import io.hotsched.api.framework.CycleState;
 import io.hotsched.api.framework.NodeInfo;
 import io.hotsched.api.framework.PodInfo;
-import io.hotsched.api.framework.PostFilterResult;
 import io.hotsched.api.framework.Status;
 import io.hotsched.core.cache.ClusterCache;
 import io.hotsched.core.metrics.SchedulerMetrics;
 import io.hotsched.core.queue.QueuedPod;
 import io.hotsched.core.queue.SchedulingQueue;
-import io.hotsched.core.registry.PluginHealth;
-import io.hotsched.core.registry.PluginRegistry;
 import io.hotsched.core.runtime.Attempt;
 import io.hotsched.core.runtime.CallWatch;
-import io.hotsched.core.runtime.Diagnosis;
 import io.hotsched.core.runtime.FitError;
 import io.hotsched.core.runtime.FrameworkImpl;
 import io.hotsched.core.runtime.PluginInstance;
@@ -26,20 +20,9 @@ import io.hotsched.core.runtime.PreFilterOutcome;
 import io.hotsched.core.runtime.ScheduleResult;
 import io.hotsched.core.runtime.SchedulingAlgorithm;
 import io.hotsched.core.runtime.SchedulingException;
-import io.hotsched.core.runtime.ScoreTable;
 import io.hotsched.core.runtime.Snapshot;
-import java.time.Clock;
-import java.util.ArrayList;
-import java.util.Comparator;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
-import java.util.Set;
-import java.util.TreeMap;
-import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -61,41 +44,29 @@ final class SchedulingCycle {
     /** The right to change the cache: held by the loop's attempt, or by a detached attempt committing. */
     private final Semaphore commitGate = new Semaphore(1);
 
-    private final ExecutorService binders;
-    private final ExecutorService statusWriter;
-    private final Supplier<ClusterBackend> backend;
-    private final PluginRegistry registry;
-    private final PluginHealth health;
-    private final Explanations explanations;
-    private final Clock clock;
-    private final java.util.function.BooleanSupplier leading;
+    private final BindingCycle binding;
+    private final FailureHandler failures;
+    private final Reporter reporter;
+    private final PluginFaults faults;
     private final SchedulerMetrics metrics;
 
     SchedulingCycle(
             ProfileManager profiles,
             ClusterCache cache,
             SchedulingQueue queue,
-            ExecutorService binders,
-            ExecutorService statusWriter,
-            Supplier<ClusterBackend> backend,
-            PluginRegistry registry,
-            PluginHealth health,
-            Explanations explanations,
-            Clock clock,
-            java.util.function.BooleanSupplier leading,
+            BindingCycle binding,
+            FailureHandler failures,
+            Reporter reporter,
+            PluginFaults faults,
             SchedulerMetrics metrics) {
-        this.metrics = metrics;
         this.profiles = profiles;
         this.cache = cache;
         this.queue = queue;
-        this.binders = binders;
-        this.statusWriter = statusWriter;
-        this.backend = backend;
-        this.registry = registry;
-        this.health = health;
-        this.explanations = explanations;
-        this.clock = clock;
-        this.leading = leading;
+        this.binding = binding;
+        this.failures = failures;
+        this.reporter = reporter;
+        this.faults = faults;
+        this.metrics = metrics;
     }
 
     /** What one scheduling loop thread owns: its snapshot and its node rotation. */
@@ -164,11 +135,11 @@ final class SchedulingCycle {
                 cache.updateSnapshot(loop.snapshot());
             }
             if (fit != null) {
-                handleFitError(fw, state, qp, fit);
+                failures.unfit(fw, state, qp, fit);
                 return;
             }
             if (failure != null) {
-                handleError(qp, attempt, failure.status(), profileName);
+                failures.error(qp, attempt, failure.status(), profileName);
                 return;
             }
             if (detached) {
@@ -183,33 +154,31 @@ final class SchedulingCycle {
             try {
                 cache.assume(assumed, host);
             } catch (IllegalStateException e) {
-                handleError(qp, attempt, Status.error(e), profileName);
+                failures.error(qp, attempt, Status.error(e), profileName);
                 return;
             }
             Status st = fw.runReserve(state, assumed, host);
             if (!st.isSuccess()) {
                 fw.runUnreserve(state, assumed, host);
                 cache.forget(assumed);
-                failAfterAssume(qp, attempt, st, profileName);
+                failures.afterAssume(qp, attempt, st, profileName);
                 return;
             }
             st = fw.runPermit(state, assumed, host);
             if (!st.isSuccess() && st.code() != Code.WAIT) {
                 fw.runUnreserve(state, assumed, host);
                 cache.forget(assumed);
-                failAfterAssume(qp, attempt, st, profileName);
+                failures.afterAssume(qp, attempt, st, profileName);
                 return;
             }
-            explainSuccess(qp, profileName, host, result, st.code() == Code.WAIT);
+            reporter.chose(qp, profileName, host, result, st.code() == Code.WAIT);
             attempt.leaveLoop();
             handedOff = true;
-            CycleState bindingState = state;
-            fw.permitOutcome(assumed)
-                    .thenAcceptAsync(permit -> bindingCycle(fw, bindingState, qp, assumed, host, permit), binders);
+            binding.start(fw, state, qp, assumed, host);
         } catch (RuntimeException e) {
             LOG.error("Scheduling pod {} failed unexpectedly", pod.key(), e);
             if (attempt.phase() != Attempt.ABANDONED_SEARCH) {
-                handleError(qp, attempt, Status.error(e), profileName);
+                failures.error(qp, attempt, Status.error(e), profileName);
             }
         } finally {
             inProgress.compareAndSet(mine, null);
@@ -220,7 +189,7 @@ final class SchedulingCycle {
                 attempt.leaveLoop();
                 if (!attempt.givenUp()) {
                     // a given-up attempt's fault was counted when it was given up
-                    settle(fw, state);
+                    faults.settle(fw, state);
                 }
                 fw.unpin();
             }
@@ -248,7 +217,7 @@ final class SchedulingCycle {
         if (st.isSuccess()) {
             return fresh;
         }
-        handleError(
+        failures.error(
                 qp,
                 Attempt.of(searched),
                 Status.error("node " + host + ", chosen while the extenders answered, no longer fits: " + st.message()),
@@ -293,7 +262,7 @@ final class SchedulingCycle {
      */
     Thread giveUp(CallWatch.Overdue o, long now) {
         InProgress cur = inProgress.get();
-        if (cur == null || Attempt.of(o.state()) != cur.attempt()) {
+        if (cur == null || o.state() == null || Attempt.of(o.state()) != cur.attempt()) {
             return null;
         }
         int how = cur.attempt().giveUp();
@@ -306,245 +275,23 @@ final class SchedulingCycle {
             commitGate.release();
         }
         PluginInstance plugin = o.instance();
-        String message = FrameworkImpl.describeCall(o.point(), plugin.name()) + ": still running after "
-                + (now - o.startedAt()) + "ms, over the " + o.limit() + "ms time-out for " + o.point();
+        String message = o.stillRunning(now);
         LOG.warn(
                 "Plugin {}: {} (pod {}); the scheduler stopped waiting for it and goes on, the call finishes on its own thread",
                 plugin,
                 message,
                 cur.qp().pod().key());
-        if (plugin.registration() != null && health.failed(plugin.registration(), message)) {
-            LOG.error(
-                    "Plugin {} quarantined after {} failed attempts in a row; last: {}. Profiles using it pause until "
-                            + "its bundle is updated or 'sched:release {}' is run.",
-                    plugin,
-                    health.threshold(),
-                    message,
-                    plugin.name());
-            registry.changed(plugin.name());
-        }
+        metrics.countFault(plugin.name(), o.call().point().label(), SchedulerMetrics.FAULT_TIMEOUT);
+        faults.failed(plugin, message);
+        reporter.note(cur.qp(), cur.fw().profileName(), message);
         if (how == Attempt.ABANDONED_SEARCH) {
-            handleError(
+            failures.error(
                     cur.qp(),
                     cur.attempt(),
                     Status.error(message).withPlugin(plugin.name()),
                     cur.fw().profileName());
         }
         return cur.loop();
-    }
-
-    private void bindingCycle(
-            FrameworkImpl fw, CycleState state, QueuedPod qp, PodInfo assumed, String host, Status permit) {
-        try {
-            Status st = permit;
-            if (st.isSuccess()) {
-                st = fw.runPreBind(state, assumed, host);
-            }
-            if (st.isSuccess() && !leading.getAsBoolean()) {
-                st = Status.error("leadership lost before binding; the new leader schedules this pod");
-            }
-            if (st.isSuccess()) {
-                st = bind(fw, state, assumed, host);
-            }
-            if (!st.isSuccess()) {
-                fw.runUnreserve(state, assumed, host);
-                cache.forget(assumed);
-                if (st.cause() instanceof ClusterException ce && ce.code() == 404) {
-                    LOG.info("Pod {} was deleted while binding; forgotten", assumed.key());
-                    queue.done(qp);
-                    return;
-                }
-                failAfterAssume(qp, Attempt.of(state), st, fw.profileName());
-                return;
-            }
-            cache.finishBinding(assumed);
-            queue.nominator().delete(assumed.uid());
-            queue.done(qp);
-            attemptDone(state, SchedulerMetrics.SCHEDULED, fw.profileName());
-            record(assumed, "Normal", "Scheduled", "Successfully assigned " + assumed.key() + " to " + host);
-            fw.runPostBind(state, assumed, host);
-        } catch (RuntimeException e) {
-            LOG.error("Binding pod {} failed unexpectedly", assumed.key(), e);
-            fw.runUnreserve(state, assumed, host);
-            cache.forget(assumed);
-            failAfterAssume(qp, Attempt.of(state), Status.error(e), fw.profileName());
-        } finally {
-            settle(fw, state);
-            fw.unpin();
-        }
-    }
-
-    private Status bind(FrameworkImpl fw, CycleState state, PodInfo pod, String host) {
-        // a binder extender binds instead of the Bind plugins, as upstream
-        Status byExtender = fw.extenders().bind(pod, host);
-        if (byExtender != null) {
-            return byExtender;
-        }
-        Status st = fw.runBind(state, pod, host);
-        if (st.isSkip()) {
-            return Status.error("no Bind plugin bound pod " + pod.key());
-        }
-        return st;
-    }
-
-    private void handleFitError(FrameworkImpl fw, CycleState state, QueuedPod qp, FitError fe) {
-        PodInfo pod = qp.pod();
-        Diagnosis d = fe.diagnosis();
-        String nominated = null;
-        PostFilterResult pf = fw.runPostFilter(state, fe.pod(), d.toNodeToStatus());
-        if (pf.nominatedNodeName() != null
-                && (pf.status().isSuccess() || pf.nominatedNodeName().isEmpty())) {
-            nominated = pf.nominatedNodeName();
-            // an empty name forgets the nomination
-            queue.nominator().nominate(pod, nominated);
-        }
-        if (pf.status().code() == Code.ERROR) {
-            d.setPostFilterMsg("Error running PostFilter plugin " + pf.status().plugin() + ": "
-                    + pf.status().message());
-        } else if (!pf.status().isSuccess() && !pf.status().message().isEmpty()) {
-            d.setPostFilterMsg(pf.status().message());
-        }
-        String message = fe.getMessage();
-        attemptDone(state, SchedulerMetrics.UNSCHEDULABLE, fw.profileName());
-        explanations.put(new Explanation(
-                pod.key(),
-                fw.profileName(),
-                clock.instant(),
-                qp.attempts(),
-                "unschedulable",
-                message,
-                rejections(d),
-                List.of()));
-        queue.addUnschedulable(qp, d.unschedulablePlugins(), message);
-        String nomination = nominated;
-        statusWriter.execute(() -> markUnschedulable(pod, "Unschedulable", message, nomination));
-        record(pod, "Warning", "FailedScheduling", message);
-    }
-
-    private void handleError(QueuedPod qp, Attempt attempt, Status st, String profile) {
-        PodInfo pod = qp.pod();
-        String message = st.message();
-        attemptDone(attempt, SchedulerMetrics.ERROR, profile);
-        explanations.put(new Explanation(
-                pod.key(), profile, clock.instant(), qp.attempts(), "error", message, Map.of(), List.of()));
-        queue.addBackoff(qp, message);
-        statusWriter.execute(() -> markUnschedulable(pod, "SchedulerError", message, null));
-        record(pod, "Warning", "FailedScheduling", message);
-    }
-
-    private void failAfterAssume(QueuedPod qp, Attempt attempt, Status st, String profile) {
-        if (st.isRejection()) {
-            PodInfo pod = qp.pod();
-            attemptDone(attempt, SchedulerMetrics.UNSCHEDULABLE, profile);
-            explanations.put(new Explanation(
-                    pod.key(),
-                    profile,
-                    clock.instant(),
-                    qp.attempts(),
-                    "unschedulable",
-                    st.message(),
-                    Map.of(),
-                    List.of()));
-            queue.addUnschedulable(qp, st.plugin() == null ? Set.of() : Set.of(st.plugin()), st.message());
-            statusWriter.execute(() -> markUnschedulable(pod, "Unschedulable", st.message(), null));
-            record(pod, "Warning", "FailedScheduling", st.message());
-        } else {
-            handleError(qp, attempt, st, profile);
-        }
-    }
-
-    /** scheduler_scheduling_attempt_duration_seconds: from the pod leaving the queue to its result. */
-    private void attemptDone(Attempt attempt, String result, String profile) {
-        if (attempt != null) {
-            metrics.attemptDuration.with(result, profile).observeSince(attempt.startNanos);
-        }
-    }
-
-    private void attemptDone(CycleState state, String result, String profile) {
-        attemptDone(Attempt.of(state), result, profile);
-    }
-
-    /** Counts each faulty plugin once for the attempt; quarantines after too many in a row. */
-    private void settle(FrameworkImpl fw, CycleState state) {
-        Map<PluginInstance, String> faults = fw.faults(state);
-        for (PluginInstance i : fw.instances()) {
-            if (i.registration() == null) {
-                continue;
-            }
-            String fault = faults.get(i);
-            if (fault == null) {
-                health.succeeded(i.registration());
-            } else if (health.failed(i.registration(), fault)) {
-                LOG.error(
-                        "Plugin {} quarantined after {} failed attempts in a row; last: {}. Profiles using it pause until "
-                                + "its bundle is updated or 'sched:release {}' is run.",
-                        i,
-                        health.threshold(),
-                        fault,
-                        i.name());
-                registry.changed(i.name());
-            }
-        }
-    }
-
-    private void explainSuccess(QueuedPod qp, String profile, String host, ScheduleResult r, boolean waiting) {
-        ScoreTable t = r.scores();
-        List<Integer> order = new ArrayList<>();
-        for (int i = 0; i < t.nodes().size(); i++) {
-            order.add(i);
-        }
-        order.sort(Comparator.comparingLong(t::total).reversed());
-        List<Explanation.NodeScoreLine> top = new ArrayList<>();
-        for (int k = 0; k < Math.min(3, order.size()); k++) {
-            int i = order.get(k);
-            Map<String, String> byPlugin = new LinkedHashMap<>();
-            for (int p = 0; p < t.plugins().size(); p++) {
-                byPlugin.put(t.plugins().get(p), t.score(p, i) + "×" + t.weight(p));
-            }
-            top.add(new Explanation.NodeScoreLine(t.nodes().get(i), t.total(i), byPlugin));
-        }
-        explanations.put(new Explanation(
-                qp.pod().key(),
-                profile,
-                clock.instant(),
-                qp.attempts(),
-                waiting ? "waiting on permit for " + host : "bound to " + host,
-                r.feasibleNodes() + " of " + r.evaluatedNodes() + " evaluated nodes fit",
-                Map.of(),
-                top));
-    }
-
-    private static Map<String, String> rejections(Diagnosis d) {
-        Map<String, String> out = new TreeMap<>();
-        d.nodeStatuses()
-                .forEach((node, st) -> out.put(node, (st.plugin() == null ? "" : st.plugin() + ": ") + st.message()));
-        return out;
-    }
-
-    private void markUnschedulable(PodInfo pod, String reason, String message, String nominated) {
-        ClusterBackend b = backend.get();
-        if (b == null) {
-            return;
-        }
-        try {
-            b.markUnschedulable(pod.pod(), reason, message, nominated);
-        } catch (RuntimeException e) {
-            LOG.debug("Could not update the condition of pod {}: {}", pod.key(), e.toString());
-        }
-    }
-
-    private void record(PodInfo pod, String type, String reason, String message) {
-        ClusterBackend b = backend.get();
-        if (b == null) {
-            return;
-        }
-        statusWriter.execute(() -> {
-            try {
-                b.recordEvent(pod.pod(), type, reason, message);
-            } catch (RuntimeException e) {
-                LOG.debug("Could not record event {} for pod {}: {}", reason, pod.key(), e.toString());
-            }
-        });
     }
 
     private static Pod withNode(Pod pod, String node) {

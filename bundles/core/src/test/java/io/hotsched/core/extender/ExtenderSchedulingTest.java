@@ -138,7 +138,7 @@ class ExtenderSchedulingTest {
     @Test
     void podsTheSlowExtenderDoesNotHandleAreNotHeldUpByIt() throws Exception {
         server.answer("filter", new ExtenderServer.Answer(200, "{\"NodeNames\":[\"n2\"]}", 1500));
-        f.scheduler.timeouts().set(io.hotsched.core.runtime.PluginTimeouts.EXTENDER_WAIT, 50);
+        f.scheduler.timeouts().setExtenderWait(50);
         f.start(withExtender("filterVerb: filter\nnodeCacheCapable: true\n" + GPU_ONLY));
         f.cluster.addPod(
                 Pods.pod("gpu").cpu("100m").request("example.com/gpu", "1").build());
@@ -167,7 +167,7 @@ class ExtenderSchedulingTest {
     @Test
     void aNodeThatFilledUpWhileTheExtenderThoughtIsCheckedAgain() throws Exception {
         server.answer("filter", new ExtenderServer.Answer(200, "{\"NodeNames\":[\"n1\"]}", 1000));
-        f.scheduler.timeouts().set(io.hotsched.core.runtime.PluginTimeouts.EXTENDER_WAIT, 50);
+        f.scheduler.timeouts().setExtenderWait(50);
         f.start(withExtender("filterVerb: filter\nnodeCacheCapable: true\n" + GPU_ONLY));
         f.cluster.addPod(
                 Pods.pod("gpu").cpu("1").request("example.com/gpu", "1").build());

@@ -113,11 +113,16 @@ class FrameworkBuilderTest {
     @Test
     void multiPointExpandsIntoEveryPointThePluginImplements() throws Exception {
         FrameworkImpl f = build(MULTI);
-        assertEquals(List.of("A", "B", "C"), f.filter.stream().map(Slot::name).toList());
         assertEquals(
-                List.of("A", "B", "C"), f.preFilter.stream().map(Slot::name).toList());
-        assertEquals(Map.of("A", 2, "B", 1, "C", 1), f.scoreWeights);
-        assertEquals(List.of("DefaultBinder"), f.bind.stream().map(Slot::name).toList());
+                List.of("A", "B", "C"),
+                f.slots().filter.stream().map(Slot::name).toList());
+        assertEquals(
+                List.of("A", "B", "C"),
+                f.slots().preFilter.stream().map(Slot::name).toList());
+        assertEquals(Map.of("A", 2, "B", 1, "C", 1), f.slots().scoreWeights);
+        assertEquals(
+                List.of("DefaultBinder"),
+                f.slots().bind.stream().map(Slot::name).toList());
     }
 
     @Test
@@ -132,9 +137,11 @@ class FrameworkBuilderTest {
                   - name: B
             """);
         // overridden plugins first (in their specific order), then the rest of MultiPoint
-        assertEquals(List.of("C", "A", "B"), f.score.stream().map(Slot::name).toList());
-        assertEquals(7, f.scoreWeights.get("C"));
-        assertEquals(List.of("A", "C"), f.filter.stream().map(Slot::name).toList());
+        assertEquals(
+                List.of("C", "A", "B"), f.slots().score.stream().map(Slot::name).toList());
+        assertEquals(7, f.slots().scoreWeights.get("C"));
+        assertEquals(
+                List.of("A", "C"), f.slots().filter.stream().map(Slot::name).toList());
     }
 
     @Test
@@ -146,8 +153,8 @@ class FrameworkBuilderTest {
                   disabled:
                   - name: "*"
             """);
-        assertEquals(List.of("B"), f.filter.stream().map(Slot::name).toList());
-        assertEquals(3, f.preFilter.size());
+        assertEquals(List.of("B"), f.slots().filter.stream().map(Slot::name).toList());
+        assertEquals(3, f.slots().preFilter.size());
     }
 
     @Test
@@ -159,9 +166,12 @@ class FrameworkBuilderTest {
             """);
         assertEquals(
                 List.of("NodeReservation"),
-                f.filterTransformers.stream().map(Slot::name).toList());
-        assertEquals(List.of("A", "B", "C"), f.filter.stream().map(Slot::name).toList(), "not a Filter plugin itself");
-        assertTrue(f.scoreTransformers.isEmpty());
+                f.slots().filterTransformers.stream().map(Slot::name).toList());
+        assertEquals(
+                List.of("A", "B", "C"),
+                f.slots().filter.stream().map(Slot::name).toList(),
+                "not a Filter plugin itself");
+        assertTrue(f.slots().scoreTransformers.isEmpty());
         assertEquals(List.of("FilterTransformer"), f.pointsByPlugin().get("NodeReservation"));
     }
 

@@ -50,7 +50,8 @@ class FrameworkMetricsTest {
                 null,
                 plain.objects(),
                 null,
-                metrics);
+                metrics,
+                (plugin, fault) -> {});
         FrameworkBuilder.Result r = FrameworkBuilder.build(
                 ConfigParser.parse(yaml, "s.yaml").profiles().get(0), "s.yaml", 0, registry::serving, services);
         return ((FrameworkBuilder.Built) r).framework();

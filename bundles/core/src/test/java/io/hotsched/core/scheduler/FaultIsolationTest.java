@@ -139,7 +139,7 @@ class FaultIsolationTest {
     @Test
     void aCallPastItsTimeOutFailsTheAttemptAndCounts() throws Exception {
         Registration r = f.add("Sleepy", TestPlugins.factory(h -> new Sleepy()), "1.0.0");
-        f.scheduler.timeouts().set(io.hotsched.core.runtime.PluginTimeouts.FILTER, 100);
+        f.scheduler.timeouts().set(io.hotsched.core.config.ExtensionPoint.FILTER, 100);
         f.cluster.addNode(Nodes.node("n1").cpu("4").build());
         f.cluster.addPod(Pods.pod("p").cpu("100m").build());
         f.start(with("Sleepy"));
@@ -187,7 +187,7 @@ class FaultIsolationTest {
     void aCallThatHangsIsGivenUpItsPluginWaitsForItAndTheLoopGoesOn() throws Exception {
         Hanging hanging = new Hanging();
         Registration r = f.add("Hanging", TestPlugins.factory(h -> hanging), "1.0.0");
-        f.scheduler.timeouts().set(io.hotsched.core.runtime.PluginTimeouts.FILTER, 100);
+        f.scheduler.timeouts().set(io.hotsched.core.config.ExtensionPoint.FILTER, 100);
         try {
             for (int i = 0; i < 4; i++) {
                 f.cluster.addNode(Nodes.node("n" + i).cpu("4").build());

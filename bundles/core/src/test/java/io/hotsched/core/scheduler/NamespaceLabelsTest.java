@@ -68,17 +68,19 @@ class NamespaceLabelsTest {
         f.add("DefaultBinder", TestPlugins.factory(TestPlugins.Binder::new), "1.0.0");
         f.cluster.addNode(Nodes.node("n1").cpu("4").build());
         f.start(SchedulerFixture.BASE);
-        f.scheduler.objectChanged("Namespace", null, ns("team-a", Map.of("team", "a")));
+        f.scheduler.events().objectChanged("Namespace", null, ns("team-a", Map.of("team", "a")));
         f.cluster.addPod(Pods.pod("p1").namespace("team-a").build());
         await("p1 bound", () -> f.cluster.bindings().size() == 1);
         assertEquals(Map.of("team", "a"), seen.get(seen.size() - 1));
 
-        f.scheduler.objectChanged("Namespace", ns("team-a", Map.of("team", "a")), ns("team-a", Map.of("team", "b")));
+        f.scheduler
+                .events()
+                .objectChanged("Namespace", ns("team-a", Map.of("team", "a")), ns("team-a", Map.of("team", "b")));
         f.cluster.addPod(Pods.pod("p2").namespace("team-a").build());
         await("p2 bound", () -> f.cluster.bindings().size() == 2);
         assertEquals(Map.of("team", "b"), seen.get(seen.size() - 1));
 
-        f.scheduler.objectChanged("Namespace", ns("team-a", Map.of("team", "b")), null);
+        f.scheduler.events().objectChanged("Namespace", ns("team-a", Map.of("team", "b")), null);
         f.cluster.addPod(Pods.pod("p3").namespace("team-a").build());
         await("p3 bound", () -> f.cluster.bindings().size() == 3);
         assertEquals(Map.of(), seen.get(seen.size() - 1));

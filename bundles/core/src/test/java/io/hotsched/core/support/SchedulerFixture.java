@@ -63,7 +63,7 @@ public final class SchedulerFixture implements AutoCloseable {
     public SchedulerFixture start(String yaml) throws Exception {
         SchedulerConfig c = ConfigParser.parse(yaml, "scheduler.yaml");
         scheduler.start(c);
-        cluster.connect(scheduler);
+        cluster.connect(scheduler.events());
         return this;
     }
 

@@ -1,0 +1,195 @@
+package io.hotsched.core.scheduler;
+
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.hotsched.api.cluster.ClusterEvents;
+import io.hotsched.api.framework.ActionType;
+import io.hotsched.api.framework.ClusterEvent;
+import io.hotsched.api.framework.PodInfo;
+import io.hotsched.core.cache.ClusterCache;
+import io.hotsched.core.cache.ObjectStore;
+import io.hotsched.core.queue.QueueingHints;
+import io.hotsched.core.queue.SchedulingQueue;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+
+/**
+ * The cluster's events, as the scheduler takes them (upstream's eventhandlers.go): bound pods and
+ * nodes go to the cache, pending pods of our profiles to the queue (the others are kept aside until
+ * a profile serves them), and each change may move unschedulable pods it can help back to the
+ * active queue, as the {@link QueueingHints} decide.
+ */
+public final class EventHandlers implements ClusterEvents {
+
+    private final ClusterCache cache;
+    private final SchedulingQueue queue;
+    private final ProfileManager profiles;
+    private final ObjectStore objects;
+    private final Leadership leadership;
+    private final QueueingHints hints;
+    private final Map<String, PodInfo> pendingForOthers = new ConcurrentHashMap<>();
+    private final CountDownLatch synced = new CountDownLatch(1);
+
+    EventHandlers(
+            ClusterCache cache,
+            SchedulingQueue queue,
+            ProfileManager profiles,
+            ObjectStore objects,
+            Leadership leadership) {
+        this.cache = cache;
+        this.queue = queue;
+        this.profiles = profiles;
+        this.objects = objects;
+        this.leadership = leadership;
+        this.hints = new QueueingHints(profile -> {
+            ProfileState s = profiles.profile(profile);
+            return s == null || !s.ready() ? null : s.framework().enqueueEvents();
+        });
+    }
+
+    /** Pods kept aside for a profile that did not exist then: queued if a profile serves them now. */
+    void profilesChanged() {
+        for (PodInfo p : List.copyOf(pendingForOthers.values())) {
+            if (profiles.serves(p.schedulerName())) {
+                pendingForOthers.remove(p.uid());
+                queue.add(p);
+            }
+        }
+    }
+
+    /** An assumed pod's binding never showed up: it left its node. */
+    void assumedExpired(PodInfo p) {
+        queue.onEvent(hints, ClusterEvent.POD, ActionType.DELETE, p.pod(), null);
+    }
+
+    boolean isSynced() {
+        return synced.getCount() == 0;
+    }
+
+    void awaitSynced() throws InterruptedException {
+        synced.await();
+    }
+
+    @Override
+    public void nodeAdded(Node node) {
+        cache.addOrUpdateNode(node);
+        queue.onEvent(hints, ClusterEvent.NODE, ActionType.ADD, null, node);
+    }
+
+    @Override
+    public void nodeUpdated(Node oldNode, Node newNode) {
+        cache.addOrUpdateNode(newNode);
+        for (ActionType a : EventKinds.nodeUpdate(oldNode, newNode)) {
+            queue.onEvent(hints, ClusterEvent.NODE, a, oldNode, newNode);
+        }
+    }
+
+    @Override
+    public void nodeDeleted(Node node) {
+        cache.removeNode(node.getMetadata().getName());
+        queue.onEvent(hints, ClusterEvent.NODE, ActionType.DELETE, node, null);
+    }
+
+    @Override
+    public void podAdded(Pod pod) {
+        PodInfo p = PodInfo.of(pod);
+        if (p.nodeName() != null) {
+            cache.addOrUpdatePod(p);
+            queue.onEvent(hints, ClusterEvent.POD, ActionType.ADD, null, pod);
+        } else if (!terminating(pod)) {
+            if (profiles.serves(p.schedulerName())) {
+                queue.add(p);
+            } else {
+                pendingForOthers.put(p.uid(), p);
+            }
+        }
+    }
+
+    @Override
+    public void podUpdated(Pod oldPod, Pod newPod) {
+        PodInfo p = PodInfo.of(newPod);
+        if (p.nodeName() != null) {
+            // bound (by us or by anyone): no longer pending
+            queue.delete(p);
+            pendingForOthers.remove(p.uid());
+            cache.addOrUpdatePod(p);
+            for (ActionType a : oldPod == null ? List.of(ActionType.ADD) : EventKinds.podUpdate(oldPod, newPod)) {
+                queue.onEvent(hints, ClusterEvent.POD, a, oldPod, newPod);
+            }
+        } else if (terminating(newPod)) {
+            queue.delete(p);
+            pendingForOthers.remove(p.uid());
+        } else if (profiles.serves(p.schedulerName())) {
+            pendingForOthers.remove(p.uid());
+            if (nominationCleared(oldPod, newPod)) {
+                // someone (preemption of a higher-priority pod) took the node back; an update that
+                // merely lacks the nomination we just made in memory does not count
+                queue.nominator().delete(p.uid());
+            }
+            if (oldPod == null || specOrLabelsChanged(oldPod, newPod)) {
+                queue.update(p);
+            }
+        } else {
+            queue.delete(p);
+            pendingForOthers.put(p.uid(), p);
+        }
+    }
+
+    @Override
+    public void podDeleted(Pod pod) {
+        PodInfo p = PodInfo.of(pod);
+        pendingForOthers.remove(p.uid());
+        queue.delete(p);
+        boolean wasCounted = cache.contains(p.uid()) && !cache.isAssumed(p.uid());
+        if (wasCounted) {
+            cache.removePod(p);
+            queue.onEvent(hints, ClusterEvent.POD, ActionType.DELETE, pod, null);
+        }
+    }
+
+    @Override
+    public void objectChanged(String kind, HasMetadata oldObject, HasMetadata newObject) {
+        objects.changed(kind, oldObject, newObject);
+        ActionType a = oldObject == null ? ActionType.ADD : newObject == null ? ActionType.DELETE : ActionType.UPDATE;
+        queue.onEvent(hints, kind, a, oldObject, newObject);
+    }
+
+    @Override
+    public void synced() {
+        synced.countDown();
+    }
+
+    @Override
+    public void leading(boolean nowLeading) {
+        leadership.set(nowLeading);
+    }
+
+    private static boolean nominationCleared(Pod oldPod, Pod newPod) {
+        return oldPod != null
+                && !nominatedNode(oldPod).isEmpty()
+                && nominatedNode(newPod).isEmpty();
+    }
+
+    private static String nominatedNode(Pod pod) {
+        String n = pod.getStatus() == null ? null : pod.getStatus().getNominatedNodeName();
+        return n == null ? "" : n;
+    }
+
+    private static boolean terminating(Pod pod) {
+        String phase = pod.getStatus() == null ? null : pod.getStatus().getPhase();
+        return pod.getMetadata().getDeletionTimestamp() != null || "Succeeded".equals(phase) || "Failed".equals(phase);
+    }
+
+    private static boolean specOrLabelsChanged(Pod oldPod, Pod newPod) {
+        return !Objects.equals(oldPod.getSpec(), newPod.getSpec())
+                || !Objects.equals(
+                        oldPod.getMetadata().getLabels(), newPod.getMetadata().getLabels())
+                || !Objects.equals(
+                        oldPod.getMetadata().getAnnotations(),
+                        newPod.getMetadata().getAnnotations());
+    }
+}

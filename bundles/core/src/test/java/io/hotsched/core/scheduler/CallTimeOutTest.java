@@ -1,0 +1,381 @@
+package io.hotsched.core.scheduler;
+
+import static io.hotsched.core.support.SchedulerFixture.await;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.hotsched.api.framework.BindPlugin;
+import io.hotsched.api.framework.CycleState;
+import io.hotsched.api.framework.FilterPlugin;
+import io.hotsched.api.framework.Handle;
+import io.hotsched.api.framework.NodeInfo;
+import io.hotsched.api.framework.NodeInfoLister;
+import io.hotsched.api.framework.NodeScores;
+import io.hotsched.api.framework.NodeToStatus;
+import io.hotsched.api.framework.PermitPlugin;
+import io.hotsched.api.framework.PermitResult;
+import io.hotsched.api.framework.PodInfo;
+import io.hotsched.api.framework.PostBindPlugin;
+import io.hotsched.api.framework.PostFilterPlugin;
+import io.hotsched.api.framework.PostFilterResult;
+import io.hotsched.api.framework.PreBindPlugin;
+import io.hotsched.api.framework.PreFilterExtensions;
+import io.hotsched.api.framework.PreFilterPlugin;
+import io.hotsched.api.framework.PreFilterResult;
+import io.hotsched.api.framework.PreScorePlugin;
+import io.hotsched.api.framework.ReservePlugin;
+import io.hotsched.api.framework.ScoreExtensions;
+import io.hotsched.api.framework.ScorePlugin;
+import io.hotsched.api.framework.Status;
+import io.hotsched.api.framework.ext.FilterTransformer;
+import io.hotsched.api.framework.ext.PostFilterTransformer;
+import io.hotsched.api.framework.ext.PreFilterTransformer;
+import io.hotsched.api.framework.ext.ScoreTransformer;
+import io.hotsched.api.framework.ext.Transformation;
+import io.hotsched.core.config.ExtensionPoint;
+import io.hotsched.core.metrics.SchedulerMetrics;
+import io.hotsched.core.registry.Registration;
+import io.hotsched.core.runtime.PluginCall;
+import io.hotsched.core.support.SchedulerFixture;
+import io.hotsched.core.support.TestPlugins;
+import io.hotsched.testing.Nodes;
+import io.hotsched.testing.Pods;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * Every way the framework calls a plugin (each extension point, as plugin, transformer or
+ * extension) is watched the same way: a call that hangs past its time-out is given up by the
+ * watchdog, counted against the plugin and in {@code hotsched_plugin_faults_total}, named in
+ * {@code sched:explain}, and scheduling goes on for the other profiles (the loop on a new thread, a
+ * binding on another slot).
+ */
+class CallTimeOutTest {
+
+    private static final String PLUGIN = "HangAt";
+    private static final String PLAIN = """
+            - schedulerName: plain
+              plugins:
+                multiPoint:
+                  enabled:
+                  - name: PrioritySort
+                  - name: NodeResourcesFit
+                  - name: DefaultBinder
+                  disabled:
+                  - name: "*"
+            """;
+
+    private SchedulerFixture f;
+    private final CountDownLatch release = new CountDownLatch(1);
+
+    @AfterEach
+    void tearDown() {
+        release.countDown();
+        if (f != null) {
+            f.close();
+        }
+    }
+
+    /**
+     * Every call but PreEnqueue and QueueSort: those run under the queue's lock, where giving up
+     * would not free anything (a late return is still a fault, see {@code FrameworkMetricsTest}).
+     */
+    static Stream<PluginCall> watchedCalls() {
+        return Stream.of(PluginCall.values()).filter(c -> c != PluginCall.PRE_ENQUEUE && c != PluginCall.QUEUE_SORT);
+    }
+
+    @ParameterizedTest
+    @MethodSource("watchedCalls")
+    void aHangingCallIsGivenUpCountedNamedAndSchedulingGoesOn(PluginCall call) throws Exception {
+        f = new SchedulerFixture().withBasePlugins();
+        HangAt plugin = new HangAt(call, PLUGIN, release);
+        Registration r = f.add(PLUGIN, TestPlugins.factory(plugin::withHandle), "1.0.0");
+        f.scheduler.timeouts().set(call.point(), 100);
+        f.cluster.addNode(Nodes.node("n1").cpu("4").build());
+        f.cluster.addNode(Nodes.node("n2").cpu("4").build());
+        if (call == PluginCall.ADD_POD) {
+            // AddPod runs when Filter counts the pods nominated to a node
+            f.scheduler
+                    .queue()
+                    .nominator()
+                    .nominate(Pods.pod("nominated").priority(10).info(), "n1");
+        }
+        boolean unfit = call.point() == ExtensionPoint.POST_FILTER || call == PluginCall.REMOVE_POD;
+        f.cluster.addPod(Pods.pod("stuck").cpu(unfit ? "100" : "100m").build());
+        f.start(HEADER + profile("default-scheduler", PLUGIN) + PLAIN);
+
+        await("the call entered", () -> plugin.entered.get() > 0);
+        String label = call.point().label();
+        await(
+                "the watchdog gave the call up and counted it",
+                () -> f.scheduler.metrics().faults(PLUGIN, label, SchedulerMetrics.FAULT_TIMEOUT) >= 1);
+        await("counted against the plugin", () -> f.health.counters(r).failures() >= 1);
+        String named = call.describe(PLUGIN) + ": still running after ";
+        await("named in sched:explain", () -> {
+            Explanation e = f.scheduler.explain("default/stuck");
+            return e != null
+                    && (e.message().contains(named) || e.notes().stream().anyMatch(n -> n.contains(named)));
+        });
+
+        f.cluster.addPod(Pods.pod("after").scheduler("plain").cpu("100m").build());
+        await("another profile's pod is bound meanwhile", () -> bound("default/after"));
+    }
+
+    @Test
+    void asManyHangingPreBindsAsBindingSlotsDoNotStopBinding() throws Exception {
+        int slots = 2;
+        f = new SchedulerFixture(new SchedulerOptions(slots, Duration.ofSeconds(30), Duration.ofSeconds(5), 3, 1000))
+                .withBasePlugins();
+        StringBuilder profiles = new StringBuilder();
+        List<HangAt> hanging = new ArrayList<>();
+        for (int i = 0; i < slots; i++) {
+            // one plugin and profile each: a plugin given up on pauses only its own profile
+            HangAt h = new HangAt(PluginCall.PRE_BIND, "Hang" + i, release);
+            hanging.add(h);
+            f.add(h.name(), TestPlugins.factory(h::withHandle), "1.0.0");
+            profiles.append(profile("p" + i, h.name()));
+            f.cluster.addPod(
+                    Pods.pod("stuck-" + i).scheduler("p" + i).cpu("100m").build());
+        }
+        f.scheduler.timeouts().set(ExtensionPoint.PRE_BIND, 200);
+        f.cluster.addNode(Nodes.node("n1").cpu("4").build());
+        f.start(HEADER + profiles + PLAIN);
+        for (HangAt h : hanging) {
+            await("every binding slot is in a hanging PreBind", () -> h.entered.get() == 1);
+        }
+        f.cluster.addPod(Pods.pod("after").scheduler("plain").cpu("100m").build());
+        await("a pod is bound while the PreBinds still hang", () -> bound("default/after"));
+        assertTrue(f.cluster.bindings().stream().noneMatch(b -> b.podKey().startsWith("default/stuck-")));
+        for (int i = 0; i < slots; i++) {
+            String key = "default/stuck-" + i;
+            await("the given-up binding failed its pod", () -> {
+                Explanation e = f.scheduler.explain(key);
+                return e != null && "error".equals(e.outcome());
+            });
+        }
+    }
+
+    private boolean bound(String podKey) {
+        return f.cluster.bindings().stream().anyMatch(b -> b.podKey().equals(podKey));
+    }
+
+    private static final String HEADER = """
+            apiVersion: kubescheduler.config.k8s.io/v1
+            kind: KubeSchedulerConfiguration
+            profiles:
+            """;
+
+    /** A profile of {@code schedulerName} with {@code plugin} first at every point, then the base plugins. */
+    private static String profile(String schedulerName, String plugin) {
+        return """
+                - schedulerName: %s
+                  plugins:
+                    multiPoint:
+                      enabled:
+                      - name: %s
+                      - name: PrioritySort
+                      - name: NodeResourcesFit
+                        weight: 1
+                      - name: DefaultBinder
+                      disabled:
+                      - name: "*"
+                """.formatted(schedulerName, plugin);
+    }
+
+    /**
+     * Serves every point, as plugin, transformer and extension; for the pods named "stuck*", the one
+     * call it was made for blocks until the test ends. Everything else is neutral.
+     */
+    static final class HangAt
+            implements PreFilterPlugin,
+                    PreFilterExtensions,
+                    FilterPlugin,
+                    PostFilterPlugin,
+                    PreScorePlugin,
+                    ScorePlugin,
+                    ScoreExtensions,
+                    ReservePlugin,
+                    PermitPlugin,
+                    PreBindPlugin,
+                    BindPlugin,
+                    PostBindPlugin,
+                    PreFilterTransformer,
+                    FilterTransformer,
+                    ScoreTransformer,
+                    PostFilterTransformer {
+
+        final AtomicInteger entered = new AtomicInteger();
+        private final PluginCall at;
+        private final String name;
+        private final CountDownLatch release;
+        private volatile Handle handle;
+
+        HangAt(PluginCall at, String name, CountDownLatch release) {
+            this.at = at;
+            this.name = name;
+            this.release = release;
+        }
+
+        HangAt withHandle(Handle h) {
+            this.handle = h;
+            return this;
+        }
+
+        @Override
+        public String name() {
+            return name;
+        }
+
+        private void maybeHang(PluginCall call, PodInfo pod) {
+            if (call != at || !pod.name().startsWith("stuck")) {
+                return;
+            }
+            entered.incrementAndGet();
+            try {
+                release.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+
+        @Override
+        public Transformation beforePreFilter(CycleState state, PodInfo pod) {
+            maybeHang(PluginCall.BEFORE_PRE_FILTER, pod);
+            return Transformation.UNCHANGED;
+        }
+
+        @Override
+        public PreFilterResult preFilter(CycleState state, PodInfo pod, NodeInfoLister nodes) {
+            maybeHang(PluginCall.PRE_FILTER, pod);
+            return PreFilterResult.ALL_NODES;
+        }
+
+        @Override
+        public PreFilterExtensions preFilterExtensions() {
+            return this;
+        }
+
+        @Override
+        public Status afterPreFilter(CycleState state, PodInfo pod, PreFilterResult result) {
+            maybeHang(PluginCall.AFTER_PRE_FILTER, pod);
+            return Status.SUCCESS;
+        }
+
+        @Override
+        public Status addPod(CycleState state, PodInfo podToSchedule, PodInfo podToAdd, NodeInfo node) {
+            maybeHang(PluginCall.ADD_POD, podToSchedule);
+            return Status.SUCCESS;
+        }
+
+        @Override
+        public Status removePod(CycleState state, PodInfo podToSchedule, PodInfo podToRemove, NodeInfo node) {
+            maybeHang(PluginCall.REMOVE_POD, podToSchedule);
+            return Status.SUCCESS;
+        }
+
+        @Override
+        public Transformation beforeFilter(CycleState state, PodInfo pod, NodeInfo node) {
+            maybeHang(PluginCall.BEFORE_FILTER, pod);
+            return Transformation.UNCHANGED;
+        }
+
+        @Override
+        public Status filter(CycleState state, PodInfo pod, NodeInfo node) {
+            maybeHang(PluginCall.FILTER, pod);
+            return Status.SUCCESS;
+        }
+
+        @Override
+        public PostFilterResult postFilter(CycleState state, PodInfo pod, NodeToStatus statuses) {
+            maybeHang(PluginCall.POST_FILTER, pod);
+            if (at == PluginCall.REMOVE_POD) {
+                // as preemption does in its dry runs
+                NodeInfo n1 = handle.snapshot().get("n1");
+                handle.runPreFilterExtensionRemovePod(state, pod, pod, n1);
+            }
+            return PostFilterResult.of(Status.unschedulable());
+        }
+
+        @Override
+        public void afterPostFilter(CycleState state, PodInfo pod, NodeToStatus statuses, PostFilterResult result) {
+            maybeHang(PluginCall.AFTER_POST_FILTER, pod);
+        }
+
+        @Override
+        public Status preScore(CycleState state, PodInfo pod, List<NodeInfo> nodes) {
+            maybeHang(PluginCall.PRE_SCORE, pod);
+            return Status.SUCCESS;
+        }
+
+        @Override
+        public Transformation beforeScore(CycleState state, PodInfo pod, List<NodeInfo> nodes) {
+            maybeHang(PluginCall.BEFORE_SCORE, pod);
+            return Transformation.UNCHANGED;
+        }
+
+        @Override
+        public long score(CycleState state, PodInfo pod, NodeInfo node) {
+            maybeHang(PluginCall.SCORE, pod);
+            return 0;
+        }
+
+        @Override
+        public ScoreExtensions scoreExtensions() {
+            return this;
+        }
+
+        @Override
+        public Status normalizeScore(CycleState state, PodInfo pod, NodeScores scores) {
+            maybeHang(PluginCall.NORMALIZE_SCORE, pod);
+            return Status.SUCCESS;
+        }
+
+        @Override
+        public Status reserve(CycleState state, PodInfo pod, String nodeName) {
+            // Unreserve runs when Reserve rejects
+            return at == PluginCall.UNRESERVE && pod.name().startsWith("stuck")
+                    ? Status.unschedulable("rejected to reach Unreserve")
+                    : hangThenSucceed(PluginCall.RESERVE, pod);
+        }
+
+        @Override
+        public void unreserve(CycleState state, PodInfo pod, String nodeName) {
+            maybeHang(PluginCall.UNRESERVE, pod);
+        }
+
+        @Override
+        public PermitResult permit(CycleState state, PodInfo pod, String nodeName) {
+            maybeHang(PluginCall.PERMIT, pod);
+            return PermitResult.ALLOW;
+        }
+
+        @Override
+        public Status preBind(CycleState state, PodInfo pod, String nodeName) {
+            return hangThenSucceed(PluginCall.PRE_BIND, pod);
+        }
+
+        @Override
+        public Status bind(CycleState state, PodInfo pod, String nodeName) {
+            maybeHang(PluginCall.BIND, pod);
+            // DefaultBinder binds
+            return Status.SKIP;
+        }
+
+        @Override
+        public void postBind(CycleState state, PodInfo pod, String nodeName) {
+            maybeHang(PluginCall.POST_BIND, pod);
+        }
+
+        private Status hangThenSucceed(PluginCall call, PodInfo pod) {
+            maybeHang(call, pod);
+            return Status.SUCCESS;
+        }
+    }
+}
