@@ -386,10 +386,16 @@ class EmbeddedApiServerTest {
                         .size());
         server.startKubelet();
         bind("team", "seeded", "n1");
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (System.nanoTime() < deadline && !"Running".equals(phase("team", "seeded"))) {
-            Thread.sleep(50);
-        }
+        // a watch on the pod sees the kubelet's status update
+        client.pods()
+                .inNamespace("team")
+                .withName("seeded")
+                .waitUntilCondition(
+                        p -> p != null
+                                && p.getStatus() != null
+                                && "Running".equals(p.getStatus().getPhase()),
+                        10,
+                        TimeUnit.SECONDS);
         assertEquals("Running", phase("team", "seeded"));
     }
 }

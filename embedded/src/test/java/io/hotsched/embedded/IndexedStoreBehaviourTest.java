@@ -16,6 +16,7 @@ import io.fabric8.kubernetes.client.WatcherException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
@@ -73,11 +74,16 @@ class IndexedStoreBehaviourTest {
     private static List<String> script(boolean indexed) throws Exception {
         List<String> out = new ArrayList<>();
         List<String> events = new CopyOnWriteArrayList<>();
+        CountDownLatch seenMarker = new CountDownLatch(1);
         try (EmbeddedApiServer server = new EmbeddedApiServer(indexed).start(0)) {
             KubernetesClient c = server.client();
             Watch w = c.pods().inAnyNamespace().watch(new Watcher<>() {
                 @Override
                 public void eventReceived(Action action, Pod p) {
+                    if (p.getMetadata().getName().equals("marker")) {
+                        seenMarker.countDown();
+                        return;
+                    }
                     events.add(action + " " + p.getMetadata().getNamespace() + "/"
                             + p.getMetadata().getName() + " node=" + p.getSpec().getNodeName() + " deleting="
                             + (p.getMetadata().getDeletionTimestamp() != null));
@@ -197,11 +203,11 @@ class IndexedStoreBehaviourTest {
                             .build())));
             out.add(step(() -> c.pods().inNamespace("a").withName("held").get()));
             out.add(step(() -> c.pods().inAnyNamespace().list().getItems()));
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-            while (System.nanoTime() < deadline && events.stream().noneMatch(e -> e.startsWith("DELETED a/held"))) {
-                Thread.sleep(20);
+            // a watch delivers in order: once a pod created last is seen, every event before it was
+            c.pods().resource(pod("z", "marker", "end")).create();
+            if (!seenMarker.await(10, TimeUnit.SECONDS)) {
+                throw new AssertionError("the watch did not deliver the marker: " + events);
             }
-            Thread.sleep(300);
             w.close();
             out.add("watch: " + events);
             if (indexed) {

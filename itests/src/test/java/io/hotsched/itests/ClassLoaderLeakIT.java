@@ -6,7 +6,6 @@ import io.hotsched.itest.plugins.ItestVersion;
 import io.hotsched.testing.Nodes;
 import io.hotsched.testing.Pods;
 import java.io.ByteArrayInputStream;
-import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryPoolMXBean;
 import java.lang.ref.WeakReference;
@@ -14,13 +13,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.Test;
 import org.junit.runner.RunWith;
-import org.ops4j.pax.exam.Configuration;
-import org.ops4j.pax.exam.Option;
 import org.ops4j.pax.exam.junit.PaxExam;
 import org.ops4j.pax.exam.spi.reactors.ExamReactorStrategy;
 import org.ops4j.pax.exam.spi.reactors.PerClass;
@@ -42,9 +38,8 @@ public class ClassLoaderLeakIT extends InMemoryClusterSupport {
     static final int UPDATES = 50;
 
     @Override
-    @Configuration
-    public Option[] configuration() throws IOException {
-        return PlatformOptions.platform(Map.of("scheduler.yaml", UpgradeUnderLoadIT.CONFIG), true);
+    protected String schedulerYaml() {
+        return UpgradeUnderLoadIT.CONFIG;
     }
 
     private void refresh(Bundle b) throws InterruptedException {

@@ -4,11 +4,8 @@ import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertTrue;
 
 import io.hotsched.itest.plugins.ItestVersion;
-import java.io.IOException;
 import org.junit.Test;
 import org.junit.runner.RunWith;
-import org.ops4j.pax.exam.Configuration;
-import org.ops4j.pax.exam.Option;
 import org.ops4j.pax.exam.junit.PaxExam;
 import org.ops4j.pax.exam.spi.reactors.ExamReactorStrategy;
 import org.ops4j.pax.exam.spi.reactors.PerClass;
@@ -60,9 +57,8 @@ public class ConfigReloadUnderLoadIT extends KubeClusterSupport {
     }
 
     @Override
-    @Configuration
-    public Option[] configuration() throws IOException {
-        return kubePlatform(config(0));
+    protected String schedulerYaml() {
+        return config(0);
     }
 
     @Test

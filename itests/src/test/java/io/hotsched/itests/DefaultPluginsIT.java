@@ -8,11 +8,8 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Map;
 import org.junit.Test;
 import org.junit.runner.RunWith;
-import org.ops4j.pax.exam.Configuration;
-import org.ops4j.pax.exam.Option;
 import org.ops4j.pax.exam.junit.PaxExam;
 import org.ops4j.pax.exam.spi.reactors.ExamReactorStrategy;
 import org.ops4j.pax.exam.spi.reactors.PerClass;
@@ -26,17 +23,11 @@ import org.ops4j.pax.exam.spi.reactors.PerClass;
 @ExamReactorStrategy(PerClass.class)
 public class DefaultPluginsIT extends InMemoryClusterSupport {
 
-    static final String CONFIG = """
-            apiVersion: kubescheduler.config.k8s.io/v1
-            kind: KubeSchedulerConfiguration
-            profiles:
-            - schedulerName: default-scheduler
-            """;
+    static final String CONFIG = defaultProfile("");
 
     @Override
-    @Configuration
-    public Option[] configuration() throws IOException {
-        return PlatformOptions.platform(Map.of("scheduler.yaml", CONFIG), true);
+    protected String schedulerYaml() {
+        return CONFIG;
     }
 
     private static byte[] defaultPluginsJar() throws IOException {

@@ -9,7 +9,6 @@ import io.fabric8.kubernetes.api.model.GenericKubernetesResourceBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.hotsched.testing.Nodes;
 import io.hotsched.testing.Pods;
-import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -19,8 +18,6 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.Test;
 import org.junit.runner.RunWith;
-import org.ops4j.pax.exam.Configuration;
-import org.ops4j.pax.exam.Option;
 import org.ops4j.pax.exam.junit.PaxExam;
 import org.ops4j.pax.exam.spi.reactors.ExamReactorStrategy;
 import org.ops4j.pax.exam.spi.reactors.PerClass;
@@ -48,9 +45,8 @@ public class DeviceShareIT extends InMemoryClusterSupport {
     private static final Pattern MINOR = Pattern.compile("\"minor\":(\\d+)");
 
     @Override
-    @Configuration
-    public Option[] configuration() throws IOException {
-        return PlatformOptions.platform(Map.of("scheduler.yaml", CONFIG), true);
+    protected String schedulerYaml() {
+        return CONFIG;
     }
 
     private int minorOf(String name) {

@@ -84,9 +84,16 @@ class DistributionIT {
                 while ((line = in.readLine()) != null) {
                     output.add(line);
                     System.out.println("  | " + line);
+                    synchronized (output) {
+                        output.notifyAll();
+                    }
                 }
             } catch (IOException e) {
                 // process ended
+            } finally {
+                synchronized (output) {
+                    output.notifyAll();
+                }
             }
         });
         reader.setDaemon(true);
@@ -155,18 +162,21 @@ class DistributionIT {
                 without.text());
     }
 
+    /** Waits for the reader thread to add a line containing {@code fragment}; it wakes this on every line. */
     private void awaitLine(String fragment) throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        while (System.nanoTime() < deadline) {
-            if (output.stream().anyMatch(l -> l.contains(fragment))) {
-                return;
+        synchronized (output) {
+            while (output.stream().noneMatch(l -> l.contains(fragment)) && process.isAlive()) {
+                long left = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
+                if (left <= 0) {
+                    break;
+                }
+                output.wait(left);
             }
-            if (!process.isAlive()) {
-                break;
-            }
-            Thread.sleep(100);
         }
-        throw new AssertionError("no line containing '" + fragment + "':\n" + String.join("\n", output));
+        if (output.stream().noneMatch(l -> l.contains(fragment))) {
+            throw new AssertionError("no line containing '" + fragment + "':\n" + String.join("\n", output));
+        }
     }
 
     private record Result(int code, String text) {}

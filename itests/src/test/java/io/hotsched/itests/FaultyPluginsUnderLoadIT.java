@@ -10,8 +10,6 @@ import java.util.List;
 import java.util.Map;
 import org.junit.Test;
 import org.junit.runner.RunWith;
-import org.ops4j.pax.exam.Configuration;
-import org.ops4j.pax.exam.Option;
 import org.ops4j.pax.exam.junit.PaxExam;
 import org.ops4j.pax.exam.spi.reactors.ExamReactorStrategy;
 import org.ops4j.pax.exam.spi.reactors.PerClass;
@@ -50,9 +48,8 @@ public class FaultyPluginsUnderLoadIT extends KubeClusterSupport {
     static final int PODS = 1500;
 
     @Override
-    @Configuration
-    public Option[] configuration() throws IOException {
-        return kubePlatform(config("throw"));
+    protected String schedulerYaml() {
+        return config("throw");
     }
 
     private void reconfigure(String mode) throws IOException {

@@ -5,7 +5,11 @@ import io.hotsched.api.cluster.ClusterBackend;
 import io.hotsched.api.cluster.ClusterEvents;
 import io.hotsched.core.admin.ProfileView;
 import io.hotsched.testing.InMemoryCluster;
+import java.io.IOException;
+import java.util.Map;
 import org.junit.After;
+import org.ops4j.pax.exam.Configuration;
+import org.ops4j.pax.exam.Option;
 import org.osgi.framework.ServiceRegistration;
 import org.osgi.util.tracker.ServiceTracker;
 
@@ -19,6 +23,12 @@ public abstract class InMemoryClusterSupport extends SchedulerITSupport {
     protected InMemoryCluster cluster;
     private ServiceRegistration<ClusterBackend> backend;
     private ServiceTracker<ClusterEvents, ClusterEvents> events;
+
+    @Override
+    @Configuration
+    public Option[] configuration() throws IOException {
+        return PlatformOptions.platform(Map.of("scheduler.yaml", schedulerYaml()), true);
+    }
 
     /** A new cluster, registered as the backend but not yet connected: fill it, then {@link #connect()}. */
     protected InMemoryCluster newCluster() {

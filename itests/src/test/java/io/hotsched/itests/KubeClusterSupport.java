@@ -11,6 +11,7 @@ import java.io.IOException;
 import java.util.Map;
 import org.junit.After;
 import org.junit.Before;
+import org.ops4j.pax.exam.Configuration;
 import org.ops4j.pax.exam.Option;
 
 /**
@@ -29,6 +30,12 @@ public abstract class KubeClusterSupport extends SchedulerITSupport {
         String kube = "qps = 0\nburst = 100\nmaxConcurrentRequests = 64\ncomponent = hotsched\nreport = false\n";
         return PlatformOptions.platform(
                 Map.of("scheduler.yaml", schedulerYaml, "io.hotsched.kube.cfg", kube), true, ApiServerOutside.start());
+    }
+
+    @Override
+    @Configuration
+    public Option[] configuration() throws IOException {
+        return kubePlatform(schedulerYaml());
     }
 
     @Before

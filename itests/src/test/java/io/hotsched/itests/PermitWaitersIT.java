@@ -8,11 +8,8 @@ import io.fabric8.kubernetes.api.model.Quantity;
 import io.hotsched.core.admin.ProfileView;
 import io.hotsched.itest.plugins.ItestGang;
 import io.hotsched.itest.plugins.ItestVersion;
-import java.io.IOException;
 import org.junit.Test;
 import org.junit.runner.RunWith;
-import org.ops4j.pax.exam.Configuration;
-import org.ops4j.pax.exam.Option;
 import org.ops4j.pax.exam.junit.PaxExam;
 import org.ops4j.pax.exam.spi.reactors.ExamReactorStrategy;
 import org.ops4j.pax.exam.spi.reactors.PerClass;
@@ -28,22 +25,16 @@ import org.ops4j.pax.exam.spi.reactors.PerClass;
 @ExamReactorStrategy(PerClass.class)
 public class PermitWaitersIT extends KubeClusterSupport {
 
-    static final String CONFIG = """
-            apiVersion: kubescheduler.config.k8s.io/v1
-            kind: KubeSchedulerConfiguration
-            profiles:
-            - schedulerName: default-scheduler
-              plugins:
-                permit:
-                  enabled: [{name: ItestGang}]
-                preBind:
-                  enabled: [{name: ItestVersion}]
-            """;
+    static final String CONFIG = defaultProfile("""
+            permit:
+              enabled: [{name: ItestGang}]
+            preBind:
+              enabled: [{name: ItestVersion}]
+            """);
 
     @Override
-    @Configuration
-    public Option[] configuration() throws IOException {
-        return kubePlatform(CONFIG);
+    protected String schedulerYaml() {
+        return CONFIG;
     }
 
     private Pod member(int i) {

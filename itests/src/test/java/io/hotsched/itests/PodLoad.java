@@ -6,62 +6,68 @@ import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Creates pods through the API at a steady rate on a thread of its own, noting when each was
- * created, until {@code total} exist.
+ * created, until {@code total} exist. The rate is kept by a fixed-rate schedule: a slow create
+ * delays the next one, and the schedule catches up after it.
  */
 final class PodLoad implements AutoCloseable {
 
-    private final Thread thread;
+    private final ScheduledExecutorService pacer;
     private final AtomicInteger created = new AtomicInteger();
     private final Map<String, Long> createdAt = new ConcurrentHashMap<>();
     private volatile Throwable failure;
-    private volatile boolean stop;
 
     PodLoad(KubernetesClient client, String namespace, String prefix, int total, int perSecond, String schedulerName) {
-        thread = new Thread(
+        pacer = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "itest-pod-load");
+            t.setDaemon(true);
+            return t;
+        });
+        pacer.scheduleAtFixedRate(
                 () -> {
-                    long start = System.nanoTime();
+                    int i = created.get();
+                    if (i >= total || failure != null) {
+                        pacer.shutdown();
+                        return;
+                    }
+                    String name = prefix + i;
+                    Pod pod = new PodBuilder()
+                            .withNewMetadata()
+                            .withName(name)
+                            .withNamespace(namespace)
+                            .endMetadata()
+                            .withNewSpec()
+                            .withSchedulerName(schedulerName)
+                            .addNewContainer()
+                            .withName("c")
+                            .withImage("registry.k8s.io/pause:3.9")
+                            .withNewResources()
+                            .addToRequests("cpu", new Quantity("100m"))
+                            .addToRequests("memory", new Quantity("64Mi"))
+                            .endResources()
+                            .endContainer()
+                            .endSpec()
+                            .build();
                     try {
-                        for (int i = 0; i < total && !stop; i++) {
-                            long due = start + i * 1_000_000_000L / perSecond;
-                            long wait = due - System.nanoTime();
-                            if (wait > 0) {
-                                Thread.sleep(wait / 1_000_000, (int) (wait % 1_000_000));
-                            }
-                            String name = prefix + i;
-                            Pod pod = new PodBuilder()
-                                    .withNewMetadata()
-                                    .withName(name)
-                                    .withNamespace(namespace)
-                                    .endMetadata()
-                                    .withNewSpec()
-                                    .withSchedulerName(schedulerName)
-                                    .addNewContainer()
-                                    .withName("c")
-                                    .withImage("registry.k8s.io/pause:3.9")
-                                    .withNewResources()
-                                    .addToRequests("cpu", new Quantity("100m"))
-                                    .addToRequests("memory", new Quantity("64Mi"))
-                                    .endResources()
-                                    .endContainer()
-                                    .endSpec()
-                                    .build();
-                            createdAt.put(name, System.nanoTime());
-                            client.pods().inNamespace(namespace).resource(pod).create();
-                            created.incrementAndGet();
+                        createdAt.put(name, System.nanoTime());
+                        client.pods().inNamespace(namespace).resource(pod).create();
+                        if (created.incrementAndGet() >= total) {
+                            pacer.shutdown();
                         }
-                    } catch (InterruptedException e) {
-                        Thread.currentThread().interrupt();
                     } catch (Throwable t) {
                         failure = t;
+                        pacer.shutdown();
                     }
                 },
-                "itest-pod-load");
-        thread.setDaemon(true);
-        thread.start();
+                0,
+                1_000_000_000L / perSecond,
+                TimeUnit.NANOSECONDS);
     }
 
     int created() {
@@ -69,7 +75,7 @@ final class PodLoad implements AutoCloseable {
     }
 
     boolean done() {
-        return !thread.isAlive();
+        return pacer.isTerminated();
     }
 
     /** When the pod was created (System.nanoTime), or null. */
@@ -86,7 +92,7 @@ final class PodLoad implements AutoCloseable {
 
     @Override
     public void close() throws InterruptedException {
-        stop = true;
-        thread.join(10_000);
+        pacer.shutdownNow();
+        pacer.awaitTermination(10, TimeUnit.SECONDS);
     }
 }

@@ -3,13 +3,10 @@ package io.hotsched.itests;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertTrue;
 
-import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.Test;
 import org.junit.runner.RunWith;
-import org.ops4j.pax.exam.Configuration;
-import org.ops4j.pax.exam.Option;
 import org.ops4j.pax.exam.junit.PaxExam;
 import org.ops4j.pax.exam.spi.reactors.ExamReactorStrategy;
 import org.ops4j.pax.exam.spi.reactors.PerClass;
@@ -36,9 +33,8 @@ public class RemoveAndReturnIT extends KubeClusterSupport {
     static final int PODS_EACH = 1500;
 
     @Override
-    @Configuration
-    public Option[] configuration() throws IOException {
-        return kubePlatform(CONFIG);
+    protected String schedulerYaml() {
+        return CONFIG;
     }
 
     @Test

@@ -11,6 +11,19 @@ public abstract class SchedulerITSupport extends DeployTestSupport {
     @Inject
     protected SchedulerAdmin admin;
 
+    /** The etc/scheduler.yaml the platform boots with: each scenario's own, the rest of the boot is shared. */
+    protected abstract String schedulerYaml();
+
+    /** A configuration of one profile, default-scheduler, with {@code plugins} (the YAML under its "plugins:"). */
+    static String defaultProfile(String plugins) {
+        return """
+                apiVersion: kubescheduler.config.k8s.io/v1
+                kind: KubeSchedulerConfiguration
+                profiles:
+                - schedulerName: default-scheduler
+                """ + (plugins.isEmpty() ? "" : "  plugins:\n" + plugins.indent(4));
+    }
+
     protected String profileState(String profile) {
         return admin.profiles().stream()
                 .filter(p -> p.name().equals(profile))

@@ -6,15 +6,11 @@ import static org.junit.Assert.assertTrue;
 import io.hotsched.core.admin.PluginView;
 import io.hotsched.testing.Nodes;
 import io.hotsched.testing.Pods;
-import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Map;
 import org.junit.Test;
 import org.junit.runner.RunWith;
-import org.ops4j.pax.exam.Configuration;
-import org.ops4j.pax.exam.Option;
 import org.ops4j.pax.exam.junit.PaxExam;
 import org.ops4j.pax.exam.spi.reactors.ExamReactorStrategy;
 import org.ops4j.pax.exam.spi.reactors.PerClass;
@@ -27,25 +23,19 @@ import org.ops4j.pax.exam.spi.reactors.PerClass;
 @ExamReactorStrategy(PerClass.class)
 public class SchedulerPluginIT extends InMemoryClusterSupport {
 
-    static final String CONFIG = """
-            apiVersion: kubescheduler.config.k8s.io/v1
-            kind: KubeSchedulerConfiguration
-            profiles:
-            - schedulerName: default-scheduler
-              plugins:
-                multiPoint:
-                  enabled:
-                  - name: ItestSort
-                  - name: ItestFit
-                  - name: ItestBinder
-                  disabled:
-                  - name: "*"
-            """;
+    static final String CONFIG = defaultProfile("""
+            multiPoint:
+              enabled:
+              - name: ItestSort
+              - name: ItestFit
+              - name: ItestBinder
+              disabled:
+              - name: "*"
+            """);
 
     @Override
-    @Configuration
-    public Option[] configuration() throws IOException {
-        return PlatformOptions.platform(Map.of("scheduler.yaml", CONFIG), true);
+    protected String schedulerYaml() {
+        return CONFIG;
     }
 
     private boolean bound(String name) {

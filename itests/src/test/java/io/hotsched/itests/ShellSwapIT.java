@@ -9,8 +9,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.Test;
 import org.junit.runner.RunWith;
-import org.ops4j.pax.exam.Configuration;
-import org.ops4j.pax.exam.Option;
 import org.ops4j.pax.exam.junit.PaxExam;
 import org.ops4j.pax.exam.spi.reactors.ExamReactorStrategy;
 import org.ops4j.pax.exam.spi.reactors.PerClass;
@@ -31,9 +29,8 @@ public class ShellSwapIT extends KubeClusterSupport {
     static final int UPDATES = 10;
 
     @Override
-    @Configuration
-    public Option[] configuration() throws IOException {
-        return kubePlatform(UpgradeUnderLoadIT.CONFIG);
+    protected String schedulerYaml() {
+        return UpgradeUnderLoadIT.CONFIG;
     }
 
     /** The plugin bundle at {@code version}, as a file the shell can install from. */

@@ -4,15 +4,15 @@ import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertTrue;
 
 import io.hotsched.itest.plugins.ItestVersion;
-import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import org.junit.Test;
 import org.junit.runner.RunWith;
-import org.ops4j.pax.exam.Configuration;
-import org.ops4j.pax.exam.Option;
 import org.ops4j.pax.exam.junit.PaxExam;
 import org.ops4j.pax.exam.spi.reactors.ExamReactorStrategy;
 import org.ops4j.pax.exam.spi.reactors.PerClass;
@@ -28,11 +28,12 @@ public class SideBySideRollbackIT extends KubeClusterSupport {
 
     static final String CONFIG = UpgradeUnderLoadIT.CONFIG;
     static final int PODS = 1500;
+    /** Pods bound before each change: three seconds of the load. */
+    static final int LOAD_BEFORE_SWAP = 300;
 
     @Override
-    @Configuration
-    public Option[] configuration() throws IOException {
-        return kubePlatform(CONFIG);
+    protected String schedulerYaml() {
+        return CONFIG;
     }
 
     @Test
@@ -44,28 +45,24 @@ public class SideBySideRollbackIT extends KubeClusterSupport {
         await("profile ready", () -> profileState("default-scheduler").equals("ready"));
 
         Set<String> states = ConcurrentHashMap.newKeySet();
-        Thread sampler = new Thread(
-                () -> {
-                    while (!Thread.currentThread().isInterrupted()) {
-                        states.add(profileState("default-scheduler"));
-                        try {
-                            Thread.sleep(2);
-                        } catch (InterruptedException e) {
-                            return;
-                        }
-                    }
-                },
-                "profile-state-sampler");
+        // a pause is as short as one framework rebuild: sampled every 2 ms, beside the scenario
+        ScheduledExecutorService sampler = Executors.newSingleThreadScheduledExecutor();
         try (BindingRecorder recorder = new BindingRecorder(client, "load");
                 PodLoad load = new PodLoad(client, "load", "p-", PODS, 100, "default-scheduler")) {
-            sampler.start();
-            sleep(3000);
+            sampler.scheduleAtFixedRate(
+                    () -> states.add(profileState("default-scheduler")), 0, 2, TimeUnit.MILLISECONDS);
+            await("version 1 binding under load", () -> recorder.bound() >= LOAD_BEFORE_SWAP);
             Path v2 = drop("itest-plugins-2.jar", TestBundles.withVersion(plugin, "2.0.0"));
             await("version 2 serves", () -> "2.0.0".equals(servingVersion(ItestVersion.NAME)));
             long twoServes = System.nanoTime();
             assertEquals("sched:plugins, 2.0.0", "active", pluginsState(ItestVersion.NAME, "2.0.0"));
             assertEquals("sched:plugins, 1.0.0", "standby", pluginsState(ItestVersion.NAME, "1.0.0"));
-            sleep(3000);
+            await(
+                    "version 2 serving under load",
+                    () -> recorder.inOrder().stream()
+                                    .filter(b -> b.seenNanos() > twoServes)
+                                    .count()
+                            >= LOAD_BEFORE_SWAP);
             long rollback = System.nanoTime();
             Files.delete(v2);
             await("version 1 serves again", () -> "1.0.0".equals(servingVersion(ItestVersion.NAME)));
@@ -76,8 +73,8 @@ public class SideBySideRollbackIT extends KubeClusterSupport {
             await("all pods created", load::done);
             load.check();
             await("every pod bound", () -> recorder.bound() == PODS);
-            sampler.interrupt();
-            sampler.join();
+            sampler.shutdown();
+            sampler.awaitTermination(10, TimeUnit.SECONDS);
 
             long wrong = 0;
             long byTwo = 0;
@@ -105,6 +102,8 @@ public class SideBySideRollbackIT extends KubeClusterSupport {
             assertEquals("pods decided by a version other than the one serving while they were scheduled", 0, wrong);
             assertTrue("version 2 decided some pods: " + byTwo, byTwo > 100);
             assertEquals("the profile never paused", Set.of("ready"), states);
+        } finally {
+            sampler.shutdownNow();
         }
     }
 }

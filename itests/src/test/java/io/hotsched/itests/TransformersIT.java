@@ -4,14 +4,10 @@ import static org.junit.Assert.assertEquals;
 
 import io.hotsched.testing.Nodes;
 import io.hotsched.testing.Pods;
-import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Map;
 import org.junit.Test;
 import org.junit.runner.RunWith;
-import org.ops4j.pax.exam.Configuration;
-import org.ops4j.pax.exam.Option;
 import org.ops4j.pax.exam.junit.PaxExam;
 import org.ops4j.pax.exam.spi.reactors.ExamReactorStrategy;
 import org.ops4j.pax.exam.spi.reactors.PerClass;
@@ -25,28 +21,17 @@ import org.ops4j.pax.exam.spi.reactors.PerClass;
 @ExamReactorStrategy(PerClass.class)
 public class TransformersIT extends InMemoryClusterSupport {
 
-    static final String WITH = """
-            apiVersion: kubescheduler.config.k8s.io/v1
-            kind: KubeSchedulerConfiguration
-            profiles:
-            - schedulerName: default-scheduler
-              plugins:
-                filter:
-                  enabled: [{name: ResourceAmplification}]
-                score:
-                  enabled: [{name: ResourceAmplification}]
-            """;
-    static final String WITHOUT = """
-            apiVersion: kubescheduler.config.k8s.io/v1
-            kind: KubeSchedulerConfiguration
-            profiles:
-            - schedulerName: default-scheduler
-            """;
+    static final String WITH = defaultProfile("""
+            filter:
+              enabled: [{name: ResourceAmplification}]
+            score:
+              enabled: [{name: ResourceAmplification}]
+            """);
+    static final String WITHOUT = defaultProfile("");
 
     @Override
-    @Configuration
-    public Option[] configuration() throws IOException {
-        return PlatformOptions.platform(Map.of("scheduler.yaml", WITH), true);
+    protected String schedulerYaml() {
+        return WITH;
     }
 
     private String condition(String pod) {

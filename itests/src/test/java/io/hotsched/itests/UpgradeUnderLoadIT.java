@@ -4,12 +4,9 @@ import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertTrue;
 
 import io.hotsched.itest.plugins.ItestVersion;
-import java.io.IOException;
 import java.util.Random;
 import org.junit.Test;
 import org.junit.runner.RunWith;
-import org.ops4j.pax.exam.Configuration;
-import org.ops4j.pax.exam.Option;
 import org.ops4j.pax.exam.junit.PaxExam;
 import org.ops4j.pax.exam.spi.reactors.ExamReactorStrategy;
 import org.ops4j.pax.exam.spi.reactors.PerClass;
@@ -25,15 +22,10 @@ import org.osgi.framework.Version;
 @ExamReactorStrategy(PerClass.class)
 public class UpgradeUnderLoadIT extends KubeClusterSupport {
 
-    static final String CONFIG = """
-            apiVersion: kubescheduler.config.k8s.io/v1
-            kind: KubeSchedulerConfiguration
-            profiles:
-            - schedulerName: default-scheduler
-              plugins:
-                preBind:
-                  enabled: [{name: ItestVersion}]
-            """;
+    static final String CONFIG = defaultProfile("""
+            preBind:
+              enabled: [{name: ItestVersion}]
+            """);
     static final int NODES = 200;
     // 20 swaps, 2500 pods at 100/s in the test command; the soak profile (-Psoak) raises them
     static final int PODS = Integer.getInteger("hotsched.upgrade.pods", 2500);
@@ -41,9 +33,8 @@ public class UpgradeUnderLoadIT extends KubeClusterSupport {
     static final int SWAPS = Integer.getInteger("hotsched.upgrade.swaps", 20);
 
     @Override
-    @Configuration
-    public Option[] configuration() throws IOException {
-        return kubePlatform(CONFIG);
+    protected String schedulerYaml() {
+        return CONFIG;
     }
 
     @Test

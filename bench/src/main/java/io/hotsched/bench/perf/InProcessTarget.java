@@ -65,7 +65,7 @@ final class InProcessTarget implements Target {
         }
         scheduler.setBackend(cluster);
         scheduler.start(ConfigParser.parse(SchedulerProcess.DEFAULT_CONFIG + extraConfig, "scheduler.yaml"));
-        cluster.connect(scheduler);
+        cluster.connect(scheduler.events());
     }
 
     @Override

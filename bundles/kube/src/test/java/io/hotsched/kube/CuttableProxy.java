@@ -9,6 +9,7 @@ import java.net.ServerSocket;
 import java.net.Socket;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * A TCP proxy in front of the API server whose connections can be cut: {@link #cut()} closes every
@@ -20,6 +21,7 @@ final class CuttableProxy implements AutoCloseable {
     private final InetSocketAddress target;
     private final List<Socket> open = new CopyOnWriteArrayList<>();
     private volatile boolean refusing;
+    private final AtomicInteger refused = new AtomicInteger();
 
     CuttableProxy(int targetPort) throws IOException {
         this.target = new InetSocketAddress(InetAddress.getLoopbackAddress(), targetPort);
@@ -38,6 +40,7 @@ final class CuttableProxy implements AutoCloseable {
             try {
                 Socket client = server.accept();
                 if (refusing) {
+                    refused.incrementAndGet();
                     client.close();
                     continue;
                 }
@@ -81,6 +84,11 @@ final class CuttableProxy implements AutoCloseable {
             closeQuietly(s);
         }
         open.clear();
+    }
+
+    /** Connections refused while cut: a client that counts here has noticed it is cut off. */
+    int refused() {
+        return refused.get();
     }
 
     void restore() {

@@ -6,12 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResourceBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.client.KubernetesClient;
 import io.hotsched.api.framework.PluginFactory;
-import io.hotsched.embedded.EmbeddedApiServer;
-import io.hotsched.plugins.defaults.defaultbinder.DefaultBinder;
-import io.hotsched.plugins.defaults.noderesourcesfit.NodeResourcesFit;
-import io.hotsched.plugins.defaults.queuesort.PrioritySort;
 import io.hotsched.plugins.deviceshare.DeviceShare;
 import io.hotsched.plugins.deviceshare.DeviceShareFactory;
 import io.hotsched.testing.Nodes;
@@ -33,35 +28,20 @@ import org.junit.jupiter.api.Test;
  */
 class DeviceSharePathTest {
 
-    private static final String CONFIG = """
-            apiVersion: kubescheduler.config.k8s.io/v1
-            kind: KubeSchedulerConfiguration
-            profiles:
-            - schedulerName: koord-scheduler
-              plugins:
-                multiPoint:
-                  enabled: [{name: PrioritySort}, {name: NodeResourcesFit}, {name: DeviceShare}, {name: DefaultBinder}]
-                  disabled: [{name: "*"}]
-            """;
     private static final Pattern MINOR = Pattern.compile("\"minor\":(\\d+)");
 
-    private EmbeddedApiServer server;
-    private KubernetesClient client;
-    private ConnectedScheduler scheduler;
+    private ApiServerFixture api;
 
     @BeforeEach
     void start() throws Exception {
-        server = new EmbeddedApiServer().start(0);
-        client = server.client();
-        client.nodes()
-                .resource(Nodes.node("gpu-node")
-                        .cpu("32")
-                        .memory("128Gi")
-                        .allocatable("koordinator.sh/gpu-core", "200")
-                        .allocatable("koordinator.sh/gpu-memory-ratio", "200")
-                        .allocatable("koordinator.sh/gpu-memory", "32Gi")
-                        .build())
-                .create();
+        api = new ApiServerFixture();
+        api.create(Nodes.node("gpu-node")
+                .cpu("32")
+                .memory("128Gi")
+                .allocatable("koordinator.sh/gpu-core", "200")
+                .allocatable("koordinator.sh/gpu-memory-ratio", "200")
+                .allocatable("koordinator.sh/gpu-memory", "32Gi")
+                .build());
         GenericKubernetesResource device = new GenericKubernetesResourceBuilder()
                 .withApiVersion("scheduling.koordinator.sh/v1alpha1")
                 .withKind("Device")
@@ -90,34 +70,22 @@ class DeviceSharePathTest {
                             "16Gi")));
         }
         device.setAdditionalProperty("spec", Map.of("devices", devices));
-        client.genericKubernetesResources("scheduling.koordinator.sh/v1alpha1", "Device")
+        api.client
+                .genericKubernetesResources("scheduling.koordinator.sh/v1alpha1", "Device")
                 .resource(device)
                 .create();
-        Map<String, PluginFactory> plugins = new java.util.LinkedHashMap<>();
-        plugins.put(PrioritySort.NAME, new PrioritySort());
-        plugins.put(NodeResourcesFit.NAME, new NodeResourcesFit());
-        plugins.put(DeviceShare.NAME, new DeviceShareFactory());
-        plugins.put(DefaultBinder.NAME, new DefaultBinder());
-        scheduler = new ConnectedScheduler(server.url(), plugins, CONFIG);
+        Map<String, PluginFactory> plugins =
+                ConnectedScheduler.defaultPluginsAnd(DeviceShare.NAME, new DeviceShareFactory());
+        api.connect(plugins, ConnectedScheduler.config("koord-scheduler", plugins.keySet()));
     }
 
     @AfterEach
     void stop() {
-        scheduler.close();
-        server.close();
-    }
-
-    private Pod get(String name) {
-        return client.pods().inNamespace("default").withName(name).get();
-    }
-
-    private String nodeOf(String name) {
-        Pod p = get(name);
-        return p == null ? null : p.getSpec().getNodeName();
+        api.close();
     }
 
     private String allocated(String name) {
-        Pod p = get(name);
+        Pod p = api.get(name);
         return p == null || p.getMetadata().getAnnotations() == null
                 ? null
                 : p.getMetadata().getAnnotations().get("scheduling.koordinator.sh/device-allocated");
@@ -143,9 +111,9 @@ class DeviceSharePathTest {
     @Test
     void sharesSpreadOverTheGpusAndAWholeGpuWaitsForOne() throws Exception {
         // created together: the second is placed before the first's annotation comes back
-        client.pods().resource(share("half-1", "50", "50")).create();
-        client.pods().resource(share("half-2", "50", "50")).create();
-        Await.until("both bound", 20, () -> nodeOf("half-1") != null && nodeOf("half-2") != null);
+        api.create(share("half-1", "50", "50"));
+        api.create(share("half-2", "50", "50"));
+        ApiServerFixture.await("both bound", () -> api.nodeOf("half-1") != null && api.nodeOf("half-2") != null);
         String first = allocated("half-1");
         String second = allocated("half-2");
         // LeastAllocated (the default) spreads: one share per GPU
@@ -157,19 +125,14 @@ class DeviceSharePathTest {
                 first);
 
         // 100 of 200 gpu-core left on the node, so NodeResourcesFit lets it pass; no single GPU has 100
-        client.pods().resource(share("whole", "100", "100")).create();
-        Await.until("whole refused for devices", 20, () -> {
-            Pod p = get("whole");
-            return p.getStatus() != null
-                    && p.getStatus().getConditions() != null
-                    && p.getStatus().getConditions().stream()
-                            .anyMatch(c -> "PodScheduled".equals(c.getType())
-                                    && "0/1 nodes are available: 1 Insufficient gpu devices.".equals(c.getMessage()));
-        });
-        assertEquals(null, nodeOf("whole"));
+        api.create(share("whole", "100", "100"));
+        ApiServerFixture.await(
+                "whole refused for devices",
+                () -> api.hasScheduledCondition("whole", "0/1 nodes are available: 1 Insufficient gpu devices."));
+        assertEquals(null, api.nodeOf("whole"));
 
-        client.pods().inNamespace("default").withName("half-2").delete();
-        Await.until("whole bound once a GPU is free", 20, () -> nodeOf("whole") != null);
+        api.delete("half-2");
+        ApiServerFixture.await("whole bound once a GPU is free", () -> api.nodeOf("whole") != null);
         assertEquals(minor(second), minor(allocated("whole")), allocated("whole"));
     }
 }

@@ -2,9 +2,6 @@ package io.hotsched.kube;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.client.KubernetesClient;
-import io.hotsched.embedded.EmbeddedApiServer;
 import io.hotsched.testing.Nodes;
 import io.hotsched.testing.Pods;
 import java.util.function.BooleanSupplier;
@@ -19,55 +16,47 @@ import org.junit.jupiter.api.Test;
  */
 class DroppedWatchTest {
 
-    private EmbeddedApiServer server;
+    private ApiServerFixture api;
     private CuttableProxy proxy;
-    private KubernetesClient client;
-    private ConnectedScheduler scheduler;
 
     @BeforeEach
     void start() throws Exception {
-        server = new EmbeddedApiServer().start(0);
-        client = server.client();
-        client.nodes().resource(Nodes.node("n1").cpu("2").build()).create();
-        proxy = new CuttableProxy(server.port());
-        scheduler = new ConnectedScheduler(proxy.url(), ConnectedScheduler.simplePlugins(), LeaderElectionTest.CONFIG);
+        api = new ApiServerFixture();
+        api.create(Nodes.node("n1").cpu("2").build());
+        proxy = new CuttableProxy(api.server.port());
+        var plugins = ConnectedScheduler.simplePlugins();
+        api.connect(proxy.url(), plugins, ConnectedScheduler.config(plugins));
     }
 
     @AfterEach
     void stop() throws Exception {
-        scheduler.close();
+        api.close();
         proxy.close();
-        server.close();
     }
 
     private static void await(String what, BooleanSupplier c) throws InterruptedException {
         Await.until(what, 60, c);
     }
 
-    private String nodeOf(String name) {
-        Pod p = client.pods().inNamespace("default").withName(name).get();
-        return p == null ? null : p.getSpec().getNodeName();
-    }
-
     @Test
     void whatHappensWhileTheWatchesAreDownIsSeenAfterReconnecting() throws Exception {
-        client.pods().resource(Pods.pod("before").cpu("1500m").build()).create();
-        await("before bound", () -> "n1".equals(nodeOf("before")));
+        api.create(Pods.pod("before").cpu("1500m").build());
+        await("before bound", () -> "n1".equals(api.nodeOf("before")));
 
         proxy.cut();
         // while the scheduler sees nothing: a new node, a new pod that fits only there, and the
         // deletion of the pod that filled n1
-        client.nodes().resource(Nodes.node("n2").cpu("4").build()).create();
-        client.pods().resource(Pods.pod("during").cpu("3").build()).create();
-        client.pods().inNamespace("default").withName("before").delete();
-        // short, so the client's reconnect backoff stays short too
-        Thread.sleep(300);
-        assertEquals(null, nodeOf("during"), "nothing is bound while the scheduler is cut off");
+        api.create(Nodes.node("n2").cpu("4").build());
+        api.create(Pods.pod("during").cpu("3").build());
+        api.delete("before");
+        // the scheduler has tried to reach the API server again and was turned away
+        await("a reconnect refused", () -> proxy.refused() > 0);
+        assertEquals(null, api.nodeOf("during"), "nothing is bound while the scheduler is cut off");
         proxy.restore();
 
-        await("during bound to the node created while cut off", () -> "n2".equals(nodeOf("during")));
+        await("during bound to the node created while cut off", () -> "n2".equals(api.nodeOf("during")));
         // n1's 2 cpu are free again only if the deletion was seen too
-        client.pods().resource(Pods.pod("after").cpu("1500m").build()).create();
-        await("after bound to n1, freed while cut off", () -> "n1".equals(nodeOf("after")));
+        api.create(Pods.pod("after").cpu("1500m").build());
+        await("after bound to n1, freed while cut off", () -> "n1".equals(api.nodeOf("after")));
     }
 }

@@ -1,37 +1,26 @@
 package io.hotsched.kube;
 
+import static io.hotsched.kube.ApiServerFixture.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.fabric8.kubernetes.api.model.Event;
-import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.Watch;
-import io.fabric8.kubernetes.client.Watcher;
-import io.fabric8.kubernetes.client.WatcherException;
-import io.hotsched.core.config.ConfigParser;
-import io.hotsched.core.registry.PluginHealth;
-import io.hotsched.core.registry.PluginRegistry;
-import io.hotsched.core.registry.Registration;
+import io.hotsched.api.framework.CycleState;
+import io.hotsched.api.framework.PluginFactory;
+import io.hotsched.api.framework.PodInfo;
+import io.hotsched.api.framework.PreBindPlugin;
+import io.hotsched.api.framework.Status;
 import io.hotsched.core.scheduler.Scheduler;
-import io.hotsched.core.scheduler.SchedulerOptions;
-import io.hotsched.embedded.EmbeddedApiServer;
 import io.hotsched.testing.Nodes;
 import io.hotsched.testing.Pods;
-import io.hotsched.testing.SimplePlugins;
-import java.time.Clock;
-import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.osgi.framework.Version;
 
 /**
  * The scheduler over HTTP against the embedded API server: informers in, bindings, conditions and
@@ -39,26 +28,10 @@ import org.osgi.framework.Version;
  */
 class KubePathTest {
 
-    private static final String CONFIG = """
-            apiVersion: kubescheduler.config.k8s.io/v1
-            kind: KubeSchedulerConfiguration
-            profiles:
-            - schedulerName: default-scheduler
-              plugins:
-                multiPoint:
-                  enabled:
-                  - name: PrioritySort
-                  - name: NodeResourcesFit
-                  - name: DefaultBinder
-                  - name: HoldPreBind
-                  disabled:
-                  - name: "*"
-            """;
-
     /** Holds pods named "held-*" in PreBind until released. */
-    static final class HoldPreBind implements io.hotsched.api.framework.PreBindPlugin {
-        final java.util.concurrent.CountDownLatch entered = new java.util.concurrent.CountDownLatch(1);
-        final java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+    static final class HoldPreBind implements PreBindPlugin {
+        final CountDownLatch entered = new CountDownLatch(1);
+        final CountDownLatch release = new CountDownLatch(1);
 
         @Override
         public String name() {
@@ -66,8 +39,7 @@ class KubePathTest {
         }
 
         @Override
-        public io.hotsched.api.framework.Status preBind(
-                io.hotsched.api.framework.CycleState s, io.hotsched.api.framework.PodInfo pod, String node) {
+        public Status preBind(CycleState s, PodInfo pod, String node) {
             if (pod.name().startsWith("held-")) {
                 entered.countDown();
                 try {
@@ -76,159 +48,110 @@ class KubePathTest {
                     Thread.currentThread().interrupt();
                 }
             }
-            return io.hotsched.api.framework.Status.SUCCESS;
+            return Status.SUCCESS;
         }
     }
 
     private final HoldPreBind hold = new HoldPreBind();
-    private EmbeddedApiServer server;
-    private KubernetesClient client;
+    private ApiServerFixture api;
     private Scheduler scheduler;
-    private KubeConnection connection;
-    private Watch bindingsWatch;
-    private final Map<String, AtomicLong> bindingsSeen = new ConcurrentHashMap<>();
 
     @BeforeEach
     void start() throws Exception {
-        server = new EmbeddedApiServer().start(0);
-        client = server.client();
-        client.nodes().resource(Nodes.node("n1").cpu("2").build()).create();
-        client.nodes().resource(Nodes.node("n2").cpu("2").build()).create();
-        bindingsWatch = client.pods().inAnyNamespace().watch(new Watcher<>() {
-            @Override
-            public void eventReceived(Action action, Pod pod) {
-                if (action == Action.MODIFIED && pod.getSpec().getNodeName() != null) {
-                    bindingsSeen.computeIfAbsent(pod.getMetadata().getName(), k -> new AtomicLong());
-                }
-            }
-
-            @Override
-            public void onClose(WatcherException e) {}
-        });
-        PluginHealth health = new PluginHealth(5);
-        PluginRegistry registry = new PluginRegistry(health);
-        scheduler = new Scheduler(
-                new SchedulerOptions(4, Duration.ofSeconds(30), Duration.ofSeconds(5), 5, 100),
-                registry,
-                health,
-                Clock.systemUTC());
-        scheduler.pluginAdded(
-                new Registration("PrioritySort", (a, h) -> new SimplePlugins.Sort(), "test", Version.emptyVersion, 1));
-        scheduler.pluginAdded(new Registration(
-                "NodeResourcesFit", (a, h) -> new SimplePlugins.CpuFit(), "test", Version.emptyVersion, 2));
-        scheduler.pluginAdded(new Registration(
-                "DefaultBinder", (a, h) -> new SimplePlugins.Binder(h), "test", Version.emptyVersion, 3));
-        scheduler.pluginAdded(new Registration("HoldPreBind", (a, h) -> hold, "test", Version.emptyVersion, 4));
-        KubernetesClient schedulerClient = ClientFactory.create(server.url(), null, 16);
-        scheduler.setBackend(new KubeBackend(schedulerClient, "hotsched"));
-        scheduler.start(ConfigParser.parse(CONFIG, "scheduler.yaml"));
-        connection = new KubeConnection(schedulerClient, scheduler.events());
-        connection.start();
-        assertTrue(connection.awaitSynced(20, TimeUnit.SECONDS));
+        api = new ApiServerFixture();
+        api.create(Nodes.node("n1").cpu("2").build());
+        api.create(Nodes.node("n2").cpu("2").build());
+        Map<String, PluginFactory> plugins = ConnectedScheduler.simplePlugins();
+        plugins.put("HoldPreBind", (a, h) -> hold);
+        scheduler = api.connect(plugins, ConnectedScheduler.config(plugins)).scheduler;
     }
 
     @AfterEach
     void stop() {
-        bindingsWatch.close();
-        connection.close();
-        scheduler.close();
-        server.close();
+        hold.release.countDown();
+        api.close();
     }
 
-    private static void await(String what, BooleanSupplier c) throws InterruptedException {
-        Await.until(what, 20, c);
-    }
-
-    private Pod get(String name) {
-        return client.pods().inNamespace("default").withName(name).get();
+    /** Bound once, confirmed by the informer, nothing left to retry: what comes later cannot change. */
+    private void awaitSettled(int scheduled) throws InterruptedException {
+        await(
+                scheduled + " scheduled and settled",
+                () -> scheduler.counters().get("scheduled") == scheduled
+                        && scheduler.cache().assumedCount() == 0
+                        && scheduler.queue().entries().isEmpty());
     }
 
     @Test
     void ourPodsAreBoundAndSeenBoundOthersUntouched() throws Exception {
         for (int i = 0; i < 10; i++) {
-            client.pods().resource(Pods.pod("p" + i).cpu("100m").build()).create();
+            api.create(Pods.pod("p" + i).cpu("100m").build());
         }
-        client.pods()
-                .resource(
-                        Pods.pod("theirs").scheduler("someone-else").cpu("100m").build())
-                .create();
-        await("10 bound, seen by a watcher", () -> bindingsSeen.size() == 10);
+        api.create(Pods.pod("theirs").scheduler("someone-else").cpu("100m").build());
+        await("10 bound, seen by a watcher", () -> api.seenBound() == 10);
         for (int i = 0; i < 10; i++) {
-            assertTrue(get("p" + i).getSpec().getNodeName() != null);
+            assertTrue(api.nodeOf("p" + i) != null);
         }
-        Thread.sleep(300);
-        assertNull(get("theirs").getSpec().getNodeName());
-        List<Event> scheduled = client.v1().events().inNamespace("default").list().getItems().stream()
-                .filter(e -> "Scheduled".equals(e.getReason()))
-                .toList();
+        await("theirs delivered to the scheduler", () -> api.scheduler.delivered("Pod", "default/theirs") != null);
+        awaitSettled(10);
+        assertNull(api.nodeOf("theirs"));
+        List<Event> scheduled = api.events("Scheduled");
         assertEquals(10, scheduled.size());
         assertTrue(scheduled.get(0).getMessage().startsWith("Successfully assigned default/p"));
     }
 
     @Test
     void anUnschedulablePodGetsTheConditionAndOneEventWithTheFitErrorText() throws Exception {
-        client.pods().resource(Pods.pod("big").cpu("3").build()).create();
+        api.create(Pods.pod("big").cpu("3").build());
         String expected = "0/2 nodes are available: 2 Insufficient cpu.";
-        await("condition", () -> {
-            Pod p = get("big");
-            return p.getStatus() != null
-                    && p.getStatus().getConditions() != null
-                    && p.getStatus().getConditions().stream()
-                            .anyMatch(c -> "PodScheduled".equals(c.getType()) && expected.equals(c.getMessage()));
-        });
-        var c = get("big").getStatus().getConditions().stream()
+        await("condition", () -> api.hasScheduledCondition("big", expected));
+        var c = api.get("big").getStatus().getConditions().stream()
                 .filter(x -> "PodScheduled".equals(x.getType()))
                 .findFirst()
                 .orElseThrow();
         assertEquals("False", c.getStatus());
         assertEquals("Unschedulable", c.getReason());
+        await("event", () -> !api.events("FailedScheduling").isEmpty());
+        // a node event that changes nothing for the pod retries it: the same failure again is
+        // aggregated into the same event (a new node would change the message, and so the event)
+        api.client.nodes().withName("n1").edit(n -> {
+            n.getMetadata().getLabels().put("touched", "1");
+            return n;
+        });
         await(
-                "event",
-                () -> client.v1().events().inNamespace("default").list().getItems().stream()
-                        .anyMatch(e -> "FailedScheduling".equals(e.getReason())));
-        // a node event retries the pod: the repeat is aggregated into the same event
-        client.nodes().resource(Nodes.node("n3").cpu("1").build()).create();
-        Thread.sleep(1500);
-        List<Event> failed = client.v1().events().inNamespace("default").list().getItems().stream()
-                .filter(e -> "FailedScheduling".equals(e.getReason()))
-                .toList();
+                "the repeat counted",
+                () -> api.events("FailedScheduling").stream().anyMatch(e -> e.getCount() != null && e.getCount() >= 2));
+        List<Event> failed = api.events("FailedScheduling");
         assertEquals(1, failed.size(), "one event, counted");
-        assertEquals(
-                "0/2 nodes are available: 2 Insufficient cpu.", failed.get(0).getMessage());
+        assertEquals(expected, failed.get(0).getMessage());
     }
 
     @Test
     void aBindAnsweredWithErrorsIsRetriedAndEndsBoundExactlyOnce() throws Exception {
-        server.failNextBinds(2, 500);
-        client.pods().resource(Pods.pod("retry").cpu("100m").build()).create();
-        await("bound", () -> get("retry").getSpec().getNodeName() != null);
-        Thread.sleep(500);
-        assertEquals(1, bindingsSeen.size());
+        api.server.failNextBinds(2, 500);
+        api.create(Pods.pod("retry").cpu("100m").build());
+        await("bound", () -> api.nodeOf("retry") != null);
+        awaitSettled(1);
+        assertEquals(1, api.seenBound());
         assertEquals(
-                100,
-                scheduler
-                        .cache()
-                        .node(get("retry").getSpec().getNodeName())
-                        .requested()
-                        .milliCpu());
+                100, scheduler.cache().node(api.nodeOf("retry")).requested().milliCpu());
     }
 
     @Test
     void aConflictOnBindIsNotRetriedAndThePodIsNotCountedTwice() throws Exception {
-        server.failNextBinds(1, 409);
-        client.pods().resource(Pods.pod("conflict").cpu("100m").build()).create();
-        await("bound on a later attempt", () -> get("conflict").getSpec().getNodeName() != null);
-        Thread.sleep(300);
-        String node = get("conflict").getSpec().getNodeName();
-        assertEquals(100, scheduler.cache().node(node).requested().milliCpu());
+        api.server.failNextBinds(1, 409);
+        api.create(Pods.pod("conflict").cpu("100m").build());
+        await("bound on a later attempt", () -> api.nodeOf("conflict") != null);
+        awaitSettled(1);
+        assertEquals(
+                100, scheduler.cache().node(api.nodeOf("conflict")).requested().milliCpu());
     }
 
     @Test
     void aPodDeletedWhileBindingIsForgottenWithoutError() throws Exception {
-        client.pods().resource(Pods.pod("held-1").cpu("500m").build()).create();
+        api.create(Pods.pod("held-1").cpu("500m").build());
         assertTrue(hold.entered.await(20, TimeUnit.SECONDS));
-        client.pods().inNamespace("default").withName("held-1").delete();
-        await("deleted", () -> get("held-1") == null);
+        api.delete("held-1");
+        await("deleted", () -> api.get("held-1") == null);
         hold.release.countDown();
         await(
                 "forgotten",
@@ -243,9 +166,9 @@ class KubePathTest {
 
     @Test
     void aPodDeletedWhileQueuedIsForgotten() throws Exception {
-        client.pods().resource(Pods.pod("big").cpu("3").build()).create();
+        api.create(Pods.pod("big").cpu("3").build());
         await("unschedulable", () -> scheduler.queue().counts().get("unschedulable") == 1);
-        client.pods().inNamespace("default").withName("big").delete();
+        api.delete("big");
         await("forgotten", () -> scheduler.queue().entries().isEmpty());
     }
 }

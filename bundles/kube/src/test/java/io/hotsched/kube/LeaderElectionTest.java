@@ -6,36 +6,19 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.hotsched.core.config.ConfigParser;
-import io.hotsched.core.registry.PluginHealth;
-import io.hotsched.core.registry.PluginRegistry;
-import io.hotsched.core.registry.Registration;
 import io.hotsched.core.scheduler.Scheduler;
-import io.hotsched.core.scheduler.SchedulerOptions;
 import io.hotsched.embedded.EmbeddedApiServer;
 import io.hotsched.testing.Nodes;
 import io.hotsched.testing.Pods;
-import io.hotsched.testing.SimplePlugins;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
 import java.util.function.UnaryOperator;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.osgi.framework.Version;
 
 /** Two replicas with leader election on one API server: only the leader binds, and the other takes over. */
 class LeaderElectionTest {
-
-    static final String CONFIG = """
-            apiVersion: kubescheduler.config.k8s.io/v1
-            kind: KubeSchedulerConfiguration
-            profiles:
-            - plugins:
-                multiPoint:
-                  enabled: [{name: PrioritySort}, {name: NodeResourcesFit}, {name: DefaultBinder}]
-                  disabled: [{name: "*"}]
-            """;
 
     /** One scheduler process: its own client, backend (counting binds), informers and election. */
     static final class Replica implements AutoCloseable {
@@ -46,18 +29,8 @@ class LeaderElectionTest {
         final KubernetesClient client;
 
         Replica(String url, String identity) throws Exception {
-            PluginHealth health = new PluginHealth(5);
-            scheduler = new Scheduler(
-                    new SchedulerOptions(4, Duration.ofSeconds(30), Duration.ofSeconds(5), 5, 100),
-                    new PluginRegistry(health),
-                    health,
-                    Clock.systemUTC());
-            scheduler.pluginAdded(
-                    new Registration("PrioritySort", (a, h) -> new SimplePlugins.Sort(), "t", Version.emptyVersion, 1));
-            scheduler.pluginAdded(new Registration(
-                    "NodeResourcesFit", (a, h) -> new SimplePlugins.CpuFit(), "t", Version.emptyVersion, 2));
-            scheduler.pluginAdded(new Registration(
-                    "DefaultBinder", (a, h) -> new SimplePlugins.Binder(h), "t", Version.emptyVersion, 3));
+            var plugins = ConnectedScheduler.simplePlugins();
+            scheduler = ConnectedScheduler.newScheduler(plugins);
             client = ClientFactory.create(url, null, 16);
             KubeBackend real = new KubeBackend(client, identity);
             scheduler.setBackend(new io.hotsched.api.cluster.ClusterBackend() {
@@ -87,7 +60,7 @@ class LeaderElectionTest {
                     real.markUnschedulable(pod, reason, message, nominated);
                 }
             });
-            scheduler.start(ConfigParser.parse(CONFIG, "s.yaml"));
+            scheduler.start(ConfigParser.parse(ConnectedScheduler.config(plugins), "s.yaml"));
             election = new LeaderElection(
                     client,
                     scheduler.events(),

@@ -1,22 +1,16 @@
 package io.hotsched.kube;
 
+import static io.hotsched.kube.ApiServerFixture.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResourceBuilder;
-import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.client.KubernetesClient;
 import io.hotsched.api.framework.PluginFactory;
-import io.hotsched.embedded.EmbeddedApiServer;
-import io.hotsched.plugins.defaults.defaultbinder.DefaultBinder;
-import io.hotsched.plugins.defaults.noderesourcesfit.NodeResourcesFit;
-import io.hotsched.plugins.defaults.queuesort.PrioritySort;
 import io.hotsched.plugins.loadaware.LoadAwareScheduling;
 import io.hotsched.testing.Nodes;
 import io.hotsched.testing.Pods;
 import java.time.Instant;
 import java.util.Map;
-import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -28,53 +22,33 @@ import org.junit.jupiter.api.Test;
  */
 class LoadAwarePathTest {
 
-    private static final String CONFIG = """
-            apiVersion: kubescheduler.config.k8s.io/v1
-            kind: KubeSchedulerConfiguration
-            profiles:
-            - schedulerName: koord-scheduler
-              plugins:
-                multiPoint:
-                  enabled: [{name: PrioritySort}, {name: NodeResourcesFit}, {name: LoadAwareScheduling}, {name: DefaultBinder}]
-                  disabled: [{name: "*"}]
-              pluginConfig:
-              - name: LoadAwareScheduling
-                args:
-                  usageThresholds: {cpu: 70, memory: 95}
-            """;
-
-    private EmbeddedApiServer server;
-    private KubernetesClient client;
-    private ConnectedScheduler scheduler;
+    private ApiServerFixture api;
 
     @BeforeEach
     void start() throws Exception {
-        server = new EmbeddedApiServer().start(0);
-        client = server.client();
-        client.nodes()
-                .resource(Nodes.node("busy").cpu("8").memory("32Gi").build())
-                .create();
-        client.nodes()
-                .resource(Nodes.node("idle").cpu("8").memory("32Gi").build())
-                .create();
+        api = new ApiServerFixture();
+        api.create(Nodes.node("busy").cpu("8").memory("32Gi").build());
+        api.create(Nodes.node("idle").cpu("8").memory("32Gi").build());
         metric("busy", "6", "8Gi");
         metric("idle", "1", "8Gi");
-        Map<String, PluginFactory> plugins = new java.util.LinkedHashMap<>();
-        plugins.put(PrioritySort.NAME, new PrioritySort());
-        plugins.put(NodeResourcesFit.NAME, new NodeResourcesFit());
-        plugins.put(LoadAwareScheduling.NAME, new LoadAwareScheduling());
-        plugins.put(DefaultBinder.NAME, new DefaultBinder());
-        scheduler = new ConnectedScheduler(server.url(), plugins, CONFIG);
+        Map<String, PluginFactory> plugins =
+                ConnectedScheduler.defaultPluginsAnd(LoadAwareScheduling.NAME, new LoadAwareScheduling());
+        String config = ConnectedScheduler.config("koord-scheduler", plugins.keySet()) + """
+                  pluginConfig:
+                  - name: LoadAwareScheduling
+                    args:
+                      usageThresholds: {cpu: 70, memory: 95}
+                """;
+        api.connect(plugins, config);
     }
 
     @AfterEach
     void stop() {
-        scheduler.close();
-        server.close();
+        api.close();
     }
 
-    /** Creates or replaces the node's NodeMetric, updated now. */
-    private void metric(String node, String cpu, String memory) {
+    /** Creates or replaces the node's NodeMetric, updated now; returns the version the API server stored. */
+    private String metric(String node, String cpu, String memory) {
         GenericKubernetesResource m = new GenericKubernetesResourceBuilder()
                 .withApiVersion("slo.koordinator.sh/v1alpha1")
                 .withKind("NodeMetric")
@@ -89,68 +63,40 @@ class LoadAwarePathTest {
                         Instant.now().toString(),
                         "nodeMetric",
                         Map.of("nodeUsage", Map.of("resources", Map.of("cpu", cpu, "memory", memory)))));
-        client.genericKubernetesResources("slo.koordinator.sh/v1alpha1", "NodeMetric")
+        return api.client
+                .genericKubernetesResources("slo.koordinator.sh/v1alpha1", "NodeMetric")
                 .resource(m)
-                .createOr(r -> r.update());
-    }
-
-    private static void await(String what, BooleanSupplier c) throws InterruptedException {
-        Await.until(what, 20, c);
-    }
-
-    private Pod get(String name) {
-        return client.pods().inNamespace("default").withName(name).get();
-    }
-
-    private String nodeOf(String name) {
-        Pod p = get(name);
-        return p == null ? null : p.getSpec().getNodeName();
+                .createOr(r -> r.update())
+                .getMetadata()
+                .getResourceVersion();
     }
 
     @Test
     void theLessLoadedNodeWinsAndALoadedOneIsRefused() throws Exception {
         // requests alone would tie; the measured load decides
-        client.pods()
-                .resource(Pods.pod("light")
-                        .scheduler("koord-scheduler")
-                        .cpu("500m")
-                        .build())
-                .create();
-        await("light bound", () -> nodeOf("light") != null);
-        assertEquals("idle", nodeOf("light"));
+        api.create(Pods.pod("light").scheduler("koord-scheduler").cpu("500m").build());
+        await("light bound", () -> api.nodeOf("light") != null);
+        assertEquals("idle", api.nodeOf("light"));
 
         // 6 of 8 cpu used on busy: 1 more (estimated at 85%) makes 86% > 70%; idle is at 1 + 0.425 + 0.85 = 28%
-        client.pods()
-                .resource(
-                        Pods.pod("heavy").scheduler("koord-scheduler").cpu("1").build())
-                .create();
-        await("heavy bound", () -> nodeOf("heavy") != null);
-        assertEquals("idle", nodeOf("heavy"));
+        api.create(Pods.pod("heavy").scheduler("koord-scheduler").cpu("1").build());
+        await("heavy bound", () -> api.nodeOf("heavy") != null);
+        assertEquals("idle", api.nodeOf("heavy"));
     }
 
     @Test
     void aPodRefusedEverywhereIsScheduledWhenANodeMetricShowsRoom() throws Exception {
-        metric("idle", "6", "8Gi");
-        Thread.sleep(500);
-        client.pods()
-                .resource(Pods.pod("waiting")
-                        .scheduler("koord-scheduler")
-                        .cpu("1")
-                        .build())
-                .create();
-        await("refused for load", () -> {
-            Pod p = get("waiting");
-            return p.getStatus() != null
-                    && p.getStatus().getConditions() != null
-                    && p.getStatus().getConditions().stream()
-                            .anyMatch(c -> "PodScheduled".equals(c.getType())
-                                    && c.getMessage() != null
-                                    && c.getMessage()
-                                            .equals("0/2 nodes are available: 2 node(s) cpu usage exceed threshold."));
-        });
-        assertEquals(null, nodeOf("waiting"));
+        String loaded = metric("idle", "6", "8Gi");
+        // the pod must meet the new load, not the one before
+        await("the scheduler has the update", () -> api.scheduler.hasSeen("NodeMetric", "idle", loaded));
+        api.create(Pods.pod("waiting").scheduler("koord-scheduler").cpu("1").build());
+        await(
+                "refused for load",
+                () -> api.hasScheduledCondition(
+                        "waiting", "0/2 nodes are available: 2 node(s) cpu usage exceed threshold."));
+        assertEquals(null, api.nodeOf("waiting"));
 
         metric("busy", "2", "8Gi");
-        await("scheduled after the NodeMetric update", () -> "busy".equals(nodeOf("waiting")));
+        await("scheduled after the NodeMetric update", () -> "busy".equals(api.nodeOf("waiting")));
     }
 }

@@ -9,6 +9,7 @@ import io.hotsched.core.scheduler.Explanation;
 import io.hotsched.core.support.SchedulerFixture;
 import io.hotsched.testing.Nodes;
 import io.hotsched.testing.Pods;
+import java.util.concurrent.CountDownLatch;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -118,7 +119,7 @@ class ExtenderSchedulingTest {
 
     @Test
     void aFilterErrorFailsTheAttemptUnlessTheExtenderIsIgnorable() throws Exception {
-        server.answer("filter", new ExtenderServer.Answer(500, "", 0));
+        server.answer("filter", ExtenderServer.Answer.status(500, ""));
         f.start(withExtender("filterVerb: filter"));
         f.cluster.addPod(Pods.pod("p").cpu("100m").build());
         await(
@@ -137,7 +138,8 @@ class ExtenderSchedulingTest {
 
     @Test
     void podsTheSlowExtenderDoesNotHandleAreNotHeldUpByIt() throws Exception {
-        server.answer("filter", new ExtenderServer.Answer(200, "{\"NodeNames\":[\"n2\"]}", 1500));
+        CountDownLatch thinking = new CountDownLatch(1);
+        server.answer("filter", ExtenderServer.Answer.held("{\"NodeNames\":[\"n2\"]}", thinking));
         f.scheduler.timeouts().setExtenderWait(50);
         f.start(withExtender("filterVerb: filter\nnodeCacheCapable: true\n" + GPU_ONLY));
         f.cluster.addPod(
@@ -152,6 +154,7 @@ class ExtenderSchedulingTest {
         assertTrue(
                 f.cluster.bindings().stream().noneMatch(b -> b.podKey().equals("default/gpu")),
                 "the extender has not answered yet");
+        thinking.countDown();
         await(
                 "the slow pod bound where the extender said",
                 () -> f.cluster.bindings().size() == 21);
@@ -166,13 +169,19 @@ class ExtenderSchedulingTest {
 
     @Test
     void aNodeThatFilledUpWhileTheExtenderThoughtIsCheckedAgain() throws Exception {
-        server.answer("filter", new ExtenderServer.Answer(200, "{\"NodeNames\":[\"n1\"]}", 1000));
+        CountDownLatch thinking = new CountDownLatch(1);
+        server.answer("filter", ExtenderServer.Answer.held("{\"NodeNames\":[\"n1\"]}", thinking));
         f.scheduler.timeouts().setExtenderWait(50);
         f.start(withExtender("filterVerb: filter\nnodeCacheCapable: true\n" + GPU_ONLY));
         f.cluster.addPod(
                 Pods.pod("gpu").cpu("1").request("example.com/gpu", "1").build());
         await("the extender asked", () -> server.requests.size() == 1);
         f.cluster.addPod(Pods.pod("filler").node("n1").cpu("4").build());
+        // the extender answers once the scheduler has seen n1 fill up
+        await(
+                "the filler counted on n1",
+                () -> f.scheduler.cache().node("n1").requested().milliCpu() == 4000);
+        thinking.countDown();
         await(
                 "the chosen node checked again",
                 () -> explained("gpu") != null

@@ -11,18 +11,30 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import javax.net.ssl.SSLContext;
 
 /**
  * A real HTTP server standing in for a scheduler extender: each verb answers a recorded
- * upstream-shaped JSON (or a status code, or nothing for a while); every request body is kept.
+ * upstream-shaped JSON (or a status code, or nothing until the test lets it answer); every request
+ * body is kept.
  */
 final class ExtenderServer implements AutoCloseable {
 
-    /** What one verb answers. */
-    record Answer(int code, String body, long delayMillis) {
+    /** What one verb answers, once {@code held} (when not null) is counted down. */
+    record Answer(int code, String body, CountDownLatch held) {
         static Answer json(String body) {
-            return new Answer(200, body, 0);
+            return status(200, body);
+        }
+
+        static Answer status(int code, String body) {
+            return new Answer(code, body, null);
+        }
+
+        /** An extender that thinks until the test counts {@code until} down. */
+        static Answer held(String json, CountDownLatch until) {
+            return new Answer(200, json, until);
         }
     }
 
@@ -83,11 +95,12 @@ final class ExtenderServer implements AutoCloseable {
             requests.add(body);
             paths.add(ex.getRequestMethod() + " " + ex.getRequestURI().getPath() + " "
                     + ex.getRequestHeaders().getFirst("Content-Type"));
-            Answer a = answers.getOrDefault(ex.getRequestURI().getPath(), b -> new Answer(404, "no such verb", 0))
+            Answer a = answers.getOrDefault(ex.getRequestURI().getPath(), b -> Answer.status(404, "no such verb"))
                     .apply(body);
-            if (a.delayMillis() > 0) {
+            if (a.held() != null) {
                 try {
-                    Thread.sleep(a.delayMillis());
+                    // bounded: a test that fails before releasing it must not keep the server busy
+                    a.held().await(20, TimeUnit.SECONDS);
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                 }

@@ -21,6 +21,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CountDownLatch;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
@@ -150,7 +151,7 @@ class HttpExtenderTest {
                 assertThrows(ExtenderException.class, () -> extender(true).filter(pod, nodes))
                         .getMessage());
 
-        server.answer("filter", new ExtenderServer.Answer(500, "boom", 0));
+        server.answer("filter", ExtenderServer.Answer.status(500, "boom"));
         assertEquals(
                 "failed filter with extender at URL " + server.url() + "filter, code 500",
                 assertThrows(ExtenderException.class, () -> extender(true).filter(pod, nodes))
@@ -171,7 +172,7 @@ class HttpExtenderTest {
 
     @Test
     void anIgnorableExtendersErrorIsSkippedAnotherFailsTheAttempt() throws Exception {
-        server.answer("filter", new ExtenderServer.Answer(503, "", 0));
+        server.answer("filter", ExtenderServer.Answer.status(503, ""));
         Map<String, Status> statuses = new HashMap<>();
         Extenders ignorable =
                 Extenders.of(List.of(config(server.url(), true, true, 1, Duration.ofSeconds(5), List.of())), null);
@@ -184,22 +185,28 @@ class HttpExtenderTest {
 
     @Test
     void aTimeOutIsAnErrorAndTheExtenderIsNotCalledAgainDuringItsCoolDown() throws Exception {
-        server.answer("filter", new ExtenderServer.Answer(200, "{\"NodeNames\":[\"n1\"]}", 2000));
+        CountDownLatch thinking = new CountDownLatch(1);
+        server.answer("filter", ExtenderServer.Answer.held("{\"NodeNames\":[\"n1\"]}", thinking));
         HttpExtender slow = new HttpExtender(
                 config(server.url(), true, false, 1, Duration.ofMillis(300), List.of()), HttpExtender.mapper());
-        ExtenderException first = assertThrows(ExtenderException.class, () -> slow.filter(pod, nodes));
-        assertEquals("Post \"" + server.url() + "filter\": no answer within 300ms (httpTimeout)", first.getMessage());
-        int calls = server.requests.size();
-        ExtenderException next = assertThrows(ExtenderException.class, () -> slow.filter(pod, nodes));
-        assertTrue(next.getMessage().contains(": its last call got no answer within 300ms"), next.getMessage());
-        assertEquals(calls, server.requests.size(), "not called during the cool-down");
+        try {
+            ExtenderException first = assertThrows(ExtenderException.class, () -> slow.filter(pod, nodes));
+            assertEquals(
+                    "Post \"" + server.url() + "filter\": no answer within 300ms (httpTimeout)", first.getMessage());
+            int calls = server.requests.size();
+            ExtenderException next = assertThrows(ExtenderException.class, () -> slow.filter(pod, nodes));
+            assertTrue(next.getMessage().contains(": its last call got no answer within 300ms"), next.getMessage());
+            assertEquals(calls, server.requests.size(), "not called during the cool-down");
+        } finally {
+            thinking.countDown();
+        }
     }
 
     @Test
     void prioritizeScoresAreWeightedTimesTenAndErrorsAreIgnored() throws Exception {
         server.answer("prioritize", "[{\"Host\":\"n1\",\"Score\":7},{\"host\":\"n2\",\"score\":3}]");
         try (ExtenderServer broken = new ExtenderServer()) {
-            broken.answer("prioritize", new ExtenderServer.Answer(500, "", 0));
+            broken.answer("prioritize", ExtenderServer.Answer.status(500, ""));
             Extenders both = Extenders.of(
                     List.of(
                             config(server.url(), true, false, 2, Duration.ofSeconds(5), List.of()),

@@ -9,10 +9,10 @@ import io.hotsched.api.framework.CycleState;
 import io.hotsched.api.framework.InvalidArgsException;
 import io.hotsched.api.framework.NodeInfo;
 import io.hotsched.api.framework.PodInfo;
-import io.hotsched.api.framework.ScorePlugin;
 import io.hotsched.core.config.ConfigException;
 import io.hotsched.core.config.ConfigParser;
 import io.hotsched.core.support.SchedulerFixture;
+import io.hotsched.core.support.TestPlugins;
 import io.hotsched.testing.Nodes;
 import io.hotsched.testing.Pods;
 import org.junit.jupiter.api.AfterEach;
@@ -25,24 +25,6 @@ class ConfigReloadTest {
         public String node = "n1";
     }
 
-    static final class Prefer implements ScorePlugin {
-        final String node;
-
-        Prefer(String node) {
-            this.node = node;
-        }
-
-        @Override
-        public String name() {
-            return "Prefer";
-        }
-
-        @Override
-        public long score(CycleState state, PodInfo pod, NodeInfo n) {
-            return n.name().equals(node) ? 100 : 0;
-        }
-    }
-
     private final SchedulerFixture f = new SchedulerFixture().withBasePlugins();
 
     @AfterEach
@@ -51,9 +33,7 @@ class ConfigReloadTest {
     }
 
     private static String config(String node) {
-        return SchedulerFixture.BASE.replace(
-                        "      - name: DefaultBinder\n",
-                        "      - name: DefaultBinder\n      - name: Prefer\n        weight: 10\n")
+        return SchedulerFixture.withPlugins("Prefer\n        weight: 10")
                 + "  pluginConfig:\n  - name: Prefer\n    args:\n      node: " + node + "\n";
     }
 
@@ -66,7 +46,7 @@ class ConfigReloadTest {
                     if (!a.node.startsWith("n")) {
                         throw new InvalidArgsException("node", a.node, "must name a node (n1, n2)");
                     }
-                    return new Prefer(a.node);
+                    return new TestPlugins.Prefer(a.node);
                 },
                 "1.0.0");
         f.cluster.addNode(Nodes.node("n1").cpu("64").build());
@@ -123,8 +103,7 @@ class ConfigReloadTest {
     void podsRefusedByTheOldConfigurationAreTriedAgainUnderTheNewOne() throws Exception {
         f.add("OnlyNode", (args, handle) -> new OnlyNode(args.as(PreferArgs.class).node), "1.0.0");
         f.cluster.addNode(Nodes.node("n1").cpu("64").build());
-        String only = SchedulerFixture.BASE.replace(
-                        "      - name: DefaultBinder\n", "      - name: DefaultBinder\n      - name: OnlyNode\n")
+        String only = SchedulerFixture.withPlugins("OnlyNode")
                 + "  pluginConfig:\n  - name: OnlyNode\n    args:\n      node: ";
         f.start(only + "n9\n");
         f.cluster.addPod(Pods.pod("a").cpu("100m").build());

@@ -77,7 +77,11 @@ class SchedulerTest {
         f.cluster.addPod(Pods.pod("ours").cpu("100m").build());
         f.start(SchedulerFixture.BASE);
         await("ours bound", () -> f.cluster.bindings().size() == 1);
-        Thread.sleep(200);
+        // both pods reached the scheduler; "theirs" first: had it been queued, it would be tried by now
+        f.cluster.awaitDelivered();
+        await("the attempt on ours counted", () -> f.scheduler.counters().get("scheduled") == 1);
+        assertEquals(List.of(), f.scheduler.queue().entries(), "nothing left to schedule");
+        assertEquals(Map.of("scheduled", 1L, "unschedulable", 0L, "errors", 0L), f.scheduler.counters());
         assertEquals(List.of(new InMemoryCluster.Binding("default/ours", "n1")), f.cluster.bindings());
         assertNull(f.cluster.pod("default", "theirs").getSpec().getNodeName());
     }
@@ -138,7 +142,11 @@ class SchedulerTest {
         f.cluster.addPod(Pods.pod("p").cpu("100m").build());
         f.start(SchedulerFixture.BASE);
         await("bound", () -> f.cluster.bindings().size() == 1);
-        Thread.sleep(300);
+        // settled: the binding seen back from the cluster, no retry left in the queue
+        await(
+                "the binding confirmed",
+                () -> f.scheduler.cache().assumedCount() == 0
+                        && f.scheduler.queue().entries().isEmpty());
         assertEquals(1, f.cluster.bindings().size());
         assertEquals(1, f.scheduler.cache().podCount());
         assertEquals(

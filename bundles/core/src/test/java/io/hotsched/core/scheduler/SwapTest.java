@@ -13,7 +13,6 @@ import io.hotsched.api.framework.PermitResult;
 import io.hotsched.api.framework.PodInfo;
 import io.hotsched.api.framework.PreBindPlugin;
 import io.hotsched.api.framework.ReservePlugin;
-import io.hotsched.api.framework.ScorePlugin;
 import io.hotsched.api.framework.Status;
 import io.hotsched.core.registry.Registration;
 import io.hotsched.core.support.SchedulerFixture;
@@ -30,7 +29,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-/** The swap protocol of architecture §5, with latches instead of timing. */
+/** The swap protocol (io.hotsched.core.scheduler's package documentation), with latches instead of timing. */
 class SwapTest {
 
     private final SchedulerFixture f = new SchedulerFixture().withBasePlugins();
@@ -40,15 +39,9 @@ class SwapTest {
         f.close();
     }
 
-    private static String config(String extraMultiPoint) {
-        return SchedulerFixture.BASE.replace(
-                "      - name: DefaultBinder\n", "      - name: DefaultBinder\n" + extraMultiPoint);
-    }
-
-    /** A Filter plugin that blocks inside filter() until released; records whether it was closed. */
+    /** A Filter plugin that holds inside filter() until released; records whether it was closed. */
     static final class Gate implements FilterPlugin {
-        final CountDownLatch entered = new CountDownLatch(1);
-        final CountDownLatch release = new CountDownLatch(1);
+        final TestPlugins.Hold hold = new TestPlugins.Hold();
         final AtomicBoolean closed = new AtomicBoolean();
         final AtomicBoolean calledAfterClose = new AtomicBoolean();
 
@@ -62,12 +55,7 @@ class SwapTest {
             if (closed.get()) {
                 calledAfterClose.set(true);
             }
-            entered.countDown();
-            try {
-                release.await(20, TimeUnit.SECONDS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
+            hold.here();
             return Status.SUCCESS;
         }
 
@@ -77,23 +65,28 @@ class SwapTest {
         }
     }
 
+    private static final String PAUSED = "profile default-scheduler paused: waiting for plugin(s) ";
+
+    private String describe() {
+        return f.scheduler.profiles().profile("default-scheduler").describe();
+    }
+
     @Test
     void aLeavingPluginWaitsForTheAttemptUsingItThenIsClosed() throws Exception {
         Gate gate = new Gate();
         Registration r = f.add("Gate", TestPlugins.factory(h -> gate), "1.0.0");
         f.cluster.addNode(Nodes.node("n1").cpu("4").build());
         f.cluster.addPod(Pods.pod("p").cpu("100m").build());
-        f.start(config("      - name: Gate\n"));
-        assertTrue(gate.entered.await(10, TimeUnit.SECONDS));
+        f.start(SchedulerFixture.withPlugins("Gate"));
+        assertTrue(gate.hold.awaitEntered());
 
         CompletableFuture<Void> removal = CompletableFuture.runAsync(() -> f.scheduler.pluginRemoved(r));
-        Thread.sleep(300);
+        // the profile pauses before the removal waits for the attempts on the old instance
+        await("the removal under way", () -> describe().contains("waiting for plugin(s) Gate"));
         assertFalse(removal.isDone(), "removal must wait for the attempt still in the plugin");
         assertFalse(gate.closed.get(), "not closed while in use");
-        assertTrue(
-                f.scheduler.profiles().profile("default-scheduler").describe().contains("waiting for plugin(s) Gate"));
 
-        gate.release.countDown();
+        gate.hold.release.countDown();
         removal.get(10, TimeUnit.SECONDS);
         assertTrue(gate.closed.get(), "closed once the attempt ended");
         await(
@@ -102,7 +95,7 @@ class SwapTest {
         assertFalse(gate.calledAfterClose.get());
 
         f.cluster.addPod(Pods.pod("q").cpu("100m").build());
-        Thread.sleep(300);
+        f.awaitQueued("default/q", PAUSED + "Gate");
         assertEquals(1, f.cluster.bindings().size(), "a paused profile binds nothing");
     }
 
@@ -150,7 +143,7 @@ class SwapTest {
         Registration r1 = f.add("Gang", TestPlugins.factory(h -> v1), "1.0.0");
         f.cluster.addNode(Nodes.node("n1").cpu("4").build());
         f.cluster.addPod(Pods.pod("p").cpu("1").build());
-        f.start(config("      - name: Gang\n"));
+        f.start(SchedulerFixture.withPlugins("Gang"));
         assertTrue(v1.waiting.await(10, TimeUnit.SECONDS));
         assertEquals(1000, f.scheduler.cache().node("n1").requested().milliCpu(), "assumed while waiting");
 
@@ -169,10 +162,9 @@ class SwapTest {
         assertEquals(1000, f.scheduler.cache().node("n1").requested().milliCpu(), "counted once");
     }
 
-    /** PreBind blocks between Reserve and Bind. */
+    /** PreBind holds between Reserve and Bind. */
     static final class SlowPreBind implements PreBindPlugin {
-        final CountDownLatch entered = new CountDownLatch(1);
-        final CountDownLatch release = new CountDownLatch(1);
+        final TestPlugins.Hold hold = new TestPlugins.Hold();
 
         @Override
         public String name() {
@@ -181,12 +173,7 @@ class SwapTest {
 
         @Override
         public Status preBind(CycleState state, PodInfo pod, String nodeName) {
-            entered.countDown();
-            try {
-                release.await(20, TimeUnit.SECONDS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
+            hold.here();
             return Status.SUCCESS;
         }
     }
@@ -197,12 +184,12 @@ class SwapTest {
         Registration r = f.add("SlowPreBind", TestPlugins.factory(h -> slow), "1.0.0");
         f.cluster.addNode(Nodes.node("n1").cpu("4").build());
         f.cluster.addPod(Pods.pod("p").cpu("100m").build());
-        f.start(config("      - name: SlowPreBind\n"));
-        assertTrue(slow.entered.await(10, TimeUnit.SECONDS));
+        f.start(SchedulerFixture.withPlugins("SlowPreBind"));
+        assertTrue(slow.hold.awaitEntered());
         CompletableFuture<Void> removal = CompletableFuture.runAsync(() -> f.scheduler.pluginRemoved(r));
-        Thread.sleep(300);
-        assertFalse(removal.isDone());
-        slow.release.countDown();
+        await("the removal under way", () -> describe().contains("waiting for plugin(s) SlowPreBind"));
+        assertFalse(removal.isDone(), "removal must wait for the pod between Reserve and Bind");
+        slow.hold.release.countDown();
         removal.get(10, TimeUnit.SECONDS);
         await("bound", () -> f.cluster.bindings().size() == 1);
     }
@@ -214,11 +201,9 @@ class SwapTest {
         f.cluster.addNode(Nodes.node("n1").cpu("4").build());
         f.cluster.addPod(Pods.pod("p").cpu("100m").build());
         f.start(SchedulerFixture.BASE);
-        Thread.sleep(300);
+        f.awaitQueued("default/p", PAUSED + "NodeResourcesFit");
         assertEquals(List.of(), f.cluster.bindings(), "never placed without its configured Filter");
-        assertEquals(
-                "paused: waiting for plugin(s) NodeResourcesFit",
-                f.scheduler.profiles().profile("default-scheduler").describe());
+        assertEquals("paused: waiting for plugin(s) NodeResourcesFit", describe());
 
         f.add("NodeResourcesFit", TestPlugins.factory(h -> new TestPlugins.CpuFit()), "1.0.1");
         await("bound once the plugin is back", () -> f.cluster.bindings().size() == 1);
@@ -231,11 +216,7 @@ class SwapTest {
         f.cluster.addNode(Nodes.node("n1").cpu("4").build());
         f.cluster.addPod(Pods.pod("p").cpu("100m").build());
         f.start(SchedulerFixture.BASE);
-        await(
-                "waiting for the plugin",
-                () -> f.scheduler.queue().entries().stream()
-                        .anyMatch(e -> "profile default-scheduler paused: waiting for plugin(s) NodeResourcesFit"
-                                .equals(e.lastFailure())));
+        f.awaitQueued("default/p", PAUSED + "NodeResourcesFit");
 
         // the plugin comes back, but refuses its arguments: still paused, for another reason
         f.add(
@@ -254,36 +235,17 @@ class SwapTest {
         assertEquals(List.of(), f.cluster.bindings());
     }
 
-    /** Prefers one node by name. */
-    static final class Prefer implements ScorePlugin {
-        final String node;
-
-        Prefer(String node) {
-            this.node = node;
-        }
-
-        @Override
-        public String name() {
-            return "Prefer";
-        }
-
-        @Override
-        public long score(CycleState state, PodInfo pod, NodeInfo n) {
-            return n.name().equals(node) ? 100 : 0;
-        }
-    }
-
     @Test
     void theHighestVersionServesAndRemovingItRollsBack() throws Exception {
-        f.add("Prefer", TestPlugins.factory(h -> new Prefer("n1")), "1.0.0");
+        f.add("Prefer", TestPlugins.factory(h -> new TestPlugins.Prefer("n1")), "1.0.0");
         f.cluster.addNode(Nodes.node("n1").cpu("64").build());
         f.cluster.addNode(Nodes.node("n2").cpu("64").build());
-        f.start(config("      - name: Prefer\n        weight: 10\n"));
+        f.start(SchedulerFixture.withPlugins("Prefer\n        weight: 10"));
         f.cluster.addPod(Pods.pod("a").cpu("100m").build());
         await("a", () -> f.cluster.bindings().size() == 1);
         assertEquals("n1", f.cluster.bindings().get(0).nodeName());
 
-        Registration v2 = f.add("Prefer", TestPlugins.factory(h -> new Prefer("n2")), "2.0.0");
+        Registration v2 = f.add("Prefer", TestPlugins.factory(h -> new TestPlugins.Prefer("n2")), "2.0.0");
         f.cluster.addPod(Pods.pod("b").cpu("100m").build());
         await("b", () -> f.cluster.bindings().size() == 2);
         assertEquals("n2", f.cluster.bindings().get(1).nodeName());

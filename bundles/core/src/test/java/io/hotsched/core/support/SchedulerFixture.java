@@ -32,6 +32,18 @@ public final class SchedulerFixture implements AutoCloseable {
                   - name: "*"
             """;
 
+    /**
+     * {@link #BASE} with more multiPoint entries after DefaultBinder, each given as the lines under
+     * its {@code - name:} ("Gate", or "Prefer\n        weight: 10").
+     */
+    public static String withPlugins(String... entries) {
+        StringBuilder extra = new StringBuilder("      - name: DefaultBinder\n");
+        for (String e : entries) {
+            extra.append("      - name: ").append(e).append('\n');
+        }
+        return BASE.replace("      - name: DefaultBinder\n", extra);
+    }
+
     public final InMemoryCluster cluster = new InMemoryCluster();
     public final PluginHealth health = new PluginHealth(3);
     public final PluginRegistry registry = new PluginRegistry(health);
@@ -81,6 +93,19 @@ public final class SchedulerFixture implements AutoCloseable {
             }
         }
         throw new AssertionError("not seen within 20 s: " + what);
+    }
+
+    /**
+     * Waits until {@code pod} sits in the queue with a last failure starting {@code failure}: the
+     * scheduler has taken the pod up and decided not to place it.
+     */
+    public void awaitQueued(String podKey, String failure) {
+        await(
+                podKey + " queued with \"" + failure + "...\"",
+                () -> scheduler.queue().entries().stream()
+                        .anyMatch(e -> e.podKey().equals(podKey)
+                                && e.lastFailure() != null
+                                && e.lastFailure().startsWith(failure)));
     }
 
     @Override

@@ -1,9 +1,15 @@
 package io.hotsched.core.support;
 
+import io.hotsched.api.framework.CycleState;
 import io.hotsched.api.framework.Handle;
+import io.hotsched.api.framework.NodeInfo;
 import io.hotsched.api.framework.Plugin;
 import io.hotsched.api.framework.PluginFactory;
+import io.hotsched.api.framework.PodInfo;
+import io.hotsched.api.framework.ScorePlugin;
 import io.hotsched.core.registry.Registration;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.osgi.framework.Version;
 
@@ -31,5 +37,47 @@ public final class TestPlugins {
 
     public static PluginFactory factory(java.util.function.Function<Handle, Plugin> create) {
         return (args, handle) -> create.apply(handle);
+    }
+
+    /** Scores one node 100 and every other 0. */
+    public static final class Prefer implements ScorePlugin {
+        private final String node;
+
+        public Prefer(String node) {
+            this.node = node;
+        }
+
+        @Override
+        public String name() {
+            return "Prefer";
+        }
+
+        @Override
+        public long score(CycleState state, PodInfo pod, NodeInfo n) {
+            return n.name().equals(node) ? 100 : 0;
+        }
+    }
+
+    /**
+     * Where a plugin call stops until the test lets it go: {@link #entered} opens when a call
+     * arrives, {@link #release} lets every call through. Bounded, so a failed test cannot leave a
+     * scheduler thread stuck forever.
+     */
+    public static final class Hold {
+        public final CountDownLatch entered = new CountDownLatch(1);
+        public final CountDownLatch release = new CountDownLatch(1);
+
+        public void here() {
+            entered.countDown();
+            try {
+                release.await(20, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+
+        public boolean awaitEntered() throws InterruptedException {
+            return entered.await(10, TimeUnit.SECONDS);
+        }
     }
 }
