@@ -18,9 +18,9 @@ import tools.jackson.databind.json.JsonMapper;
  * The node's used amounts are the sum of its pods' annotations, so a newly installed plugin
  * version starts from what the cluster says.
  */
-final class AllocationAnnotation {
+public final class AllocationAnnotation {
 
-    static final String KEY = "scheduling.koordinator.sh/device-allocated";
+    public static final String KEY = "scheduling.koordinator.sh/device-allocated";
     private static final JsonMapper JSON = JsonMapper.builder().build();
 
     private AllocationAnnotation() {}

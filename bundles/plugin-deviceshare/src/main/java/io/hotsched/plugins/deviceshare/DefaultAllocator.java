@@ -12,14 +12,14 @@ import java.util.Map;
  * ordered by score (highest first; all 0 without a scorer, as in Filter) then minor, taking each
  * whose free amounts cover the per-device request.
  */
-final class DefaultAllocator {
+public final class DefaultAllocator {
 
     /** The devices chosen, each with the amounts it gives; or why none could be. */
-    record Result(Status status, List<GpuMemoryFill.Allocation> allocations) {}
+    public record Result(Status status, List<GpuMemoryFill.Allocation> allocations) {}
 
     private DefaultAllocator() {}
 
-    static Result allocate(
+    public static Result allocate(
             NodeDevices node,
             String type,
             Map<String, BigDecimal> perDevice,

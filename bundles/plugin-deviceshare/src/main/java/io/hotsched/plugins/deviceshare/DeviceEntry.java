@@ -12,7 +12,7 @@ import java.util.TreeMap;
  * its type, minor, health, resources (none when unhealthy: listed, never allocatable), id,
  * labels and where it sits (NUMA node, PCIe switch).
  */
-record DeviceEntry(
+public record DeviceEntry(
         String type,
         int minor,
         boolean healthy,
@@ -24,7 +24,7 @@ record DeviceEntry(
 
     /** The devices of a Device object's spec, as the cluster connection reports it (maps and lists). */
     @SuppressWarnings("unchecked")
-    static List<DeviceEntry> of(Map<String, Object> spec) {
+    public static List<DeviceEntry> of(Map<String, Object> spec) {
         List<DeviceEntry> out = new ArrayList<>();
         Object devices = spec == null ? null : spec.get("devices");
         if (!(devices instanceof List<?> list)) {

@@ -12,15 +12,16 @@ import java.util.TreeMap;
  * devices; the hint's {@code ApplyForAll} takes every (matching) device, {@code RequestsAsCount}
  * reads the amount as a number of devices; otherwise one device.
  */
-record DeviceRequestSplit(Status status, int count, Map<String, BigDecimal> perDevice) {
+public record DeviceRequestSplit(Status status, int count, Map<String, BigDecimal> perDevice) {
 
     private static final BigDecimal HUNDRED = BigDecimal.valueOf(100);
 
     /** The device-allocate hint of one type: {@code selector}, {@code allocateStrategy}, {@code exclusivePolicy}. */
-    record Hint(
+    public record Hint(
             LabelSelector selector, String allocateStrategy, String exclusivePolicy, String requiredTopologyScope) {}
 
-    static DeviceRequestSplit of(String type, String resource, BigDecimal value, Hint hint, List<DeviceEntry> devices) {
+    public static DeviceRequestSplit of(
+            String type, String resource, BigDecimal value, Hint hint, List<DeviceEntry> devices) {
         if (value.compareTo(HUNDRED) > 0 && value.remainder(HUNDRED).signum() == 0) {
             return new DeviceRequestSplit(
                     Status.SUCCESS, value.divide(HUNDRED).intValueExact(), Map.of(resource, HUNDRED));

@@ -17,12 +17,12 @@ import java.util.function.Predicate;
  * {@code koordinator.sh/gpu} become gpu-core and gpu-memory-ratio). Amounts are exact decimals:
  * percent units for the percent resources, bytes for gpu-memory.
  */
-final class DeviceRequests {
+public final class DeviceRequests {
 
     private static final BigDecimal HUNDRED = BigDecimal.valueOf(100);
 
     /** Why a request is refused; PreFilter reports it as UnschedulableAndUnresolvable. */
-    static final class Invalid extends Exception {
+    public static final class Invalid extends Exception {
         private static final long serialVersionUID = 1L;
 
         Invalid(String message) {
@@ -85,7 +85,7 @@ final class DeviceRequests {
     }
 
     /** The device parts of a pod's requests: type to name to amount, zero amounts and other resources left out. */
-    static Map<String, Map<String, BigDecimal>> byType(Map<String, BigDecimal> podRequests) {
+    public static Map<String, Map<String, BigDecimal>> byType(Map<String, BigDecimal> podRequests) {
         Map<String, Map<String, BigDecimal>> out = new LinkedHashMap<>();
         for (String type : TYPES) {
             Map<String, BigDecimal> part = new TreeMap<>();
@@ -102,7 +102,7 @@ final class DeviceRequests {
     }
 
     /** Checks one device type's part of a request; returns the names of its combination. */
-    static Set<String> validate(Map<String, BigDecimal> part) throws Invalid {
+    public static Set<String> validate(Map<String, BigDecimal> part) throws Invalid {
         if (part == null || part.isEmpty()) {
             throw new Invalid("pod request should not be empty");
         }
@@ -123,12 +123,12 @@ final class DeviceRequests {
     }
 
     /** The flags of a combination, sorted. */
-    static List<String> flags(Set<String> names) {
+    public static List<String> flags(Set<String> names) {
         return names.stream().map(FLAG::get).sorted().toList();
     }
 
     /** A valid part in the form allocation works with: whole cards and koordinator.sh/gpu as core and memory ratio. */
-    static Map<String, BigDecimal> normalize(Map<String, BigDecimal> part) {
+    public static Map<String, BigDecimal> normalize(Map<String, BigDecimal> part) {
         if (part == null) {
             return null;
         }

@@ -9,7 +9,7 @@ import java.util.Map;
  * weighted resources a device (or a node's devices of one type) has. Amounts in the resources'
  * units (percent, bytes).
  */
-final class DeviceScorer {
+public final class DeviceScorer {
 
     static final String LEAST_ALLOCATED = "LeastAllocated";
     static final String MOST_ALLOCATED = "MostAllocated";
@@ -20,7 +20,7 @@ final class DeviceScorer {
     private final boolean mostAllocated;
     private final Map<String, Long> weights;
 
-    DeviceScorer(String type, Map<String, Long> weights) {
+    public DeviceScorer(String type, Map<String, Long> weights) {
         if (!type.equals(LEAST_ALLOCATED) && !type.equals(MOST_ALLOCATED)) {
             throw new IllegalArgumentException(
                     "scoringStrategy.type \"" + type + "\" is not " + LEAST_ALLOCATED + " or " + MOST_ALLOCATED);
@@ -54,7 +54,7 @@ final class DeviceScorer {
      * left: per weighted resource with a non-zero total, the share left (or used) after the request,
      * weighted; 0 when no weighted resource applies.
      */
-    long score(Map<String, BigDecimal> request, Map<String, BigDecimal> total, Map<String, BigDecimal> free) {
+    public long score(Map<String, BigDecimal> request, Map<String, BigDecimal> total, Map<String, BigDecimal> free) {
         long sum = 0;
         long weightSum = 0;
         for (Map.Entry<String, Long> w : weights.entrySet()) {
@@ -87,7 +87,7 @@ final class DeviceScorer {
     }
 
     /** Scores scaled so the best node has 100 (no reversal; all zero stays zero). */
-    static void normalize(long[] scores) {
+    public static void normalize(long[] scores) {
         long max = 0;
         for (long s : scores) {
             max = Math.max(max, s);

@@ -42,21 +42,21 @@ public final class DeviceShare
 
     public static final String NAME = "DeviceShare";
     static final String DEVICE = "Device";
-    static final List<String> HINT_ANNOTATIONS =
+    public static final List<String> HINT_ANNOTATIONS =
             List.of("internal.scheduling.koordinator.sh/scheduling-hint", "scheduling.koordinator.sh/scheduling-hint");
     static final String BIND_TIMESTAMP = "scheduling.koordinator.sh/bind-timestamp";
     static final String GPU_MINORS = "scheduling.koordinator.sh/gpu-minors";
     static final String HAMI_CORE = "HAMi-core";
     static final String HAMI_VGPU_NODE = "hami.io/vgpu-node";
-    static final StateKey<PreFilterState> STATE = StateKey.of(NAME, PreFilterState.class);
-    static final StateKey<Preemptible> PREEMPTIBLE = StateKey.of(NAME + "/preemptible", Preemptible.class);
-    static final StateKey<Allocated> ALLOCATED = StateKey.of(NAME + "/allocated", Allocated.class);
+    public static final StateKey<PreFilterState> STATE = StateKey.of(NAME, PreFilterState.class);
+    public static final StateKey<Preemptible> PREEMPTIBLE = StateKey.of(NAME + "/preemptible", Preemptible.class);
+    public static final StateKey<Allocated> ALLOCATED = StateKey.of(NAME + "/allocated", Allocated.class);
     private static final JsonMapper JSON = JsonMapper.builder().build();
     /** Parsed annotations by their text: Filter reads every pod's on every node it checks. */
     private static final int PARSED_LIMIT = 20_000;
 
     /** Reserve's result for the pod (the node it was made for, the devices per type). */
-    record Allocated(String node, Map<String, List<GpuMemoryFill.Allocation>> allocations) implements StateData {
+    public record Allocated(String node, Map<String, List<GpuMemoryFill.Allocation>> allocations) implements StateData {
         @Override
         public StateData copy() {
             return this;
@@ -264,7 +264,7 @@ public final class DeviceShare
     }
 
     /** The node's devices with what its pods hold; null when the node has no Device object. */
-    NodeDevices devices(NodeInfo node) {
+    public NodeDevices devices(NodeInfo node) {
         List<DeviceEntry> entries = deviceEntries(node.name());
         if (entries == null) {
             return null;

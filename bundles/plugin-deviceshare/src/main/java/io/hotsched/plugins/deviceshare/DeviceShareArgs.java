@@ -11,13 +11,14 @@ import java.util.Map;
  * LeastAllocated over gpu-memory-ratio, gpu-memory, rdma and fpga, weight 1 each), the GPU models
  * that cannot be shared, and whether PreBind also writes the device-plugin adapter annotations.
  */
-record DeviceShareArgs(DeviceScorer scorer, List<NodeFilter.Model> unsupportedModels, boolean devicePluginAdaption) {
+public record DeviceShareArgs(
+        DeviceScorer scorer, List<NodeFilter.Model> unsupportedModels, boolean devicePluginAdaption) {
 
     static final String DEVICE_PLUGIN_ADAPTION = "DevicePluginAdaption";
 
-    static final DeviceShareArgs DEFAULT = new DeviceShareArgs(DeviceScorer.DEFAULT, List.of(), false);
+    public static final DeviceShareArgs DEFAULT = new DeviceShareArgs(DeviceScorer.DEFAULT, List.of(), false);
 
-    static DeviceShareArgs defaulted(Args a) throws InvalidArgsException {
+    public static DeviceShareArgs defaulted(Args a) throws InvalidArgsException {
         if (a == null) {
             return DEFAULT;
         }

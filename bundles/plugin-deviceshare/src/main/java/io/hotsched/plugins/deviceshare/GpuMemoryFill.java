@@ -13,10 +13,10 @@ import java.util.TreeMap;
  * After allocation, each GPU allocation gets the one of gpu-memory and gpu-memory-ratio it lacks,
  * from the device's total memory, so the device-allocated annotation always carries both.
  */
-final class GpuMemoryFill {
+public final class GpuMemoryFill {
 
     /** One device's share of an allocation. */
-    record Allocation(int minor, Map<String, BigDecimal> resources) {}
+    public record Allocation(int minor, Map<String, BigDecimal> resources) {}
 
     private GpuMemoryFill() {}
 
@@ -24,7 +24,7 @@ final class GpuMemoryFill {
      * The allocations with both memory amounts; refused (nothing changed) when a device is missing
      * or has no resources (unhealthy devices are kept with none).
      */
-    static List<Allocation> fill(List<Allocation> gpus, Map<Integer, Map<String, BigDecimal>> totals)
+    public static List<Allocation> fill(List<Allocation> gpus, Map<Integer, Map<String, BigDecimal>> totals)
             throws DeviceRequests.Invalid {
         List<Allocation> out = new ArrayList<>(gpus.size());
         for (Allocation a : gpus) {

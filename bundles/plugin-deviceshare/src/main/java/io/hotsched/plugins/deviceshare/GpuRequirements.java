@@ -13,7 +13,7 @@ import tools.jackson.databind.json.JsonMapper;
  * they are shared, and the pod's partition wish ({@code scheduling.koordinator.sh/gpu-partition-spec}:
  * {@code {"allocatePolicy": "Restricted"|"BestEffort", "ringBusBandwidth": "200Gi"}}).
  */
-record GpuRequirements(
+public record GpuRequirements(
         int numberOfGPUs,
         Map<String, BigDecimal> requestsPerGPU,
         boolean gpuShared,
@@ -25,7 +25,7 @@ record GpuRequirements(
     private static final JsonMapper JSON = JsonMapper.builder().build();
 
     /** The requirements of a normalized GPU part of a request; null when there is none. */
-    static GpuRequirements of(Pod pod, Map<String, BigDecimal> gpu) throws DeviceRequests.Invalid {
+    public static GpuRequirements of(Pod pod, Map<String, BigDecimal> gpu) throws DeviceRequests.Invalid {
         if (gpu == null || gpu.isEmpty()) {
             return null;
         }

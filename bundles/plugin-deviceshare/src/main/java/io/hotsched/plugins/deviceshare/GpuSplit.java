@@ -12,11 +12,11 @@ import java.util.TreeMap;
  * A normalized GPU request spread over its devices: how many GPUs, what each of them gives, and
  * whether they are shared with other pods (less than a whole card's memory each).
  */
-record GpuSplit(Map<String, BigDecimal> perGpu, int count, boolean shared) {
+public record GpuSplit(Map<String, BigDecimal> perGpu, int count, boolean shared) {
 
     private static final BigDecimal HUNDRED = BigDecimal.valueOf(100);
 
-    static GpuSplit of(Map<String, BigDecimal> gpu) {
+    public static GpuSplit of(Map<String, BigDecimal> gpu) {
         BigDecimal shared = gpu.getOrDefault(GPU_SHARED, BigDecimal.ZERO);
         BigDecimal ratio = gpu.get(GPU_MEMORY_RATIO);
         int count = 1;
@@ -45,7 +45,7 @@ record GpuSplit(Map<String, BigDecimal> perGpu, int count, boolean shared) {
     }
 
     /** The bytes of {@code ratio} percent of a GPU with {@code totalMemory} bytes. */
-    static BigDecimal ratioToBytes(BigDecimal ratio, BigDecimal totalMemory) {
+    public static BigDecimal ratioToBytes(BigDecimal ratio, BigDecimal totalMemory) {
         return ratio.multiply(totalMemory).divide(HUNDRED, 0, RoundingMode.DOWN);
     }
 

@@ -11,17 +11,17 @@ import java.util.TreeMap;
  * unhealthy device), the used amounts (the pods' allocations; may exceed the total), and the free
  * amounts (total less used, never negative). Preemption victims' amounts can be given back.
  */
-final class NodeDevices {
+public final class NodeDevices {
 
     private final List<DeviceEntry> devices;
     private final Map<String, Map<Integer, Map<String, BigDecimal>>> used;
 
-    NodeDevices(List<DeviceEntry> devices, Map<String, Map<Integer, Map<String, BigDecimal>>> used) {
+    public NodeDevices(List<DeviceEntry> devices, Map<String, Map<Integer, Map<String, BigDecimal>>> used) {
         this.devices = List.copyOf(devices);
         this.used = used;
     }
 
-    List<DeviceEntry> devices(String type) {
+    public List<DeviceEntry> devices(String type) {
         List<DeviceEntry> out = new ArrayList<>();
         for (DeviceEntry d : devices) {
             if (d.type().equals(type)) {
@@ -35,7 +35,7 @@ final class NodeDevices {
         return devices;
     }
 
-    Map<String, BigDecimal> used(String type, int minor) {
+    public Map<String, BigDecimal> used(String type, int minor) {
         return used.getOrDefault(type, Map.of()).getOrDefault(minor, Map.of());
     }
 

@@ -11,14 +11,14 @@ import java.util.TreeMap;
  * node's devices of that type taken together (total and free summed, the per-device request
  * added once), summed over the types. Normalized across nodes afterwards.
  */
-final class NodeScore {
+public final class NodeScore {
 
     /** The score, or why the node cannot be scored (then 0). */
-    record Result(long score, Status status) {}
+    public record Result(long score, Status status) {}
 
     private NodeScore() {}
 
-    static Result score(
+    public static Result score(
             PreFilterState s,
             NodeDevices devices,
             DeviceScorer scorer,

@@ -12,14 +12,14 @@ import java.util.Map;
  * (validated and normalized), its GPU requirements, and whether it takes whole GPUs (then secondary
  * devices such as RDMA are expected to be well planned next to them).
  */
-record PreFilterState(
+public record PreFilterState(
         boolean skip,
         Map<String, Map<String, BigDecimal>> podDeviceRequests,
         GpuRequirements gpuRequirements,
         Map<String, DeviceRequestSplit.Hint> hints)
         implements StateData {
 
-    PreFilterState(
+    public PreFilterState(
             boolean skip, Map<String, Map<String, BigDecimal>> podDeviceRequests, GpuRequirements gpuRequirements) {
         this(skip, podDeviceRequests, gpuRequirements, Map.of());
     }
@@ -29,14 +29,14 @@ record PreFilterState(
         return this;
     }
 
-    boolean podFitsSecondaryDeviceWellPlanned() {
+    public boolean podFitsSecondaryDeviceWellPlanned() {
         return gpuRequirements != null && !gpuRequirements.gpuShared();
     }
 
     /** The state of a pod, or the status PreFilter answers with (Skip, or UnschedulableAndUnresolvable with why). */
-    record Outcome(PreFilterState state, Status status) {}
+    public record Outcome(PreFilterState state, Status status) {}
 
-    static Outcome of(PodInfo pod) {
+    public static Outcome of(PodInfo pod) {
         Map<String, BigDecimal> requests = new LinkedHashMap<>();
         pod.requests().scalars().forEach((name, amount) -> requests.put(name, BigDecimal.valueOf(amount)));
         Map<String, Map<String, BigDecimal>> parts = DeviceRequests.byType(requests);

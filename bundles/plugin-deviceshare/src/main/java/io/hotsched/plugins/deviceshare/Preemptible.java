@@ -11,11 +11,11 @@ import java.util.TreeMap;
  * device amounts of the pods it removed (less those it added back). Filter and Score give these
  * back to the free pool. Lives in the cycle state the dry run copies, so it is copied deeply.
  */
-final class Preemptible implements StateData {
+public final class Preemptible implements StateData {
 
     private final Map<String, Map<String, Map<Integer, Map<String, BigDecimal>>>> byNode;
 
-    Preemptible() {
+    public Preemptible() {
         this(new TreeMap<>());
     }
 
@@ -24,12 +24,12 @@ final class Preemptible implements StateData {
     }
 
     /** The amounts per type and minor on {@code node}; empty when nothing was removed there. */
-    Map<String, Map<Integer, Map<String, BigDecimal>>> on(String node) {
+    public Map<String, Map<Integer, Map<String, BigDecimal>>> on(String node) {
         return byNode.getOrDefault(node, Map.of());
     }
 
     /** {@code sign} 1: a victim's allocations become preemptible; -1: a pod added back takes them again. */
-    void add(String node, Map<String, List<GpuMemoryFill.Allocation>> allocations, int sign) {
+    public void add(String node, Map<String, List<GpuMemoryFill.Allocation>> allocations, int sign) {
         Map<String, Map<Integer, Map<String, BigDecimal>>> types = byNode.computeIfAbsent(node, n -> new TreeMap<>());
         allocations.forEach((type, list) -> {
             Map<Integer, Map<String, BigDecimal>> minors = types.computeIfAbsent(type, t -> new TreeMap<>());

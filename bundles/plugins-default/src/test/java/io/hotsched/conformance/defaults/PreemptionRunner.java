@@ -1,0 +1,328 @@
+package io.hotsched.conformance.defaults;
+
+import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
+import io.hotsched.api.framework.Code;
+import io.hotsched.api.framework.CycleState;
+import io.hotsched.api.framework.FilterPlugin;
+import io.hotsched.api.framework.Handle;
+import io.hotsched.api.framework.NodeInfo;
+import io.hotsched.api.framework.NodeToStatus;
+import io.hotsched.api.framework.PluginFactory;
+import io.hotsched.api.framework.PodInfo;
+import io.hotsched.api.framework.PostFilterResult;
+import io.hotsched.api.framework.Status;
+import io.hotsched.conformance.runner.Check;
+import io.hotsched.conformance.runner.ConformanceRunner;
+import io.hotsched.core.cache.ObjectStore;
+import io.hotsched.core.config.ConfigParser;
+import io.hotsched.core.config.SchedulerConfig;
+import io.hotsched.core.registry.Registration;
+import io.hotsched.core.runtime.FrameworkBuilder;
+import io.hotsched.core.runtime.FrameworkImpl;
+import io.hotsched.core.runtime.FrameworkServices;
+import io.hotsched.core.runtime.ParallelizerImpl;
+import io.hotsched.core.runtime.PreFilterOutcome;
+import io.hotsched.core.runtime.Snapshot;
+import io.hotsched.plugins.defaults.defaultpreemption.Candidate;
+import io.hotsched.plugins.defaults.defaultpreemption.DefaultPreemption;
+import io.hotsched.plugins.defaults.defaultpreemption.Evaluator;
+import io.hotsched.testing.FakeHandle;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import org.osgi.framework.Version;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * Runs DefaultPreemption's cases through a real framework of the core, composed of the plugins a
+ * case names ({@code "NodeResourcesFit(PreFilter,Filter)"}) plus a Filter plugin that counts how
+ * often the Filter plugins run, so the dry run's Filter calls can be compared with upstream's.
+ */
+final class PreemptionRunner {
+
+    static final String COUNTER = "FilterCallCounter";
+
+    private PreemptionRunner() {}
+
+    /** The framework of one case, with the handle its plugins got and the cluster writes it made. */
+    private record Composed(
+            FrameworkImpl framework,
+            Handle handle,
+            AtomicInteger filterCalls,
+            FakeHandle.FakeCluster cluster,
+            ScheduledExecutorService timer,
+            ParallelizerImpl parallelizer)
+            implements AutoCloseable {
+        @Override
+        public void close() {
+            timer.shutdownNow();
+            parallelizer.close();
+        }
+    }
+
+    static void run(Map<String, PluginFactory> plugins, JsonNode c) throws Exception {
+        JsonNode in = c.path("input");
+        JsonNode want = c.path("expected");
+        List<NodeInfo> nodes = ConformanceRunner.nodes(in);
+        List<PodDisruptionBudget> pdbs = new ArrayList<>();
+        for (JsonNode p : in.path("pdbs")) {
+            pdbs.add(ConformanceRunner.JSON.treeToValue(p, PodDisruptionBudget.class));
+        }
+        try (Composed f = compose(plugins, in, nodes, pdbs)) {
+            Map<String, Object> args = ConformanceRunner.args(in);
+            int percentage = ((Number) args.getOrDefault("minCandidateNodesPercentage", 10)).intValue();
+            int absolute = ((Number) args.getOrDefault("minCandidateNodesAbsolute", 100)).intValue();
+            switch (c.path("kind").asText()) {
+                case "postfilter", "preempt" -> postFilter(f, in, want, nodes);
+                case "dryRunPreemption" -> dryRun(f, in, want, nodes, pdbs, percentage, absolute);
+                case "selectCandidate" -> select(f, in, want, nodes, pdbs, percentage, absolute);
+                case "podEligibleToPreemptOthers" -> eligibility(f, in, want, percentage, absolute);
+                default -> Check.fail("case kind '" + c.path("kind").asText() + "' is not run for DefaultPreemption");
+            }
+        }
+    }
+
+    private static void postFilter(Composed f, JsonNode in, JsonNode want, List<NodeInfo> nodes) {
+        PodInfo pod = PodInfo.of(ConformanceRunner.pod(in.path("pod")));
+        CycleState state = new CycleState();
+        preFilter(f, state, pod, nodes);
+        Map<String, Status> explicit = new HashMap<>();
+        in.path("filteredNodesStatuses")
+                .properties()
+                .forEach(e -> explicit.put(
+                        e.getKey(),
+                        Status.of(ConformanceRunner.codeOf(ConformanceRunner.JSON
+                                .createObjectNode()
+                                .put("code", e.getValue().asText())))));
+        // nodes without a status were not rejected in a way preemption could help with
+        NodeToStatus statuses = new NodeToStatus(explicit, Status.unresolvable());
+        PostFilterResult r = f.framework().runPostFilter(state, pod, statuses);
+        if (want.has("status")) {
+            ConformanceRunner.assertStatus(want.get("status"), r.status(), "PostFilter");
+        }
+        if (want.has("postFilterResult")) {
+            Check.equal(
+                    want.get("postFilterResult").path("nominatedNodeName").asText(),
+                    r.nominatedNodeName(),
+                    "nominated node");
+        }
+        if (want.has("deletedPods")) {
+            List<String> expected = new ArrayList<>();
+            want.get("deletedPods").forEach(p -> expected.add(p.asText()));
+            List<String> deleted = f.cluster().deleted().stream()
+                    .map(k -> k.substring(k.indexOf('/') + 1))
+                    .sorted()
+                    .toList();
+            Check.equal(expected.stream().sorted().toList(), deleted, "deleted pods");
+            for (var patched : f.cluster().statusPatches()) {
+                Check.isTrue(
+                        patched.getStatus().getConditions().stream()
+                                .anyMatch(cd -> "DisruptionTarget".equals(cd.getType())
+                                        && "PreemptionByScheduler".equals(cd.getReason())),
+                        "victim " + patched.getMetadata().getName() + " marked as disruption target");
+            }
+            Check.equal(deleted.size(), f.cluster().statusPatches().size(), "one DisruptionTarget patch per victim");
+        }
+    }
+
+    private static void dryRun(
+            Composed f,
+            JsonNode in,
+            JsonNode want,
+            List<NodeInfo> nodes,
+            List<PodDisruptionBudget> pdbs,
+            int percentage,
+            int absolute) {
+        JsonNode offsets = in.path("offsetPerCycle");
+        JsonNode expectedCycles = want.path("candidatesPerCycle");
+        JsonNode expectedCalls = want.path("extraFilterCallsPerCycle");
+        int cycle = 0;
+        for (JsonNode p : in.path("pods")) {
+            PodInfo pod = PodInfo.of(ConformanceRunner.pod(p));
+            CycleState state = new CycleState();
+            preFilter(f, state, pod, nodes);
+            Evaluator ev = new Evaluator(f.handle(), DefaultPreemption.NAME, percentage, absolute, n -> 0);
+            int offset = offsets.has(cycle) ? offsets.get(cycle).asInt() : 0;
+            f.filterCalls().set(0);
+            Evaluator.DryRun dr =
+                    ev.dryRun(state, pod, nodes, pdbs, offset, ev.numCandidates(nodes.size()), Instant.now());
+            // upstream's test compares candidates sorted by node name, victims by pod name
+            List<String> actual = dr.candidates().stream()
+                    .sorted(Comparator.comparing(Candidate::nodeName))
+                    .map(PreemptionRunner::describe)
+                    .toList();
+            List<String> expected = new ArrayList<>();
+            for (JsonNode e : expectedCycles.path(cycle)) {
+                List<String> victims = new ArrayList<>();
+                e.path("victims").forEach(v -> victims.add(v.asText()));
+                expected.add(e.path("node").asText() + " "
+                        + victims.stream().sorted().toList() + " pdbViolations="
+                        + e.path("numPDBViolations").asInt());
+            }
+            expected.sort(null);
+            Check.equal(expected, actual, "candidates of cycle " + cycle);
+            if (expectedCalls.has(cycle)) {
+                Check.equal(
+                        expectedCalls.get(cycle).asInt(),
+                        f.filterCalls().get(),
+                        "Filter runs in the dry run of cycle " + cycle);
+            }
+            cycle++;
+        }
+        Check.equal(expectedCycles.size(), cycle, "cycles run");
+    }
+
+    private static String describe(Candidate c) {
+        return c.nodeName() + " "
+                + c.victims().stream().map(PodInfo::name).sorted().toList() + " pdbViolations=" + c.numPDBViolations();
+    }
+
+    private static void select(
+            Composed f,
+            JsonNode in,
+            JsonNode want,
+            List<NodeInfo> nodes,
+            List<PodDisruptionBudget> pdbs,
+            int percentage,
+            int absolute) {
+        PodInfo pod = PodInfo.of(ConformanceRunner.pod(in.path("pod")));
+        CycleState state = new CycleState();
+        preFilter(f, state, pod, nodes);
+        Evaluator ev = new Evaluator(f.handle(), DefaultPreemption.NAME, percentage, absolute, n -> 0);
+        Instant now = Instant.now();
+        Evaluator.DryRun dr = ev.dryRun(state, pod, nodes, pdbs, 0, nodes.size(), now);
+        Candidate best = ev.select(dr.candidates(), now);
+        Set<String> anyOf = new LinkedHashSet<>();
+        want.path("selectedNodeAnyOf").forEach(n -> anyOf.add(n.asText()));
+        Check.isTrue(
+                best != null && anyOf.contains(best.nodeName()),
+                "selected " + (best == null ? "nothing" : best.nodeName()) + ", expected one of " + anyOf
+                        + "; candidates " + dr.candidates());
+    }
+
+    private static void eligibility(Composed f, JsonNode in, JsonNode want, int percentage, int absolute) {
+        PodInfo pod = PodInfo.of(ConformanceRunner.pod(in.path("pod")));
+        JsonNode s = in.path("nominatedNodeStatus");
+        Status nominatedStatus = s.isNull() || s.isMissingNode()
+                ? null
+                : Status.of(ConformanceRunner.codeOf(
+                        s.isObject()
+                                ? s
+                                : ConformanceRunner.JSON.createObjectNode().put("code", s.asText())));
+        Evaluator.Eligibility e = new Evaluator(f.handle(), DefaultPreemption.NAME, percentage, absolute, n -> 0)
+                .eligibility(pod, nominatedStatus);
+        Check.equal(want.path("eligible").asBoolean(), e.eligible(), "eligible; message " + e.message());
+        if (want.has("message")) {
+            Check.equal(want.get("message").asText(), e.message(), "message");
+        }
+    }
+
+    private static void preFilter(Composed f, CycleState state, PodInfo pod, List<NodeInfo> nodes) {
+        PreFilterOutcome o = f.framework().runPreFilter(state, pod, new Snapshot(nodes));
+        Check.isTrue(
+                o.status() == null || o.status().isSuccess() || o.status().code() != Code.ERROR,
+                "PreFilter failed: " + o.status());
+    }
+
+    // ---- composing the framework ---------------------------------------------------------------------
+
+    private static Composed compose(
+            Map<String, PluginFactory> plugins, JsonNode in, List<NodeInfo> nodes, List<PodDisruptionBudget> pdbs)
+            throws Exception {
+        Map<String, List<String>> byPoint = new TreeMap<>();
+        Map<String, PluginFactory> used = new LinkedHashMap<>();
+        AtomicInteger calls = new AtomicInteger();
+        AtomicReference<Handle> handle = new AtomicReference<>();
+        used.put(COUNTER, (args, h) -> {
+            handle.set(h);
+            return new FilterPlugin() {
+                @Override
+                public String name() {
+                    return COUNTER;
+                }
+
+                @Override
+                public Status filter(CycleState state, PodInfo pod, NodeInfo node) {
+                    calls.incrementAndGet();
+                    return Status.SUCCESS;
+                }
+            };
+        });
+        byPoint.computeIfAbsent("filter", k -> new ArrayList<>()).add(COUNTER);
+        for (String name : List.of("PrioritySort", "DefaultBinder", DefaultPreemption.NAME)) {
+            used.put(name, plugins.get(name));
+        }
+        byPoint.computeIfAbsent("queueSort", k -> new ArrayList<>()).add("PrioritySort");
+        byPoint.computeIfAbsent("bind", k -> new ArrayList<>()).add("DefaultBinder");
+        byPoint.computeIfAbsent("postFilter", k -> new ArrayList<>()).add(DefaultPreemption.NAME);
+        for (JsonNode p : in.path("plugins")) {
+            String spec = p.asText();
+            int open = spec.indexOf('(');
+            String name = open < 0 ? spec : spec.substring(0, open);
+            PluginFactory factory = plugins.get(name);
+            if (factory == null) {
+                Check.fail("plugin " + name + " named by the case is not in this bundle");
+            }
+            used.put(name, factory);
+            if (open < 0) {
+                continue;
+            }
+            for (String point : spec.substring(open + 1, spec.length() - 1).split(",")) {
+                String key = Character.toLowerCase(point.trim().charAt(0))
+                        + point.trim().substring(1);
+                List<String> names = byPoint.computeIfAbsent(key, k -> new ArrayList<>());
+                if (!names.contains(name)) {
+                    names.add(name);
+                }
+            }
+        }
+        StringBuilder yaml = new StringBuilder(
+                "apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\n"
+                        + "profiles:\n- schedulerName: default-scheduler\n  plugins:\n    multiPoint:\n      disabled:\n      - name: \"*\"\n");
+        byPoint.forEach((point, names) -> {
+            yaml.append("    ").append(point).append(":\n      enabled:\n");
+            names.forEach(n -> yaml.append("      - name: ").append(n).append('\n'));
+        });
+        String args = ConformanceRunner.JSON.writeValueAsString(
+                in.path("args").isObject() ? in.path("args") : ConformanceRunner.JSON.createObjectNode());
+        yaml.append("  pluginConfig:\n  - name: ")
+                .append(DefaultPreemption.NAME)
+                .append("\n    args: ")
+                .append(args)
+                .append('\n');
+        SchedulerConfig config = ConfigParser.parse(yaml.toString(), "case.yaml");
+        ObjectStore objects = new ObjectStore();
+        pdbs.forEach(pdb -> objects.changed("PodDisruptionBudget", null, pdb));
+        FakeHandle.FakeCluster cluster = new FakeHandle().cluster();
+        ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor();
+        ParallelizerImpl parallelizer = new ParallelizerImpl(1, "case");
+        Snapshot snapshot = new Snapshot(nodes);
+        FrameworkServices services = new FrameworkServices(parallelizer, cluster, () -> snapshot, n -> List.of(), timer)
+                .withObjects(objects);
+        FrameworkBuilder.Result r = FrameworkBuilder.build(
+                config.profiles().get(0),
+                "case.yaml",
+                0,
+                n -> Optional.ofNullable(used.get(n))
+                        .map(fac -> new Registration(n, fac, "case", Version.emptyVersion, 1)),
+                services);
+        if (!(r instanceof FrameworkBuilder.Built b)) {
+            timer.shutdownNow();
+            parallelizer.close();
+            throw new AssertionError("the case's framework did not build: " + r + "\n" + yaml);
+        }
+        return new Composed(b.framework(), handle.get(), calls, cluster, timer, parallelizer);
+    }
+}

@@ -1,0 +1,16 @@
+package io.hotsched.conformance.defaults;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.hotsched.conformance.runner.BundleCases;
+import org.junit.jupiter.api.Test;
+
+/** kube-scheduler's test tables (conformance data) through this bundle's plugins, as packaged. */
+class UpstreamCasesTest {
+
+    @Test
+    void everyCaseOfTheDefaultPluginsPassesOrDivergesOnPurpose() throws Exception {
+        BundleCases.Summary s = BundleCases.check(getClass().getClassLoader(), DefaultPluginCases.byPlugin());
+        assertTrue(s.plugins().contains("NodeResourcesFit") && s.plugins().contains("DefaultPreemption"), s::toString);
+    }
+}
