@@ -6,9 +6,13 @@ import io.hotsched.api.cluster.ClusterEvents;
 import io.hotsched.core.admin.ProfileView;
 import io.hotsched.core.admin.QueueView;
 import io.hotsched.core.admin.SchedulerAdmin;
+import java.net.InetAddress;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import org.osgi.framework.BundleContext;
 import org.osgi.framework.BundleException;
@@ -76,16 +80,16 @@ public final class KubeComponent {
                 new KubeBackend(client, settings.component(), settings.qps(), settings.burst()),
                 null);
         if (Boolean.parseBoolean(context.getProperty("hotsched.leaderElect"))) {
-            String identity = java.net.InetAddress.getLocalHost().getHostName() + "_" + java.util.UUID.randomUUID();
+            String identity = InetAddress.getLocalHost().getHostName() + "_" + UUID.randomUUID();
             election = new LeaderElection(
                     client,
                     events,
                     settings.leaseNamespace(),
                     settings.leaseName(),
                     identity,
-                    java.time.Duration.ofSeconds(settings.leaseDurationSeconds()),
-                    java.time.Duration.ofSeconds(settings.renewDeadlineSeconds()),
-                    java.time.Duration.ofSeconds(settings.retryPeriodSeconds()));
+                    Duration.ofSeconds(settings.leaseDurationSeconds()),
+                    Duration.ofSeconds(settings.renewDeadlineSeconds()),
+                    Duration.ofSeconds(settings.retryPeriodSeconds()));
             election.start();
         }
         connection = new KubeConnection(client, events);
@@ -117,7 +121,7 @@ public final class KubeComponent {
         }
     }
 
-    private static final long PLUGIN_WAIT_NANOS = java.util.concurrent.TimeUnit.SECONDS.toNanos(20);
+    private static final long PLUGIN_WAIT_NANOS = TimeUnit.SECONDS.toNanos(20);
     private static final String WAITING = "paused: waiting for plugin";
 
     /**

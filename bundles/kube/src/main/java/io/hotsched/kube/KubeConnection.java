@@ -12,6 +12,7 @@ import io.hotsched.api.cluster.ClusterEvents;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -146,7 +147,7 @@ public final class KubeConnection implements AutoCloseable {
         };
     }
 
-    private void follow(String kind, java.util.function.Supplier<SharedIndexInformer<?>> start) {
+    private void follow(String kind, Supplier<SharedIndexInformer<?>> start) {
         try {
             informers.add(start.get());
         } catch (KubernetesClientException e) {

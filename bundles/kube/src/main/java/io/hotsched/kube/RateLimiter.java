@@ -1,5 +1,8 @@
 package io.hotsched.kube;
 
+import java.util.function.LongConsumer;
+import java.util.function.LongSupplier;
+
 /**
  * A token bucket: {@code qps} tokens a second, at most {@code burst} saved up; {@link #acquire()}
  * waits for a token. The client-side limit kube-scheduler applies to its API writes
@@ -9,8 +12,8 @@ final class RateLimiter {
 
     private final double perNano;
     private final double burst;
-    private final java.util.function.LongSupplier clock;
-    private final java.util.function.LongConsumer sleeper;
+    private final LongSupplier clock;
+    private final LongConsumer sleeper;
     private double tokens;
     private long last;
 
@@ -19,7 +22,7 @@ final class RateLimiter {
     }
 
     /** With the clock and the way to wait given (tests). */
-    RateLimiter(double qps, int burst, java.util.function.LongSupplier clock, java.util.function.LongConsumer sleeper) {
+    RateLimiter(double qps, int burst, LongSupplier clock, LongConsumer sleeper) {
         this.perNano = qps <= 0 ? Double.POSITIVE_INFINITY : qps / 1e9;
         this.burst = Math.max(1, burst);
         this.tokens = this.burst;

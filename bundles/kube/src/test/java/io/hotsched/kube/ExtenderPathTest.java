@@ -17,6 +17,7 @@ import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Function;
 import org.junit.jupiter.api.AfterEach;
@@ -37,7 +38,7 @@ class ExtenderPathTest {
     private KubernetesClient client;
     private HttpServer extender;
     private final List<String> calls = new CopyOnWriteArrayList<>();
-    private final Map<String, Function<JsonNode, String>> verbs = new java.util.concurrent.ConcurrentHashMap<>();
+    private final Map<String, Function<JsonNode, String>> verbs = new ConcurrentHashMap<>();
 
     @BeforeEach
     void start() throws Exception {

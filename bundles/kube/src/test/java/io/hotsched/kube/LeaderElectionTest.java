@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.hotsched.api.cluster.ClusterBackend;
 import io.hotsched.core.config.ConfigParser;
 import io.hotsched.core.scheduler.Scheduler;
 import io.hotsched.embedded.EmbeddedApiServer;
@@ -33,7 +34,7 @@ class LeaderElectionTest {
             scheduler = ConnectedScheduler.newScheduler(plugins);
             client = ClientFactory.create(url, null, 16);
             KubeBackend real = new KubeBackend(client, identity);
-            scheduler.setBackend(new io.hotsched.api.cluster.ClusterBackend() {
+            scheduler.setBackend(new ClusterBackend() {
                 @Override
                 public void bind(Pod pod, String nodeName) {
                     binds.incrementAndGet();

@@ -11,6 +11,7 @@ import io.hotsched.plugins.defaults.defaultpreemption.DefaultPreemption;
 import io.hotsched.testing.Nodes;
 import io.hotsched.testing.Pods;
 import java.util.Map;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -50,7 +51,7 @@ class PreemptionPathTest {
         // the victim was marked before it was deleted, as upstream does
         PodCondition target = api.seen.get("low").stream()
                 .flatMap(p -> p.getStatus() == null || p.getStatus().getConditions() == null
-                        ? java.util.stream.Stream.<PodCondition>empty()
+                        ? Stream.<PodCondition>empty()
                         : p.getStatus().getConditions().stream())
                 .filter(c -> "DisruptionTarget".equals(c.getType()))
                 .findFirst()

@@ -8,6 +8,7 @@ import io.hotsched.core.admin.SchedulerAdmin;
 import java.util.Map;
 import java.util.Optional;
 import org.apache.felix.service.command.Descriptor;
+import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.Reference;
 
@@ -29,7 +30,7 @@ public final class SchedCommands {
 
     private final SchedulerAdmin admin;
 
-    @org.osgi.service.component.annotations.Activate
+    @Activate
     public SchedCommands(@Reference SchedulerAdmin admin) {
         this.admin = admin;
     }

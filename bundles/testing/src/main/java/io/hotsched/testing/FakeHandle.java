@@ -2,6 +2,7 @@ package io.hotsched.testing;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.hotsched.api.framework.ClusterClient;
 import io.hotsched.api.framework.ClusterException;
 import io.hotsched.api.framework.CycleState;
@@ -13,9 +14,11 @@ import io.hotsched.api.framework.PodInfo;
 import io.hotsched.api.framework.Status;
 import io.hotsched.api.framework.WaitingPod;
 import io.hotsched.api.framework.WaitingPods;
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.IntConsumer;
@@ -60,7 +63,7 @@ public final class FakeHandle implements Handle {
 
         @Override
         public void patchPodStatus(PodInfo pod, UnaryOperator<Pod> change) {
-            statusPatches.add(change.apply(new io.fabric8.kubernetes.api.model.PodBuilder(pod.pod()).build()));
+            statusPatches.add(change.apply(new PodBuilder(pod.pod()).build()));
         }
 
         @Override
@@ -130,15 +133,15 @@ public final class FakeHandle implements Handle {
                 .add(object);
     }
 
-    private volatile java.time.Clock clock = java.time.Clock.systemUTC();
+    private volatile Clock clock = Clock.systemUTC();
 
     /** Fixes the time plugins read through {@link #clock()}. */
-    public void setClock(java.time.Clock c) {
+    public void setClock(Clock c) {
         this.clock = c;
     }
 
     @Override
-    public java.time.Clock clock() {
+    public Clock clock() {
         return clock;
     }
 
@@ -146,7 +149,7 @@ public final class FakeHandle implements Handle {
     public HasMetadata object(String kind, String namespace, String name) {
         for (HasMetadata o : objects.getOrDefault(kind, List.of())) {
             if (name.equals(o.getMetadata().getName())
-                    && java.util.Objects.equals(namespace, o.getMetadata().getNamespace())) {
+                    && Objects.equals(namespace, o.getMetadata().getNamespace())) {
                 return o;
             }
         }

@@ -20,6 +20,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
 import java.util.function.UnaryOperator;
 
 /**
@@ -250,7 +251,7 @@ public final class InMemoryCluster implements ClusterBackend, AutoCloseable {
         informer.execute(r);
     }
 
-    private void with(java.util.function.Consumer<ClusterEvents> c) {
+    private void with(Consumer<ClusterEvents> c) {
         ClusterEvents l = listener;
         if (l != null) {
             c.accept(l);

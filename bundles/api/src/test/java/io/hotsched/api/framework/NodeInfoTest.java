@@ -5,11 +5,13 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.fabric8.kubernetes.api.model.ContainerPortBuilder;
+import io.fabric8.kubernetes.api.model.LabelSelectorBuilder;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -42,11 +44,11 @@ class NodeInfoTest {
                 .endResources()
                 .withPorts(
                         hostPort > 0
-                                ? java.util.List.of(new ContainerPortBuilder()
+                                ? List.of(new ContainerPortBuilder()
                                         .withContainerPort(8080)
                                         .withHostPort(hostPort)
                                         .build())
-                                : java.util.List.of())
+                                : List.of())
                 .endContainer()
                 .endSpec()
                 .build();
@@ -95,7 +97,7 @@ class NodeInfoTest {
         String key = n.labels().keySet().iterator().next();
         assertTrue(key == "topology.kubernetes.io/zone", "the key is the interned instance");
         assertTrue(n.labels().get("topology.kubernetes.io/zone") == "z1", "the value is the interned instance");
-        LabelSelector sel = LabelSelector.of(new io.fabric8.kubernetes.api.model.LabelSelectorBuilder()
+        LabelSelector sel = LabelSelector.of(new LabelSelectorBuilder()
                 .addToMatchLabels(
                         new String("topology.kubernetes.io/zone".toCharArray()), new String("z1".toCharArray()))
                 .build());
@@ -117,12 +119,12 @@ class NodeInfoTest {
 
     @Test
     void aSelectorRequirementWithoutAKeyFindsNoLabel() {
-        LabelSelector exists = LabelSelector.of(new io.fabric8.kubernetes.api.model.LabelSelectorBuilder()
+        LabelSelector exists = LabelSelector.of(new LabelSelectorBuilder()
                 .addNewMatchExpression()
                 .withOperator("Exists")
                 .endMatchExpression()
                 .build());
-        LabelSelector absent = LabelSelector.of(new io.fabric8.kubernetes.api.model.LabelSelectorBuilder()
+        LabelSelector absent = LabelSelector.of(new LabelSelectorBuilder()
                 .addNewMatchExpression()
                 .withOperator("DoesNotExist")
                 .endMatchExpression()

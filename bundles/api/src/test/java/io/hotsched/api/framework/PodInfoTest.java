@@ -8,6 +8,7 @@ import io.fabric8.kubernetes.api.model.ContainerBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -16,7 +17,7 @@ class PodInfoTest {
 
     private static Container container(String cpu, String memory) {
         ContainerBuilder b = new ContainerBuilder().withName("c").withImage("i");
-        Map<String, Quantity> req = new java.util.HashMap<>();
+        Map<String, Quantity> req = new HashMap<>();
         if (cpu != null) {
             req.put("cpu", new Quantity(cpu));
         }

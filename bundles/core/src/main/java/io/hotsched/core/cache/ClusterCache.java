@@ -35,7 +35,7 @@ public final class ClusterCache {
     private final Object lock = new Object();
     private final Map<String, NodeInfo> nodes = new HashMap<>();
     /** The nodes by their last change, so a snapshot copies only what changed since it was taken. */
-    private final java.util.TreeMap<Long, NodeInfo> byGeneration = new java.util.TreeMap<>();
+    private final TreeMap<Long, NodeInfo> byGeneration = new TreeMap<>();
 
     private int withNode;
     private final Map<String, PodState> pods = new HashMap<>();

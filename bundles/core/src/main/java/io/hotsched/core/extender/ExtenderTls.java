@@ -4,6 +4,7 @@ import io.hotsched.core.config.ExtenderConfig;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.net.Socket;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.GeneralSecurityException;
@@ -19,6 +20,7 @@ import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
 import java.util.Locale;
+import javax.net.ssl.KeyManager;
 import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLEngine;
@@ -97,7 +99,7 @@ final class ExtenderTls {
         return out;
     }
 
-    private static javax.net.ssl.KeyManager[] keyManagers(byte[] certPem, byte[] keyPem)
+    private static KeyManager[] keyManagers(byte[] certPem, byte[] keyPem)
             throws GeneralSecurityException, IOException {
         if (keyPem == null) {
             throw new GeneralSecurityException("tlsConfig has a client certificate but no key (keyData or keyFile)");
@@ -113,7 +115,7 @@ final class ExtenderTls {
 
     /** A PKCS#8 ("PRIVATE KEY") or PKCS#1 RSA ("RSA PRIVATE KEY") PEM key. */
     static PrivateKey privateKey(byte[] pem) throws GeneralSecurityException {
-        String text = new String(pem, java.nio.charset.StandardCharsets.US_ASCII);
+        String text = new String(pem, StandardCharsets.US_ASCII);
         boolean pkcs1 = text.contains("-----BEGIN RSA PRIVATE KEY-----");
         if (!pkcs1 && !text.contains("-----BEGIN PRIVATE KEY-----")) {
             throw new GeneralSecurityException(

@@ -26,6 +26,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.function.Supplier;
 import java.util.stream.Collectors;
 import javax.net.ssl.SSLContext;
 import tools.jackson.core.JacksonException;
@@ -370,7 +371,7 @@ public final class HttpExtender implements Extender {
         return decode(verb, "HostPriorityList", () -> json.readValue(body, type));
     }
 
-    private <T> T decode(String verb, String typeName, java.util.function.Supplier<T> read) {
+    private <T> T decode(String verb, String typeName, Supplier<T> read) {
         try {
             return read.get();
         } catch (JacksonException e) {

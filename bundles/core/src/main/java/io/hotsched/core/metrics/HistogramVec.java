@@ -1,5 +1,6 @@
 package io.hotsched.core.metrics;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -61,7 +62,7 @@ public final class HistogramVec {
 
     /** Every histogram with its label values, in no particular order. */
     void forEach(BiConsumer<List<String>, Histogram> visit) {
-        walk(root, new java.util.ArrayList<>(), visit);
+        walk(root, new ArrayList<>(), visit);
     }
 
     @SuppressWarnings("unchecked")

@@ -9,6 +9,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
 
 /**
  * {@code /metrics} (Prometheus text), {@code /healthz} and {@code /readyz} over plain HTTP, as
@@ -33,10 +34,7 @@ public final class MetricsServer implements AutoCloseable {
      * @throws IOException when the port cannot be bound
      */
     public static MetricsServer start(
-            String address,
-            SchedulerMetrics metrics,
-            BooleanSupplier healthy,
-            java.util.function.Supplier<String> notReady)
+            String address, SchedulerMetrics metrics, BooleanSupplier healthy, Supplier<String> notReady)
             throws IOException {
         InetSocketAddress at = parse(address);
         HttpServer server = HttpServer.create(at, 16);

@@ -1,5 +1,6 @@
 package io.hotsched.core.osgi;
 
+import io.hotsched.api.framework.StateDescriber;
 import io.hotsched.core.admin.ExplainView;
 import io.hotsched.core.admin.PluginView;
 import io.hotsched.core.admin.ProfileView;
@@ -8,6 +9,7 @@ import io.hotsched.core.queue.QueueEntry;
 import io.hotsched.core.registry.PluginHealth;
 import io.hotsched.core.registry.Registration;
 import io.hotsched.core.runtime.FrameworkImpl;
+import io.hotsched.core.runtime.PluginInstance;
 import io.hotsched.core.scheduler.Explanation;
 import io.hotsched.core.scheduler.ProfileState;
 import io.hotsched.core.scheduler.Scheduler;
@@ -63,17 +65,17 @@ final class AdminViews {
 
     /** Per ready profile using {@code plugin}: what its instance shows, or why nothing. */
     static Map<String, Object> pluginState(Scheduler s, String plugin, String node) {
-        Map<String, Object> out = new java.util.TreeMap<>();
+        Map<String, Object> out = new TreeMap<>();
         for (ProfileState p : s.profiles().profiles()) {
             FrameworkImpl f = p.framework();
             if (f == null) {
                 continue;
             }
-            for (io.hotsched.core.runtime.PluginInstance i : f.instances()) {
+            for (PluginInstance i : f.instances()) {
                 if (!i.name().equals(plugin)) {
                     continue;
                 }
-                if (i.plugin() instanceof io.hotsched.api.framework.StateDescriber d) {
+                if (i.plugin() instanceof StateDescriber d) {
                     try {
                         out.put(p.name(), d.describeState(node));
                     } catch (RuntimeException e) {

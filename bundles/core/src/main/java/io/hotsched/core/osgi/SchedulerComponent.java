@@ -22,6 +22,7 @@ import io.hotsched.core.registry.Registration;
 import io.hotsched.core.runtime.PluginTimeouts;
 import io.hotsched.core.scheduler.Scheduler;
 import io.hotsched.core.scheduler.SchedulerOptions;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -33,6 +34,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import org.osgi.framework.Bundle;
 import org.osgi.framework.BundleContext;
 import org.osgi.framework.Constants;
 import org.osgi.framework.ServiceReference;
@@ -148,7 +150,7 @@ public final class SchedulerComponent implements ClusterEvents, SchedulerAdmin {
                     metricsServer.address().getPort());
         } catch (IllegalArgumentException e) {
             LOG.error("etc/io.hotsched.scheduler.cfg: {}; no metrics are served", e.getMessage());
-        } catch (java.io.IOException e) {
+        } catch (IOException e) {
             LOG.error(
                     "etc/io.hotsched.scheduler.cfg: metricsAddress {} cannot be served ({}); scheduling goes on without /metrics",
                     wanted,
@@ -266,7 +268,7 @@ public final class SchedulerComponent implements ClusterEvents, SchedulerAdmin {
     private boolean frameworkStopping() {
         BundleContext c = bundleContext;
         try {
-            return c != null && c.getBundle(0).getState() == org.osgi.framework.Bundle.STOPPING;
+            return c != null && c.getBundle(0).getState() == Bundle.STOPPING;
         } catch (IllegalStateException e) {
             return true;
         }

@@ -3,6 +3,7 @@ package io.hotsched.core.runtime;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.hotsched.api.framework.ClusterClient;
 import io.hotsched.api.framework.CycleState;
+import io.hotsched.api.framework.Extender;
 import io.hotsched.api.framework.Handle;
 import io.hotsched.api.framework.NodeInfo;
 import io.hotsched.api.framework.NodeInfoLister;
@@ -10,6 +11,7 @@ import io.hotsched.api.framework.Parallelizer;
 import io.hotsched.api.framework.PodInfo;
 import io.hotsched.api.framework.Status;
 import io.hotsched.api.framework.WaitingPods;
+import java.time.Clock;
 import java.util.List;
 import java.util.Map;
 
@@ -52,8 +54,8 @@ final class HandleImpl implements Handle {
     }
 
     @Override
-    public java.time.Clock clock() {
-        return java.time.Clock.systemUTC();
+    public Clock clock() {
+        return Clock.systemUTC();
     }
 
     @Override
@@ -99,7 +101,7 @@ final class HandleImpl implements Handle {
     }
 
     @Override
-    public List<io.hotsched.api.framework.Extender> extenders() {
+    public List<Extender> extenders() {
         return framework().extenders().asApi();
     }
 

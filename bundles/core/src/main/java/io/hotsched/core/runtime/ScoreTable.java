@@ -2,6 +2,8 @@ package io.hotsched.core.runtime;
 
 import io.hotsched.api.framework.NodeInfo;
 import io.hotsched.api.framework.NodeScores;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /** The scores of one attempt: per node the weighted total, and each plugin's normalized score. */
@@ -32,7 +34,7 @@ public final class ScoreTable {
     void flat(List<NodeInfo> scoredNodes) {
         this.nodes = scoredNodes.stream().map(NodeInfo::name).toList();
         this.totals = new long[nodes.size()];
-        java.util.Arrays.fill(totals, 1);
+        Arrays.fill(totals, 1);
     }
 
     public List<String> nodes() {
@@ -53,12 +55,12 @@ public final class ScoreTable {
      */
     public void addExtender(String name, long[] raw, long factor) {
         int p = plugins.size();
-        List<String> names = new java.util.ArrayList<>(plugins);
+        List<String> names = new ArrayList<>(plugins);
         names.add("extender " + name);
         plugins = List.copyOf(names);
-        byPlugin = java.util.Arrays.copyOf(byPlugin, p + 1);
+        byPlugin = Arrays.copyOf(byPlugin, p + 1);
         byPlugin[p] = raw.clone();
-        weights = java.util.Arrays.copyOf(weights, p + 1);
+        weights = Arrays.copyOf(weights, p + 1);
         weights[p] = (int) Math.min(Integer.MAX_VALUE, factor);
         for (int i = 0; i < raw.length; i++) {
             totals[i] += raw[i] * factor;

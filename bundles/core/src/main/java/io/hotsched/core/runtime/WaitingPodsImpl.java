@@ -4,6 +4,7 @@ import io.hotsched.api.framework.WaitingPod;
 import io.hotsched.api.framework.WaitingPods;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /** The pods of one framework held in Permit, by UID. */
@@ -30,7 +31,7 @@ final class WaitingPodsImpl implements WaitingPods {
     }
 
     /** Rejects every waiting pod whose pending plugins include one of {@code plugins}. */
-    void rejectWaitingOn(java.util.Set<String> plugins, String message) {
+    void rejectWaitingOn(Set<String> plugins, String message) {
         for (WaitingPodImpl p : pods.values()) {
             for (String name : p.pendingPlugins()) {
                 if (plugins.contains(name)) {

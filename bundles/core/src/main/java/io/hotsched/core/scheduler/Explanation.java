@@ -1,6 +1,7 @@
 package io.hotsched.core.scheduler;
 
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
@@ -38,7 +39,7 @@ public record Explanation(
 
     /** This explanation with {@code note} added. */
     public Explanation withNote(String note) {
-        List<String> more = new java.util.ArrayList<>(notes);
+        List<String> more = new ArrayList<>(notes);
         more.add(note);
         return new Explanation(
                 podKey, profile, time, attempt, outcome, message, rejections, topScores, List.copyOf(more));

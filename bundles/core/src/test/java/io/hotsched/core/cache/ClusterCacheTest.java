@@ -5,10 +5,13 @@ import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import io.fabric8.kubernetes.api.model.AffinityBuilder;
 import io.fabric8.kubernetes.api.model.ContainerImage;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
+import io.fabric8.kubernetes.api.model.PodStatusBuilder;
 import io.hotsched.api.framework.ImageStateSummary;
+import io.hotsched.api.framework.NodeInfo;
 import io.hotsched.api.framework.PodInfo;
 import io.hotsched.core.runtime.Snapshot;
 import io.hotsched.testing.Nodes;
@@ -16,9 +19,12 @@ import io.hotsched.testing.Pods;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.ZoneId;
 import java.time.ZoneOffset;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Random;
 import org.junit.jupiter.api.Test;
 
 class ClusterCacheTest {
@@ -48,12 +54,12 @@ class ClusterCacheTest {
         Clock[] now = {Clock.fixed(Instant.EPOCH, ZoneOffset.UTC)};
         ClusterCache c = new ClusterCache(Duration.ofSeconds(30), new Clock() {
             @Override
-            public java.time.ZoneId getZone() {
+            public ZoneId getZone() {
                 return ZoneOffset.UTC;
             }
 
             @Override
-            public Clock withZone(java.time.ZoneId z) {
+            public Clock withZone(ZoneId z) {
                 return this;
             }
 
@@ -89,16 +95,14 @@ class ClusterCacheTest {
         cache.addOrUpdateNode(Nodes.node("n1").cpu("4").build());
         var pod = Pods.pod("p").node("n1").cpu("1").build();
         cache.addOrUpdatePod(PodInfo.of(pod));
-        pod.setStatus(new io.fabric8.kubernetes.api.model.PodStatusBuilder()
-                .withPhase("Succeeded")
-                .build());
+        pod.setStatus(new PodStatusBuilder().withPhase("Succeeded").build());
         cache.addOrUpdatePod(PodInfo.of(pod));
         assertEquals(0, cache.node("n1").requested().milliCpu());
     }
 
     private static Node withImages(String name, String... images) {
         Node n = Nodes.node(name).cpu("4").build();
-        List<ContainerImage> list = new java.util.ArrayList<>();
+        List<ContainerImage> list = new ArrayList<>();
         for (String i : images) {
             list.add(new ContainerImage(List.of(i), 100L));
         }
@@ -126,9 +130,9 @@ class ClusterCacheTest {
 
     @Test
     void anIncrementalSnapshotEqualsAFreshOneAfterAnyMixOfChanges() {
-        java.util.Random random = new java.util.Random(42);
+        Random random = new Random(42);
         Snapshot kept = new Snapshot();
-        java.util.List<PodInfo> live = new java.util.ArrayList<>();
+        List<PodInfo> live = new ArrayList<>();
         for (int step = 0; step < 3000; step++) {
             String node = "n" + random.nextInt(20);
             switch (random.nextInt(6)) {
@@ -146,7 +150,7 @@ class ClusterCacheTest {
                             .build();
                     if (random.nextInt(4) == 0) {
                         built.getSpec()
-                                .setAffinity(new io.fabric8.kubernetes.api.model.AffinityBuilder()
+                                .setAffinity(new AffinityBuilder()
                                         .withNewPodAntiAffinity()
                                         .addNewRequiredDuringSchedulingIgnoredDuringExecution()
                                         .withTopologyKey("kubernetes.io/hostname")
@@ -211,7 +215,7 @@ class ClusterCacheTest {
         }
     }
 
-    private static List<String> names(List<io.hotsched.api.framework.NodeInfo> l) {
+    private static List<String> names(List<NodeInfo> l) {
         return l.stream().map(n -> n.name()).toList();
     }
 

@@ -5,7 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -80,7 +83,7 @@ class ConfigParserTest {
                 bp.plugins(ExtensionPoint.MULTI_POINT).enabled().size(),
                 "defaults kept");
         PluginConfig fit = bp.pluginConfig().get("NodeResourcesFit");
-        assertEquals("MostAllocated", ((java.util.Map<?, ?>) fit.args().get("scoringStrategy")).get("type"));
+        assertEquals("MostAllocated", ((Map<?, ?>) fit.args().get("scoringStrategy")).get("type"));
         assertEquals(28, fit.lines().get("scoringStrategy.type"), "line of the field, for error messages");
     }
 
@@ -288,14 +291,14 @@ class ConfigParserTest {
         assertEquals("filter", a.filterVerb());
         assertEquals("", a.bindVerb());
         assertEquals(3, a.weight());
-        assertEquals(java.time.Duration.ofSeconds(5), a.httpTimeout(), "upstream's DefaultExtenderTimeout");
+        assertEquals(Duration.ofSeconds(5), a.httpTimeout(), "upstream's DefaultExtenderTimeout");
         assertTrue(a.nodeCacheCapable() && a.ignorable());
         assertEquals(List.of(new ExtenderConfig.ManagedResource("example.com/gpu", true)), a.managedResources());
         ExtenderConfig b = ext.get(1);
-        assertEquals(java.time.Duration.ofSeconds(90), b.httpTimeout());
+        assertEquals(Duration.ofSeconds(90), b.httpTimeout());
         assertTrue(b.enableHTTPS());
         assertEquals("binder.example", b.tls().serverName());
-        assertEquals("-----BEGIN", new String(b.tls().caData(), java.nio.charset.StandardCharsets.US_ASCII));
+        assertEquals("-----BEGIN", new String(b.tls().caData(), StandardCharsets.US_ASCII));
     }
 
     @Test

@@ -9,6 +9,9 @@ import io.hotsched.core.scheduler.Explanation;
 import io.hotsched.core.support.SchedulerFixture;
 import io.hotsched.testing.Nodes;
 import io.hotsched.testing.Pods;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -54,11 +57,11 @@ class ExtenderSchedulingTest {
         await("bound", () -> f.cluster.bindings().size() == 1);
         assertEquals("n3", f.cluster.bindings().get(0).nodeName());
         JsonNode sent = JsonMapper.builder().build().readTree(server.last());
-        java.util.List<String> names = new java.util.ArrayList<>();
+        List<String> names = new ArrayList<>();
         sent.get("NodeNames").forEach(n -> names.add(n.asString()));
-        java.util.Collections.sort(names);
+        Collections.sort(names);
         assertEquals(
-                java.util.List.of("n1", "n2", "n3"),
+                List.of("n1", "n2", "n3"),
                 names,
                 "after the Filter plugins, every node that fits (in the order found)");
     }

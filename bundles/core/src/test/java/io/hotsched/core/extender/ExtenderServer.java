@@ -12,7 +12,10 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 import javax.net.ssl.SSLContext;
 
 /**
@@ -39,7 +42,7 @@ final class ExtenderServer implements AutoCloseable {
     }
 
     private final HttpServer server;
-    private final Map<String, java.util.function.Function<String, Answer>> answers = new ConcurrentHashMap<>();
+    private final Map<String, Function<String, Answer>> answers = new ConcurrentHashMap<>();
     final List<String> requests = new CopyOnWriteArrayList<>();
     final List<String> paths = new CopyOnWriteArrayList<>();
 
@@ -62,7 +65,7 @@ final class ExtenderServer implements AutoCloseable {
             server = s;
         }
         server.createContext("/", this::handle);
-        server.setExecutor(java.util.concurrent.Executors.newCachedThreadPool());
+        server.setExecutor(Executors.newCachedThreadPool());
         server.start();
     }
 
@@ -71,7 +74,7 @@ final class ExtenderServer implements AutoCloseable {
     }
 
     /** Answers computed from the request body (a binder that binds, say). */
-    ExtenderServer answer(String verb, java.util.function.Function<String, Answer> a) {
+    ExtenderServer answer(String verb, Function<String, Answer> a) {
         answers.put("/scheduler/" + verb, a);
         return this;
     }
@@ -117,6 +120,6 @@ final class ExtenderServer implements AutoCloseable {
     @Override
     public void close() {
         server.stop(0);
-        ((java.util.concurrent.ExecutorService) server.getExecutor()).shutdownNow();
+        ((ExecutorService) server.getExecutor()).shutdownNow();
     }
 }

@@ -16,6 +16,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLParameters;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -103,7 +104,7 @@ class ExtenderTlsTest {
         try (ExtenderServer s = new ExtenderServer(new HttpsConfigurator(needsClient) {
             @Override
             public void configure(HttpsParameters params) {
-                javax.net.ssl.SSLParameters p = getSSLContext().getDefaultSSLParameters();
+                SSLParameters p = getSSLContext().getDefaultSSLParameters();
                 p.setNeedClientAuth(true);
                 params.setSSLParameters(p);
             }

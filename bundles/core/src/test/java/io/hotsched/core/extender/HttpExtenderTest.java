@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.fabric8.kubernetes.api.model.ContainerBuilder;
+import io.fabric8.kubernetes.api.model.Quantity;
 import io.hotsched.api.framework.Code;
 import io.hotsched.api.framework.ExtenderException;
 import io.hotsched.api.framework.NodeInfo;
@@ -18,6 +20,7 @@ import io.hotsched.testing.Nodes;
 import io.hotsched.testing.Pods;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -236,10 +239,10 @@ class HttpExtenderTest {
                 gpu.isInterested(Pods.pod("g").request("example.com/gpu", "1").info()));
         var initOnly = Pods.pod("i").build();
         initOnly.getSpec()
-                .setInitContainers(List.of(new io.fabric8.kubernetes.api.model.ContainerBuilder()
+                .setInitContainers(List.of(new ContainerBuilder()
                         .withName("init")
                         .withNewResources()
-                        .addToLimits("example.com/gpu", new io.fabric8.kubernetes.api.model.Quantity("1"))
+                        .addToLimits("example.com/gpu", new Quantity("1"))
                         .endResources()
                         .build()));
         assertTrue(gpu.isInterested(PodInfo.of(initOnly)), "a limit of an init container counts");
@@ -329,7 +332,7 @@ class HttpExtenderTest {
         assertTrue(Extenders.of(same.subList(0, 2), e) != e);
     }
 
-    private static List<String> iterable(java.util.Collection<String> c) {
+    private static List<String> iterable(Collection<String> c) {
         return new ArrayList<>(c);
     }
 }

@@ -1,11 +1,13 @@
 package io.hotsched.core.extender;
 
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.KeyStore;
+import java.security.cert.CertificateFactory;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
@@ -131,8 +133,8 @@ final class TestCa {
             trust.load(null, null);
             trust.setCertificateEntry(
                     "clients",
-                    java.security.cert.CertificateFactory.getInstance("X.509")
-                            .generateCertificate(new java.io.ByteArrayInputStream(clients.certPem())));
+                    CertificateFactory.getInstance("X.509")
+                            .generateCertificate(new ByteArrayInputStream(clients.certPem())));
             tmf = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
             tmf.init(trust);
         }

@@ -5,8 +5,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.hotsched.api.framework.CycleState;
 import io.hotsched.api.framework.FilterPlugin;
+import io.hotsched.api.framework.Handle;
+import io.hotsched.api.framework.InvalidArgsException;
 import io.hotsched.api.framework.NodeInfo;
 import io.hotsched.api.framework.NodeInfoLister;
+import io.hotsched.api.framework.Plugin;
+import io.hotsched.api.framework.PluginArgs;
+import io.hotsched.api.framework.PluginFactory;
 import io.hotsched.api.framework.PodInfo;
 import io.hotsched.api.framework.PreFilterPlugin;
 import io.hotsched.api.framework.PreFilterResult;
@@ -16,6 +21,7 @@ import io.hotsched.api.framework.ext.FilterTransformer;
 import io.hotsched.api.framework.ext.Transformation;
 import io.hotsched.core.config.ConfigParser;
 import io.hotsched.core.config.SchedulerConfig;
+import io.hotsched.core.extender.Extenders;
 import io.hotsched.core.registry.PluginHealth;
 import io.hotsched.core.registry.PluginRegistry;
 import io.hotsched.core.support.TestPlugins;
@@ -23,6 +29,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 
 /** MultiPoint expansion, precedence, weights and transformer placement. */
@@ -187,16 +194,13 @@ class FrameworkBuilderTest {
 
     @Test
     void resourcesAnExtenderManagesWithIgnoredBySchedulerReplaceNodeResourcesFitsIgnoredResources() throws Exception {
-        java.util.concurrent.atomic.AtomicReference<Map<String, Object>> seen =
-                new java.util.concurrent.atomic.AtomicReference<>();
+        AtomicReference<Map<String, Object>> seen = new AtomicReference<>();
         registry.add(TestPlugins.registration(
                 "NodeResourcesFit",
-                new io.hotsched.api.framework.PluginFactory() {
+                new PluginFactory() {
                     @Override
                     @SuppressWarnings("unchecked")
-                    public io.hotsched.api.framework.Plugin create(
-                            io.hotsched.api.framework.PluginArgs args, io.hotsched.api.framework.Handle h)
-                            throws io.hotsched.api.framework.InvalidArgsException {
+                    public Plugin create(PluginArgs args, Handle h) throws InvalidArgsException {
                         seen.set(args.as(Map.class));
                         return new PF("NodeResourcesFit");
                     }
@@ -226,12 +230,7 @@ class FrameworkBuilderTest {
                 n -> List.of(),
                 Executors.newSingleThreadScheduledExecutor());
         FrameworkBuilder.Result r = FrameworkBuilder.build(
-                c.profiles().get(0),
-                "s.yaml",
-                0,
-                registry::serving,
-                services,
-                io.hotsched.core.extender.Extenders.of(c.extenders(), null));
+                c.profiles().get(0), "s.yaml", 0, registry::serving, services, Extenders.of(c.extenders(), null));
         assertTrue(r instanceof FrameworkBuilder.Built, r.toString());
         assertEquals(
                 List.of("example.com/gpu"), seen.get().get("ignoredResources"), "replaced, as upstream: " + seen.get());

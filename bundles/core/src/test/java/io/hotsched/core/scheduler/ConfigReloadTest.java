@@ -6,9 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.hotsched.api.framework.CycleState;
+import io.hotsched.api.framework.FilterPlugin;
 import io.hotsched.api.framework.InvalidArgsException;
 import io.hotsched.api.framework.NodeInfo;
 import io.hotsched.api.framework.PodInfo;
+import io.hotsched.api.framework.Status;
 import io.hotsched.core.config.ConfigException;
 import io.hotsched.core.config.ConfigParser;
 import io.hotsched.core.support.SchedulerFixture;
@@ -79,7 +81,7 @@ class ConfigReloadTest {
         assertEquals("n2", f.cluster.bindings().get(2).nodeName(), "the last good configuration still runs");
     }
 
-    static final class OnlyNode implements io.hotsched.api.framework.FilterPlugin {
+    static final class OnlyNode implements FilterPlugin {
         final String node;
 
         OnlyNode(String node) {
@@ -92,10 +94,8 @@ class ConfigReloadTest {
         }
 
         @Override
-        public io.hotsched.api.framework.Status filter(CycleState state, PodInfo pod, NodeInfo n) {
-            return n.name().equals(node)
-                    ? io.hotsched.api.framework.Status.SUCCESS
-                    : io.hotsched.api.framework.Status.unschedulable("not " + node);
+        public Status filter(CycleState state, PodInfo pod, NodeInfo n) {
+            return n.name().equals(node) ? Status.SUCCESS : Status.unschedulable("not " + node);
         }
     }
 

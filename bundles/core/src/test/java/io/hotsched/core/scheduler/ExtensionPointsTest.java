@@ -4,6 +4,7 @@ import static io.hotsched.core.support.SchedulerFixture.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.fabric8.kubernetes.api.model.Node;
 import io.hotsched.api.framework.ActionType;
 import io.hotsched.api.framework.BindPlugin;
 import io.hotsched.api.framework.ClusterEvent;
@@ -44,6 +45,9 @@ import io.hotsched.core.support.SchedulerFixture;
 import io.hotsched.testing.Nodes;
 import io.hotsched.testing.Pods;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -66,7 +70,7 @@ class ExtensionPointsTest {
         }
     }
 
-    static final java.util.Set<String> NOMINATED_ONCE = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    static final Set<String> NOMINATED_ONCE = ConcurrentHashMap.newKeySet();
 
     static final class Recorder
             implements PreEnqueuePlugin,
@@ -239,12 +243,10 @@ class ExtensionPointsTest {
         public List<ClusterEventWithHint> eventsToRegister() {
             return List.of(new ClusterEventWithHint(
                     ClusterEvent.of(ClusterEvent.NODE, ActionType.ADD),
-                    (pod, oldObj, newObj) -> ((io.fabric8.kubernetes.api.model.Node) newObj)
-                                    .getMetadata()
-                                    .getName()
-                                    .startsWith("good")
-                            ? QueueingHint.QUEUE
-                            : QueueingHint.SKIP));
+                    (pod, oldObj, newObj) ->
+                            ((Node) newObj).getMetadata().getName().startsWith("good")
+                                    ? QueueingHint.QUEUE
+                                    : QueueingHint.SKIP));
         }
     }
 
@@ -364,7 +366,7 @@ class ExtensionPointsTest {
         assertEquals(1, f.scheduler.queue().nominator().forNode("n1").size());
         // a status update that keeps the nomination keeps it in memory
         f.cluster.patchPodStatus(f.cluster.pod("default", "once-nowhere"), p -> {
-            p.getMetadata().setAnnotations(java.util.Map.of("touched", "1"));
+            p.getMetadata().setAnnotations(Map.of("touched", "1"));
             return p;
         });
         f.cluster.awaitDelivered();

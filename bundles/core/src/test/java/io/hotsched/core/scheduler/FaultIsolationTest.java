@@ -12,6 +12,7 @@ import io.hotsched.api.framework.PermitResult;
 import io.hotsched.api.framework.PodInfo;
 import io.hotsched.api.framework.ScorePlugin;
 import io.hotsched.api.framework.Status;
+import io.hotsched.core.config.ExtensionPoint;
 import io.hotsched.core.registry.Registration;
 import io.hotsched.core.support.SchedulerFixture;
 import io.hotsched.core.support.TestPlugins;
@@ -143,7 +144,7 @@ class FaultIsolationTest {
     void aCallPastItsTimeOutFailsTheAttemptAndCounts() throws Exception {
         Hanging slow = new Hanging();
         Registration r = f.add("Hanging", TestPlugins.factory(h -> slow), "1.0.0");
-        f.scheduler.timeouts().set(io.hotsched.core.config.ExtensionPoint.FILTER, 100);
+        f.scheduler.timeouts().set(ExtensionPoint.FILTER, 100);
         try {
             f.cluster.addNode(Nodes.node("n1").cpu("4").build());
             f.cluster.addPod(Pods.pod("stuck-p").cpu("100m").build());
@@ -174,7 +175,7 @@ class FaultIsolationTest {
     void aCallThatHangsIsGivenUpItsPluginWaitsForItAndTheLoopGoesOn() throws Exception {
         Hanging hanging = new Hanging();
         Registration r = f.add("Hanging", TestPlugins.factory(h -> hanging), "1.0.0");
-        f.scheduler.timeouts().set(io.hotsched.core.config.ExtensionPoint.FILTER, 100);
+        f.scheduler.timeouts().set(ExtensionPoint.FILTER, 100);
         try {
             for (int i = 0; i < 4; i++) {
                 f.cluster.addNode(Nodes.node("n" + i).cpu("4").build());

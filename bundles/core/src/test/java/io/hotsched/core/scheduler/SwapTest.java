@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.hotsched.api.framework.CycleState;
 import io.hotsched.api.framework.FilterPlugin;
+import io.hotsched.api.framework.InvalidArgsException;
 import io.hotsched.api.framework.NodeInfo;
 import io.hotsched.api.framework.PermitPlugin;
 import io.hotsched.api.framework.PermitResult;
@@ -222,8 +223,7 @@ class SwapTest {
         f.add(
                 "NodeResourcesFit",
                 (args, h) -> {
-                    throw new io.hotsched.api.framework.InvalidArgsException(
-                            "scoringStrategy", "bogus", "not a strategy");
+                    throw new InvalidArgsException("scoringStrategy", "bogus", "not a strategy");
                 },
                 "1.0.1");
         await(

@@ -8,9 +8,11 @@ import io.hotsched.api.framework.PluginFactory;
 import io.hotsched.api.framework.PodInfo;
 import io.hotsched.api.framework.ScorePlugin;
 import io.hotsched.core.registry.Registration;
+import io.hotsched.testing.SimplePlugins;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Function;
 import org.osgi.framework.Version;
 
 /** Registrations and factories of small plugins for core tests. */
@@ -25,17 +27,17 @@ public final class TestPlugins {
     }
 
     /** The simple plugin set of the testing bundle, under the names the tests use. */
-    public static final class Sort extends io.hotsched.testing.SimplePlugins.Sort {}
+    public static final class Sort extends SimplePlugins.Sort {}
 
-    public static final class CpuFit extends io.hotsched.testing.SimplePlugins.CpuFit {}
+    public static final class CpuFit extends SimplePlugins.CpuFit {}
 
-    public static final class Binder extends io.hotsched.testing.SimplePlugins.Binder {
+    public static final class Binder extends SimplePlugins.Binder {
         public Binder(Handle handle) {
             super(handle);
         }
     }
 
-    public static PluginFactory factory(java.util.function.Function<Handle, Plugin> create) {
+    public static PluginFactory factory(Function<Handle, Plugin> create) {
         return (args, handle) -> create.apply(handle);
     }
 

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
+import java.lang.reflect.Method;
 import org.junit.jupiter.api.Test;
 import org.osgi.framework.BundleException;
 import org.osgi.service.log.LogLevel;
@@ -56,7 +57,7 @@ class LogLinesTest {
     }
 
     private static Throwable felixWrapper(Throwable original) throws Exception {
-        java.lang.reflect.Method wrap =
+        Method wrap =
                 Class.forName("org.apache.felix.log.LogException").getDeclaredMethod("getException", Throwable.class);
         wrap.setAccessible(true);
         return (Throwable) wrap.invoke(null, original);
