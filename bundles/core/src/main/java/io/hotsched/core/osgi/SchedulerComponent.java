@@ -12,19 +12,13 @@ import io.hotsched.core.admin.ProfileView;
 import io.hotsched.core.admin.QueueView;
 import io.hotsched.core.admin.SchedulerAdmin;
 import io.hotsched.core.config.ConfigException;
-import io.hotsched.core.config.ConfigParser;
 import io.hotsched.core.config.ExtensionPoint;
-import io.hotsched.core.config.SchedulerConfig;
-import io.hotsched.core.metrics.MetricsServer;
 import io.hotsched.core.registry.PluginHealth;
 import io.hotsched.core.registry.PluginRegistry;
 import io.hotsched.core.registry.Registration;
 import io.hotsched.core.runtime.PluginTimeouts;
 import io.hotsched.core.scheduler.Scheduler;
 import io.hotsched.core.scheduler.SchedulerOptions;
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
@@ -73,10 +67,8 @@ public final class SchedulerComponent implements ClusterEvents, SchedulerAdmin {
     private volatile Scheduler scheduler;
     private volatile ClusterBackend backend;
     private ScheduledExecutorService watcherThread;
-    private Path configFile;
-    private volatile String configState = "not loaded";
-    private MetricsServer metricsServer;
-    private String metricsAddress = "";
+    private ConfigSource config;
+    private final MetricsEndpoint metrics = new MetricsEndpoint(() -> scheduler);
 
     @Activate
     private volatile BundleContext bundleContext;
@@ -96,18 +88,13 @@ public final class SchedulerComponent implements ClusterEvents, SchedulerAdmin {
                 Clock.systemUTC());
         s.setBackend(backend);
         applyTimeouts(s, settings);
-        configFile = configFile(context, settings);
-        SchedulerConfig initial = initialConfig();
+        config = new ConfigSource(context, settings);
         try {
-            s.start(initial);
+            s.start(config.initial());
         } catch (ConfigException e) {
-            LOG.error(
-                    "The configuration in {} cannot be used, so no profile schedules until it is fixed:\n{}",
-                    configFile,
-                    e.getMessage());
-            configState = "refused: " + e.getMessage();
+            // the file parsed, but its profiles do not build (a plugin's args)
             try {
-                s.start(new SchedulerConfig(configFile.toString(), 16, 0, 1, 10, List.of(), List.of()));
+                s.start(config.refusedAtStart(e));
             } catch (ConfigException impossible) {
                 throw new IllegalStateException(impossible);
             }
@@ -118,44 +105,10 @@ public final class SchedulerComponent implements ClusterEvents, SchedulerAdmin {
             t.setDaemon(true);
             return t;
         });
-        ConfigFileWatcher watcher = new ConfigFileWatcher(configFile, f -> LOG.info(reload()));
+        ConfigFileWatcher watcher = new ConfigFileWatcher(config.file(), f -> LOG.info(reload()));
         int poll = Math.max(1, settings.configPollSeconds());
         watcherThread.scheduleWithFixedDelay(watcher::check, poll, poll, TimeUnit.SECONDS);
-        serveMetrics(settings.metricsAddress());
-    }
-
-    /** (Re)starts the metrics endpoint when its address changed; a port that cannot be bound is logged, never fatal. */
-    private synchronized void serveMetrics(String address) {
-        String wanted = address == null ? "" : address.trim();
-        if (wanted.equals(metricsAddress) && (metricsServer != null || wanted.isEmpty())) {
-            return;
-        }
-        if (metricsServer != null) {
-            metricsServer.close();
-            metricsServer = null;
-        }
-        metricsAddress = wanted;
-        Scheduler s = scheduler;
-        if (wanted.isEmpty() || s == null) {
-            return;
-        }
-        try {
-            metricsServer = MetricsServer.start(wanted, s.metrics(), () -> scheduler != null, () -> {
-                Scheduler now = scheduler;
-                return now == null ? "stopped" : now.notReady();
-            });
-            LOG.info(
-                    "Serving /metrics, /healthz and /readyz on http://{}:{}",
-                    metricsServer.address().getHostString(),
-                    metricsServer.address().getPort());
-        } catch (IllegalArgumentException e) {
-            LOG.error("etc/io.hotsched.scheduler.cfg: {}; no metrics are served", e.getMessage());
-        } catch (IOException e) {
-            LOG.error(
-                    "etc/io.hotsched.scheduler.cfg: metricsAddress {} cannot be served ({}); scheduling goes on without /metrics",
-                    wanted,
-                    e.toString());
-        }
+        metrics.serveOn(settings.metricsAddress());
     }
 
     @Modified
@@ -165,7 +118,7 @@ public final class SchedulerComponent implements ClusterEvents, SchedulerAdmin {
         if (s != null) {
             applyTimeouts(s, settings);
         }
-        serveMetrics(settings.metricsAddress());
+        metrics.serveOn(settings.metricsAddress());
     }
 
     private static void applyTimeouts(Scheduler s, SchedulerSettings settings) {
@@ -193,46 +146,11 @@ public final class SchedulerComponent implements ClusterEvents, SchedulerAdmin {
         if (watcherThread != null) {
             watcherThread.shutdownNow();
         }
-        synchronized (this) {
-            if (metricsServer != null) {
-                metricsServer.close();
-                metricsServer = null;
-            }
-            metricsAddress = "";
-        }
+        metrics.close();
         Scheduler s = scheduler;
         scheduler = null;
         if (s != null) {
             s.close();
-        }
-    }
-
-    private static Path configFile(BundleContext context, SchedulerSettings settings) {
-        if (!settings.configFile().isBlank()) {
-            return Path.of(settings.configFile());
-        }
-        String fromCommandLine = context.getProperty("hotsched.config");
-        if (fromCommandLine != null && !fromCommandLine.isBlank()) {
-            return Path.of(fromCommandLine);
-        }
-        String home = context.getProperty("hotsched.home");
-        return Path.of(home == null ? "." : home, "etc", "scheduler.yaml");
-    }
-
-    private SchedulerConfig initialConfig() {
-        if (!Files.exists(configFile)) {
-            LOG.info("No {}: scheduling with the default profile (default-scheduler)", configFile);
-            configState = "default profile (no " + configFile + ")";
-            return ConfigParser.defaults(configFile.toString());
-        }
-        try {
-            SchedulerConfig c = ConfigParser.load(configFile);
-            configState = "applied " + configFile;
-            return c;
-        } catch (ConfigException e) {
-            LOG.error("The configuration in {} cannot be used:\n{}", configFile, e.getMessage());
-            configState = "refused: " + e.getMessage();
-            return new SchedulerConfig(configFile.toString(), 16, 0, 1, 10, List.of(), List.of());
         }
     }
 
@@ -393,16 +311,10 @@ public final class SchedulerComponent implements ClusterEvents, SchedulerAdmin {
     @Override
     public synchronized String reload() {
         try {
-            SchedulerConfig c = ConfigParser.load(configFile);
-            scheduler().reload(c);
-            configState = "applied " + configFile;
-            return "Applied the configuration in " + configFile;
+            scheduler().reload(config.load());
+            return "Applied the configuration in " + config.file();
         } catch (ConfigException e) {
-            String msg = "Refused the configuration in " + configFile + "; the last good configuration keeps running:\n"
-                    + e.getMessage();
-            LOG.error(msg);
-            configState = "last change refused: " + e.getMessage();
-            return msg;
+            return config.refusedChange(e);
         }
     }
 
@@ -419,7 +331,7 @@ public final class SchedulerComponent implements ClusterEvents, SchedulerAdmin {
     @Override
     public String status() {
         Scheduler s = scheduler();
-        return "configuration: " + configState + "\ncluster: " + (backend == null ? "not connected" : "connected")
+        return "configuration: " + config.state() + "\ncluster: " + (backend == null ? "not connected" : "connected")
                 + "\nnodes: "
                 + s.cache().nodeCount() + ", pods on nodes: " + s.cache().podCount() + " (assumed "
                 + s.cache().assumedCount() + ")\n"

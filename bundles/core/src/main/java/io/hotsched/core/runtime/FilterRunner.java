@@ -18,23 +18,11 @@ import java.util.function.Function;
  * plugins run twice (with those pods counted, then without) and the node passes only if both pass,
  * as upstream's RunFilterPluginsWithNominatedPods.
  */
-final class FilterRunner {
-
-    private final PluginSlots slots;
-    private final PluginCalls calls;
-    private final PreFilterRunner preFilter;
-    private final Function<String, List<PodInfo>> nominatedPods;
-
-    FilterRunner(
-            PluginSlots slots,
-            PluginCalls calls,
-            PreFilterRunner preFilter,
-            Function<String, List<PodInfo>> nominatedPods) {
-        this.slots = slots;
-        this.calls = calls;
-        this.preFilter = preFilter;
-        this.nominatedPods = nominatedPods;
-    }
+record FilterRunner(
+        PluginSlots slots,
+        PluginCalls calls,
+        PreFilterRunner preFilter,
+        Function<String, List<PodInfo>> nominatedPods) {
 
     /**
      * What Filter reads from the attempt, read once for all its nodes: which plugins PreFilter

@@ -41,17 +41,7 @@ import java.util.concurrent.atomic.AtomicReference;
  * build to it). The per-pod calls return the call's {@link Outcome}; the per-node ones (Filter,
  * FilterTransformer, Score) allocate nothing when the call succeeds.
  */
-final class PluginCalls {
-
-    private final GuardedCall guard;
-
-    PluginCalls(GuardedCall guard) {
-        this.guard = guard;
-    }
-
-    GuardedCall guard() {
-        return guard;
-    }
+record PluginCalls(GuardedCall guard) {
 
     Outcome<Status> preEnqueue(Slot<PreEnqueuePlugin> s, PodInfo pod) {
         return guard.call(

@@ -19,17 +19,9 @@ import org.slf4j.LoggerFactory;
  * nomination) or unresolvable; the rejections of the others add up. Koordinator's
  * PostFilterTransformers see the result last; their failure is a fault, not the pod's.
  */
-final class PostFilterRunner {
+record PostFilterRunner(PluginSlots slots, PluginCalls calls) {
 
     private static final Logger LOG = LoggerFactory.getLogger(PostFilterRunner.class);
-
-    private final PluginSlots slots;
-    private final PluginCalls calls;
-
-    PostFilterRunner(PluginSlots slots, PluginCalls calls) {
-        this.slots = slots;
-        this.calls = calls;
-    }
 
     PostFilterResult run(CycleState state, PodInfo pod, NodeToStatus statuses) {
         PostFilterResult result = PostFilterResult.of(Status.unschedulable());

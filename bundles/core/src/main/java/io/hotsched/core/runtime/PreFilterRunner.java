@@ -20,15 +20,7 @@ import java.util.TreeSet;
  * replace the pod first, the plugins' node sets are intersected, a skip excludes the plugin from
  * Filter and from the extensions, and the transformers see the merged result last.
  */
-final class PreFilterRunner {
-
-    private final PluginSlots slots;
-    private final PluginCalls calls;
-
-    PreFilterRunner(PluginSlots slots, PluginCalls calls) {
-        this.slots = slots;
-        this.calls = calls;
-    }
+record PreFilterRunner(PluginSlots slots, PluginCalls calls) {
 
     PreFilterOutcome run(CycleState state, PodInfo pod, NodeInfoLister nodes) {
         for (Slot<PreFilterTransformer> t : slots.preFilterTransformers) {

@@ -21,17 +21,7 @@ import java.util.concurrent.atomic.AtomicReference;
  * skip over every node in parallel (the first failure ends the phase, as upstream cancels), each
  * plugin's normalization, the range check, then the weights.
  */
-final class ScoreRunner {
-
-    private final PluginSlots slots;
-    private final PluginCalls calls;
-    private final Parallelizer parallelizer;
-
-    ScoreRunner(PluginSlots slots, PluginCalls calls, Parallelizer parallelizer) {
-        this.slots = slots;
-        this.calls = calls;
-        this.parallelizer = parallelizer;
-    }
+record ScoreRunner(PluginSlots slots, PluginCalls calls, Parallelizer parallelizer) {
 
     /** Fills {@code out}: per node the weighted total and, per plugin, the normalized score. */
     Status run(CycleState state, PodInfo pod, List<NodeInfo> nodes, ScoreTable out) {

@@ -21,15 +21,7 @@ import java.util.TreeMap;
  * help; a pod a plugin rejected after the search waits likewise for that plugin's events; an error
  * backs the pod off. Each is reported.
  */
-final class FailureHandler {
-
-    private final SchedulingQueue queue;
-    private final Reporter reporter;
-
-    FailureHandler(SchedulingQueue queue, Reporter reporter) {
-        this.queue = queue;
-        this.reporter = reporter;
-    }
+record FailureHandler(SchedulingQueue queue, Reporter reporter) {
 
     /** No node fits: PostFilter, then the pod waits for an event that may help. */
     void unfit(FrameworkImpl fw, CycleState state, QueuedPod qp, FitError fe) {

@@ -16,17 +16,9 @@ import org.slf4j.LoggerFactory;
  * health's threshold of failed attempts in a row, the registration is quarantined and the profiles
  * using it are rebuilt (paused) without it.
  */
-final class PluginFaults {
+record PluginFaults(PluginHealth health, PluginRegistry registry) {
 
     private static final Logger LOG = LoggerFactory.getLogger(PluginFaults.class);
-
-    private final PluginHealth health;
-    private final PluginRegistry registry;
-
-    PluginFaults(PluginHealth health, PluginRegistry registry) {
-        this.health = health;
-        this.registry = registry;
-    }
 
     /** The attempt of {@code state} ended: its faulty plugins fail once, the others succeed. */
     void settle(FrameworkImpl fw, CycleState state) {

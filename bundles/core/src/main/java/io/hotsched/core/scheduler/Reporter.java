@@ -24,28 +24,14 @@ import org.slf4j.LoggerFactory;
  * {@code sched:explain} shows, and, written off the scheduling thread, the pod's condition and
  * its Event, as kube-scheduler writes them.
  */
-final class Reporter {
+record Reporter(
+        Explanations explanations,
+        Clock clock,
+        SchedulerMetrics metrics,
+        ExecutorService statusWriter,
+        Supplier<ClusterBackend> backend) {
 
     private static final Logger LOG = LoggerFactory.getLogger(Reporter.class);
-
-    private final Explanations explanations;
-    private final Clock clock;
-    private final SchedulerMetrics metrics;
-    private final ExecutorService statusWriter;
-    private final Supplier<ClusterBackend> backend;
-
-    Reporter(
-            Explanations explanations,
-            Clock clock,
-            SchedulerMetrics metrics,
-            ExecutorService statusWriter,
-            Supplier<ClusterBackend> backend) {
-        this.explanations = explanations;
-        this.clock = clock;
-        this.metrics = metrics;
-        this.statusWriter = statusWriter;
-        this.backend = backend;
-    }
 
     /** scheduler_scheduling_attempt_duration_seconds: from the pod leaving the queue to its result. */
     void attemptDone(Attempt attempt, String result, String profile) {
