@@ -60,18 +60,6 @@ import org.junit.jupiter.params.provider.MethodSource;
 class CallTimeOutTest {
 
     private static final String PLUGIN = "HangAt";
-    private static final String PLAIN = """
-            - schedulerName: plain
-              plugins:
-                multiPoint:
-                  enabled:
-                  - name: PrioritySort
-                  - name: NodeResourcesFit
-                  - name: DefaultBinder
-                  disabled:
-                  - name: "*"
-            """;
-
     private SchedulerFixture f;
     private final CountDownLatch release = new CountDownLatch(1);
 
@@ -109,7 +97,7 @@ class CallTimeOutTest {
         }
         boolean unfit = call.point() == ExtensionPoint.POST_FILTER || call == PluginCall.REMOVE_POD;
         f.cluster.addPod(Pods.pod("stuck").cpu(unfit ? "100" : "100m").build());
-        f.start(HEADER + profile("default-scheduler", PLUGIN) + PLAIN);
+        f.start(SchedulerFixture.HEADER + profile("default-scheduler", PLUGIN) + SchedulerFixture.PLAIN_PROFILE);
 
         await("the call entered", () -> plugin.entered.get() > 0);
         String label = call.point().label();
@@ -146,7 +134,7 @@ class CallTimeOutTest {
         }
         f.scheduler.timeouts().set(ExtensionPoint.PRE_BIND, 200);
         f.cluster.addNode(Nodes.node("n1").cpu("4").build());
-        f.start(HEADER + profiles + PLAIN);
+        f.start(SchedulerFixture.HEADER + profiles + SchedulerFixture.PLAIN_PROFILE);
         for (HangAt h : hanging) {
             await("every binding slot is in a hanging PreBind", () -> h.entered.get() == 1);
         }
@@ -165,12 +153,6 @@ class CallTimeOutTest {
     private boolean bound(String podKey) {
         return f.cluster.bindings().stream().anyMatch(b -> b.podKey().equals(podKey));
     }
-
-    private static final String HEADER = """
-            apiVersion: kubescheduler.config.k8s.io/v1
-            kind: KubeSchedulerConfiguration
-            profiles:
-            """;
 
     /** A profile of {@code schedulerName} with {@code plugin} first at every point, then the base plugins. */
     private static String profile(String schedulerName, String plugin) {
@@ -233,6 +215,11 @@ class CallTimeOutTest {
             return name;
         }
 
+        private <T> T hang(PluginCall call, PodInfo pod, T value) {
+            maybeHang(call, pod);
+            return value;
+        }
+
         private void maybeHang(PluginCall call, PodInfo pod) {
             if (call != at || !pod.name().startsWith("stuck")) {
                 return;
@@ -247,14 +234,12 @@ class CallTimeOutTest {
 
         @Override
         public Transformation beforePreFilter(CycleState state, PodInfo pod) {
-            maybeHang(PluginCall.BEFORE_PRE_FILTER, pod);
-            return Transformation.UNCHANGED;
+            return hang(PluginCall.BEFORE_PRE_FILTER, pod, Transformation.UNCHANGED);
         }
 
         @Override
         public PreFilterResult preFilter(CycleState state, PodInfo pod, NodeInfoLister nodes) {
-            maybeHang(PluginCall.PRE_FILTER, pod);
-            return PreFilterResult.ALL_NODES;
+            return hang(PluginCall.PRE_FILTER, pod, PreFilterResult.ALL_NODES);
         }
 
         @Override
@@ -264,32 +249,27 @@ class CallTimeOutTest {
 
         @Override
         public Status afterPreFilter(CycleState state, PodInfo pod, PreFilterResult result) {
-            maybeHang(PluginCall.AFTER_PRE_FILTER, pod);
-            return Status.SUCCESS;
+            return hang(PluginCall.AFTER_PRE_FILTER, pod, Status.SUCCESS);
         }
 
         @Override
         public Status addPod(CycleState state, PodInfo podToSchedule, PodInfo podToAdd, NodeInfo node) {
-            maybeHang(PluginCall.ADD_POD, podToSchedule);
-            return Status.SUCCESS;
+            return hang(PluginCall.ADD_POD, podToSchedule, Status.SUCCESS);
         }
 
         @Override
         public Status removePod(CycleState state, PodInfo podToSchedule, PodInfo podToRemove, NodeInfo node) {
-            maybeHang(PluginCall.REMOVE_POD, podToSchedule);
-            return Status.SUCCESS;
+            return hang(PluginCall.REMOVE_POD, podToSchedule, Status.SUCCESS);
         }
 
         @Override
         public Transformation beforeFilter(CycleState state, PodInfo pod, NodeInfo node) {
-            maybeHang(PluginCall.BEFORE_FILTER, pod);
-            return Transformation.UNCHANGED;
+            return hang(PluginCall.BEFORE_FILTER, pod, Transformation.UNCHANGED);
         }
 
         @Override
         public Status filter(CycleState state, PodInfo pod, NodeInfo node) {
-            maybeHang(PluginCall.FILTER, pod);
-            return Status.SUCCESS;
+            return hang(PluginCall.FILTER, pod, Status.SUCCESS);
         }
 
         @Override
@@ -310,20 +290,17 @@ class CallTimeOutTest {
 
         @Override
         public Status preScore(CycleState state, PodInfo pod, List<NodeInfo> nodes) {
-            maybeHang(PluginCall.PRE_SCORE, pod);
-            return Status.SUCCESS;
+            return hang(PluginCall.PRE_SCORE, pod, Status.SUCCESS);
         }
 
         @Override
         public Transformation beforeScore(CycleState state, PodInfo pod, List<NodeInfo> nodes) {
-            maybeHang(PluginCall.BEFORE_SCORE, pod);
-            return Transformation.UNCHANGED;
+            return hang(PluginCall.BEFORE_SCORE, pod, Transformation.UNCHANGED);
         }
 
         @Override
         public long score(CycleState state, PodInfo pod, NodeInfo node) {
-            maybeHang(PluginCall.SCORE, pod);
-            return 0;
+            return hang(PluginCall.SCORE, pod, 0);
         }
 
         @Override
@@ -333,8 +310,7 @@ class CallTimeOutTest {
 
         @Override
         public Status normalizeScore(CycleState state, PodInfo pod, NodeScores scores) {
-            maybeHang(PluginCall.NORMALIZE_SCORE, pod);
-            return Status.SUCCESS;
+            return hang(PluginCall.NORMALIZE_SCORE, pod, Status.SUCCESS);
         }
 
         @Override
@@ -342,7 +318,7 @@ class CallTimeOutTest {
             // Unreserve runs when Reserve rejects
             return at == PluginCall.UNRESERVE && pod.name().startsWith("stuck")
                     ? Status.unschedulable("rejected to reach Unreserve")
-                    : hangThenSucceed(PluginCall.RESERVE, pod);
+                    : hang(PluginCall.RESERVE, pod, Status.SUCCESS);
         }
 
         @Override
@@ -352,13 +328,12 @@ class CallTimeOutTest {
 
         @Override
         public PermitResult permit(CycleState state, PodInfo pod, String nodeName) {
-            maybeHang(PluginCall.PERMIT, pod);
-            return PermitResult.ALLOW;
+            return hang(PluginCall.PERMIT, pod, PermitResult.ALLOW);
         }
 
         @Override
         public Status preBind(CycleState state, PodInfo pod, String nodeName) {
-            return hangThenSucceed(PluginCall.PRE_BIND, pod);
+            return hang(PluginCall.PRE_BIND, pod, Status.SUCCESS);
         }
 
         @Override
@@ -371,11 +346,6 @@ class CallTimeOutTest {
         @Override
         public void postBind(CycleState state, PodInfo pod, String nodeName) {
             maybeHang(PluginCall.POST_BIND, pod);
-        }
-
-        private Status hangThenSucceed(PluginCall call, PodInfo pod) {
-            maybeHang(call, pod);
-            return Status.SUCCESS;
         }
     }
 }

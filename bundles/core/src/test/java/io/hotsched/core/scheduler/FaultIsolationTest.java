@@ -181,7 +181,7 @@ class FaultIsolationTest {
                 f.cluster.addNode(Nodes.node("n" + i).cpu("4").build());
             }
             f.cluster.addPod(Pods.pod("stuck-1").cpu("100m").build());
-            f.start(SchedulerFixture.withPlugins("Hanging") + PLAIN_PROFILE);
+            f.start(SchedulerFixture.withPlugins("Hanging") + SchedulerFixture.PLAIN_PROFILE);
             await("the stuck attempt given up", () -> {
                 Explanation e = f.scheduler.explain("default/stuck-1");
                 return e != null && "error".equals(e.outcome());
@@ -234,18 +234,6 @@ class FaultIsolationTest {
         }
     }
 
-    private static final String PLAIN_PROFILE = """
-            - schedulerName: plain
-              plugins:
-                multiPoint:
-                  enabled:
-                  - name: PrioritySort
-                  - name: NodeResourcesFit
-                  - name: DefaultBinder
-                  disabled:
-                  - name: "*"
-            """;
-
     /** Holds pods named "gang-*" in Permit for a minute. */
     static final class Holding implements PermitPlugin {
         @Override
@@ -293,7 +281,7 @@ class FaultIsolationTest {
     void otherProfilesKeepSchedulingWhileOneIsPaused() throws Exception {
         Flaky flaky = new Flaky();
         f.add("Flaky", TestPlugins.factory(h -> flaky), "1.0.0");
-        String twoProfiles = SchedulerFixture.withPlugins("Flaky") + PLAIN_PROFILE;
+        String twoProfiles = SchedulerFixture.withPlugins("Flaky") + SchedulerFixture.PLAIN_PROFILE;
         f.cluster.addNode(Nodes.node("n1").cpu("4").build());
         f.cluster.addPod(Pods.pod("flaky-pod").cpu("100m").build());
         f.start(twoProfiles);

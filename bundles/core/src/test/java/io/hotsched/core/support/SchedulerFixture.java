@@ -16,10 +16,27 @@ import java.util.function.BooleanSupplier;
 /** A scheduler over an in-memory cluster, with the small test plugin set registered. */
 public final class SchedulerFixture implements AutoCloseable {
 
-    public static final String BASE = """
+    /** The configuration's first lines: what comes after it is a list of profiles. */
+    public static final String HEADER = """
             apiVersion: kubescheduler.config.k8s.io/v1
             kind: KubeSchedulerConfiguration
             profiles:
+            """;
+
+    /** A second profile, {@code plain}, with the base plugins only: it shows scheduling goes on. */
+    public static final String PLAIN_PROFILE = """
+            - schedulerName: plain
+              plugins:
+                multiPoint:
+                  enabled:
+                  - name: PrioritySort
+                  - name: NodeResourcesFit
+                  - name: DefaultBinder
+                  disabled:
+                  - name: "*"
+            """;
+
+    public static final String BASE = HEADER + """
             - schedulerName: default-scheduler
               plugins:
                 multiPoint:
