@@ -27,48 +27,25 @@ import org.slf4j.LoggerFactory;
  *
  * <p>PreEnqueue and QueueSort are not watched: they run under the queue's lock, which a new thread
  * could not take either; a call of theirs that returns past its time-out is a fault.
+ *
+ * @param loopLeft told the thread that was the loop when the loop must go on on a new one
  */
-final class Watchdog {
+record Watchdog(
+        CallWatch watch,
+        CoarseClock clock,
+        SchedulingCycle cycle,
+        BindingCycle binding,
+        BindingSlots slots,
+        SwitchableParallelizer parallelizer,
+        PluginHealth health,
+        PluginRegistry registry,
+        Executor housekeeping,
+        Consumer<Thread> loopLeft) {
 
     private static final Logger LOG = LoggerFactory.getLogger(Watchdog.class);
 
     /** How often the watchdog looks. */
     static final long PERIOD_MILLIS = 20;
-
-    private final CallWatch watch;
-    private final CoarseClock clock;
-    private final SchedulingCycle cycle;
-    private final BindingCycle binding;
-    private final BindingSlots slots;
-    private final SwitchableParallelizer parallelizer;
-    private final PluginHealth health;
-    private final PluginRegistry registry;
-    private final Executor housekeeping;
-    private final Consumer<Thread> loopLeft;
-
-    /** @param loopLeft told the thread that was the loop when the loop must go on on a new one */
-    Watchdog(
-            CallWatch watch,
-            CoarseClock clock,
-            SchedulingCycle cycle,
-            BindingCycle binding,
-            BindingSlots slots,
-            SwitchableParallelizer parallelizer,
-            PluginHealth health,
-            PluginRegistry registry,
-            Executor housekeeping,
-            Consumer<Thread> loopLeft) {
-        this.watch = watch;
-        this.clock = clock;
-        this.cycle = cycle;
-        this.binding = binding;
-        this.slots = slots;
-        this.parallelizer = parallelizer;
-        this.health = health;
-        this.registry = registry;
-        this.housekeeping = housekeeping;
-        this.loopLeft = loopLeft;
-    }
 
     void check() {
         try {
