@@ -38,7 +38,7 @@ class NodeReservationTest {
         return info;
     }
 
-    private final ReservationTransformer t = new ReservationTransformer();
+    private final NodeReservation t = new NodeReservation();
 
     @Test
     void cpuAndMemoryAreTakenOffAndOtherResourcesKept() {
@@ -93,7 +93,7 @@ class NodeReservationTest {
                 "NodeResourcesFit",
                 new NodeResourcesFit(),
                 NodeReservation.NAME,
-                new NodeReservation(),
+                new NodeReservationFactory(),
                 "PrioritySort",
                 new io.hotsched.plugins.defaults.queuesort.PrioritySort(),
                 "DefaultBinder",
