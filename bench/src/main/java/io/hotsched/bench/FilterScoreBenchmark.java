@@ -19,11 +19,17 @@ import io.hotsched.core.runtime.ParallelizerImpl;
 import io.hotsched.core.runtime.PluginArgsImpl;
 import io.hotsched.core.runtime.Snapshot;
 import io.hotsched.plugins.defaults.balancedallocation.BalancedAllocation;
+import io.hotsched.plugins.defaults.balancedallocation.BalancedAllocationFactory;
 import io.hotsched.plugins.defaults.interpodaffinity.InterPodAffinity;
+import io.hotsched.plugins.defaults.interpodaffinity.InterPodAffinityFactory;
 import io.hotsched.plugins.defaults.nodeaffinity.NodeAffinity;
+import io.hotsched.plugins.defaults.nodeaffinity.NodeAffinityFactory;
 import io.hotsched.plugins.defaults.noderesourcesfit.NodeResourcesFit;
+import io.hotsched.plugins.defaults.noderesourcesfit.NodeResourcesFitFactory;
 import io.hotsched.plugins.defaults.podtopologyspread.PodTopologySpread;
+import io.hotsched.plugins.defaults.podtopologyspread.PodTopologySpreadFactory;
 import io.hotsched.plugins.defaults.tainttoleration.TaintToleration;
+import io.hotsched.plugins.defaults.tainttoleration.TaintTolerationFactory;
 import io.hotsched.testing.FakeHandle;
 import io.hotsched.testing.Nodes;
 import io.hotsched.testing.Pods;
@@ -73,12 +79,12 @@ public class FilterScoreBenchmark {
     public String plugin;
 
     private static final Map<String, PluginFactory> FACTORIES = Map.of(
-            NodeResourcesFit.NAME, new NodeResourcesFit(),
-            BalancedAllocation.NAME, new BalancedAllocation(),
-            NodeAffinity.NAME, new NodeAffinity(),
-            TaintToleration.NAME, new TaintToleration(),
-            InterPodAffinity.NAME, new InterPodAffinity(),
-            PodTopologySpread.NAME, new PodTopologySpread());
+            NodeResourcesFit.NAME, new NodeResourcesFitFactory(),
+            BalancedAllocation.NAME, new BalancedAllocationFactory(),
+            NodeAffinity.NAME, new NodeAffinityFactory(),
+            TaintToleration.NAME, new TaintTolerationFactory(),
+            InterPodAffinity.NAME, new InterPodAffinityFactory(),
+            PodTopologySpread.NAME, new PodTopologySpreadFactory());
 
     /** Workers of the framework's parallelizer; PreFilter/PreScore of the counting plugins use them. */
     @Param({"1"})

@@ -9,7 +9,7 @@ import java.util.Map;
 /**
  * Reports NodeMetrics as Koordinator's koordlet would: every report interval, each NodeMetric's
  * {@code status.updateTime} becomes now, keeping the usage it was seeded with. Without it a seeded
- * metric ages past LoadAware's expiry and the plugin stops deciding.
+ * metric ages past LoadAwareScheduling's expiry and the plugin stops deciding.
  */
 final class KoordletStandIn {
 

@@ -12,8 +12,11 @@ import io.hotsched.core.registry.Registration;
 import io.hotsched.core.scheduler.Scheduler;
 import io.hotsched.core.scheduler.SchedulerOptions;
 import io.hotsched.plugins.defaults.defaultbinder.DefaultBinder;
+import io.hotsched.plugins.defaults.defaultbinder.DefaultBinderFactory;
 import io.hotsched.plugins.defaults.noderesourcesfit.NodeResourcesFit;
+import io.hotsched.plugins.defaults.noderesourcesfit.NodeResourcesFitFactory;
 import io.hotsched.plugins.defaults.queuesort.PrioritySort;
+import io.hotsched.plugins.defaults.queuesort.PrioritySortFactory;
 import io.hotsched.testing.SimplePlugins;
 import java.time.Clock;
 import java.time.Duration;
@@ -44,10 +47,10 @@ final class ConnectedScheduler implements AutoCloseable {
     /** The shipped PrioritySort, NodeResourcesFit and DefaultBinder, with {@code name} between them. */
     static Map<String, PluginFactory> defaultPluginsAnd(String name, PluginFactory plugin) {
         Map<String, PluginFactory> m = new LinkedHashMap<>();
-        m.put(PrioritySort.NAME, new PrioritySort());
-        m.put(NodeResourcesFit.NAME, new NodeResourcesFit());
+        m.put(PrioritySort.NAME, new PrioritySortFactory());
+        m.put(NodeResourcesFit.NAME, new NodeResourcesFitFactory());
         m.put(name, plugin);
-        m.put(DefaultBinder.NAME, new DefaultBinder());
+        m.put(DefaultBinder.NAME, new DefaultBinderFactory());
         return m;
     }
 

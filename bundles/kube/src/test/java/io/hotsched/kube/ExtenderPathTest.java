@@ -10,6 +10,7 @@ import io.fabric8.kubernetes.api.model.BindingBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.hotsched.api.framework.PluginFactory;
 import io.hotsched.plugins.defaults.defaultpreemption.DefaultPreemption;
+import io.hotsched.plugins.defaults.defaultpreemption.DefaultPreemptionFactory;
 import io.hotsched.testing.Nodes;
 import io.hotsched.testing.Pods;
 import java.io.IOException;
@@ -62,7 +63,7 @@ class ExtenderPathTest {
 
     private void startScheduler(String extenderFields) throws Exception {
         Map<String, PluginFactory> plugins =
-                ConnectedScheduler.defaultPluginsAnd(DefaultPreemption.NAME, new DefaultPreemption());
+                ConnectedScheduler.defaultPluginsAnd(DefaultPreemption.NAME, new DefaultPreemptionFactory());
         String url = "http://127.0.0.1:" + extender.getAddress().getPort() + "/ext";
         String extenders = "extenders:\n- urlPrefix: \"" + url + "\"\n" + extenderFields.indent(2);
         api.connect(plugins, ConnectedScheduler.config(plugins) + extenders);

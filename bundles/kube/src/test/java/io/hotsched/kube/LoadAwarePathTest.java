@@ -7,6 +7,7 @@ import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResourceBuilder;
 import io.hotsched.api.framework.PluginFactory;
 import io.hotsched.plugins.loadaware.LoadAwareScheduling;
+import io.hotsched.plugins.loadaware.LoadAwareSchedulingFactory;
 import io.hotsched.testing.Nodes;
 import io.hotsched.testing.Pods;
 import java.time.Instant;
@@ -32,7 +33,7 @@ class LoadAwarePathTest {
         metric("busy", "6", "8Gi");
         metric("idle", "1", "8Gi");
         Map<String, PluginFactory> plugins =
-                ConnectedScheduler.defaultPluginsAnd(LoadAwareScheduling.NAME, new LoadAwareScheduling());
+                ConnectedScheduler.defaultPluginsAnd(LoadAwareScheduling.NAME, new LoadAwareSchedulingFactory());
         String config = ConnectedScheduler.config("koord-scheduler", plugins.keySet()) + """
                   pluginConfig:
                   - name: LoadAwareScheduling

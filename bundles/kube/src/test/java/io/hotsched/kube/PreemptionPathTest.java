@@ -8,6 +8,7 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodCondition;
 import io.hotsched.api.framework.PluginFactory;
 import io.hotsched.plugins.defaults.defaultpreemption.DefaultPreemption;
+import io.hotsched.plugins.defaults.defaultpreemption.DefaultPreemptionFactory;
 import io.hotsched.testing.Nodes;
 import io.hotsched.testing.Pods;
 import java.util.Map;
@@ -30,7 +31,7 @@ class PreemptionPathTest {
         api = new ApiServerFixture();
         api.create(Nodes.node("n1").cpu("2").build());
         Map<String, PluginFactory> plugins =
-                ConnectedScheduler.defaultPluginsAnd(DefaultPreemption.NAME, new DefaultPreemption());
+                ConnectedScheduler.defaultPluginsAnd(DefaultPreemption.NAME, new DefaultPreemptionFactory());
         api.connect(plugins, ConnectedScheduler.config(plugins));
     }
 

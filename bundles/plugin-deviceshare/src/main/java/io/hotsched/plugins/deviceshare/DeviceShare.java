@@ -6,9 +6,11 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.hotsched.api.framework.CycleState;
 import io.hotsched.api.framework.FilterPlugin;
 import io.hotsched.api.framework.Handle;
+import io.hotsched.api.framework.InvalidArgsException;
 import io.hotsched.api.framework.NodeInfo;
 import io.hotsched.api.framework.NodeInfoLister;
 import io.hotsched.api.framework.NodeScores;
+import io.hotsched.api.framework.PluginArgs;
 import io.hotsched.api.framework.PodInfo;
 import io.hotsched.api.framework.PreBindPlugin;
 import io.hotsched.api.framework.PreFilterExtensions;
@@ -35,7 +37,8 @@ import tools.jackson.databind.json.JsonMapper;
  * Device object, allocated per pod and written to the pod's {@code device-allocated} annotation.
  * What a node's devices hold comes from its pods' annotations (plus this instance's
  * reservations not yet visible in the snapshot), so a freshly installed version starts correct.
- * See docs/plugin-deviceshare.md.
+ * Each profile gets its own instance (its own reservations in flight). See
+ * docs/plugin-deviceshare.md.
  */
 public final class DeviceShare
         implements PreFilterPlugin, FilterPlugin, ScorePlugin, ReservePlugin, PreBindPlugin, StateDescriber {
@@ -67,6 +70,10 @@ public final class DeviceShare
     private final DeviceShareArgs args;
     private final InFlight inFlight = new InFlight();
     private final Map<String, Map<String, List<GpuMemoryFill.Allocation>>> parsed = new ConcurrentHashMap<>();
+
+    static DeviceShare create(PluginArgs args, Handle handle) throws InvalidArgsException {
+        return new DeviceShare(handle, DeviceShareArgs.defaulted(args.as(Args.class)));
+    }
 
     public DeviceShare(Handle handle, DeviceShareArgs args) {
         this.handle = handle;

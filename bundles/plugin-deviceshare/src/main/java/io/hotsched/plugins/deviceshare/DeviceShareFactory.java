@@ -7,15 +7,11 @@ import io.hotsched.api.framework.PluginArgs;
 import io.hotsched.api.framework.PluginFactory;
 import org.osgi.service.component.annotations.Component;
 
-/**
- * Makes {@link DeviceShare} for a profile from its {@code DeviceShareArgs}. Each profile gets
- * its own instance (its own reservations in flight).
- */
+/** Registers {@link DeviceShare}: one instance per profile that enables it. */
 @Component(property = PluginFactory.NAME_PROPERTY + "=" + DeviceShare.NAME)
 public final class DeviceShareFactory implements PluginFactory {
-
     @Override
     public Plugin create(PluginArgs args, Handle handle) throws InvalidArgsException {
-        return new DeviceShare(handle, DeviceShareArgs.defaulted(args.as(Args.class)));
+        return DeviceShare.create(args, handle);
     }
 }

@@ -10,7 +10,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * What LoadAware reads from a {@code slo.koordinator.sh/v1alpha1 NodeMetric}, as vectors: when it
+ * What LoadAwareScheduling reads from a {@code slo.koordinator.sh/v1alpha1 NodeMetric}, as vectors: when it
  * was updated and how often it is reported, the node's usage, its aggregated (percentile) usages
  * by type and duration, the system's usage, and each reported pod's usage and priority class.
  */

@@ -16,8 +16,8 @@ import io.hotsched.core.runtime.Snapshot;
 import io.hotsched.plugins.loadaware.Args;
 import io.hotsched.plugins.loadaware.AssignedPod;
 import io.hotsched.plugins.loadaware.Estimator;
-import io.hotsched.plugins.loadaware.LoadAware;
 import io.hotsched.plugins.loadaware.LoadAwareArgs;
+import io.hotsched.plugins.loadaware.LoadAwareScheduling;
 import io.hotsched.plugins.loadaware.NodeLoad;
 import io.hotsched.plugins.loadaware.NodeMetricView;
 import io.hotsched.plugins.loadaware.Vectorizer;
@@ -131,7 +131,8 @@ final class LoadAwareRunner {
             node.addPod(PodInfo.of(p));
         }
         handle.setSnapshot(new Snapshot(List.of(node)));
-        LoadAware plugin = (LoadAware) factory.create(new PluginArgsImpl(ConformanceRunner.args(in)), handle);
+        LoadAwareScheduling plugin =
+                (LoadAwareScheduling) factory.create(new PluginArgsImpl(ConformanceRunner.args(in)), handle);
         PodInfo pod = PodInfo.of(pod(in.path("pod"), now));
         CycleState state = new CycleState();
         plugin.preFilter(state, pod, new Snapshot(List.of(node)));
@@ -273,7 +274,7 @@ final class LoadAwareRunner {
         List<AssignedPod> out = new ArrayList<>();
         for (Map.Entry<String, Pod> e : pods.entrySet()) {
             Pod p = e.getValue();
-            AssignedPod a = LoadAware.assign(
+            AssignedPod a = LoadAwareScheduling.assign(
                     p, e.getKey(), ns(p) + "/" + p.getMetadata().getName(), estimator, () -> clock);
             if (a != null) {
                 out.add(a);

@@ -46,7 +46,7 @@ class DescribeStateTest {
         n1.addPod(Pods.pod("web").uid("w").node("n1").cpu("1").memory("1Gi").info());
         NodeInfo n2 = new NodeInfo(Nodes.node("n2").cpu("8").build());
         handle.setSnapshot(new Snapshot(List.of(n1, n2)));
-        LoadAware plugin = (LoadAware) new LoadAwareScheduling().create(new PluginArgsImpl(Map.of()), handle);
+        LoadAwareScheduling plugin = LoadAwareScheduling.create(new PluginArgsImpl(Map.of()), handle);
 
         Map<String, Object> state =
                 (Map<String, Object>) plugin.describeState("n1").get("n1");

@@ -31,7 +31,7 @@ final class NodeResourcesFitCases {
         JsonNode want = c.path("expected");
         if (want.has("insufficientResources")
                 && factory.create(new PluginArgsImpl(ConformanceRunner.args(in)), new FakeHandle())
-                        instanceof NodeResourcesFit.Instance fit) {
+                        instanceof NodeResourcesFit fit) {
             List<String> expected = new ArrayList<>();
             for (JsonNode r : want.get("insufficientResources")) {
                 expected.add(new InsufficientResource(

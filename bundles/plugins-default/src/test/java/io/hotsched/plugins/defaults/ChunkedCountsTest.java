@@ -18,8 +18,8 @@ import io.hotsched.api.framework.ScorePlugin;
 import io.hotsched.core.runtime.ParallelizerImpl;
 import io.hotsched.core.runtime.PluginArgsImpl;
 import io.hotsched.core.runtime.Snapshot;
-import io.hotsched.plugins.defaults.interpodaffinity.InterPodAffinity;
-import io.hotsched.plugins.defaults.podtopologyspread.PodTopologySpread;
+import io.hotsched.plugins.defaults.interpodaffinity.InterPodAffinityFactory;
+import io.hotsched.plugins.defaults.podtopologyspread.PodTopologySpreadFactory;
 import io.hotsched.testing.FakeHandle;
 import io.hotsched.testing.Nodes;
 import io.hotsched.testing.Pods;
@@ -171,11 +171,11 @@ class ChunkedCountsTest {
 
     @Test
     void interPodAffinityCountsTheSameInChunks() throws Exception {
-        sameAsSequential(new InterPodAffinity());
+        sameAsSequential(new InterPodAffinityFactory());
     }
 
     @Test
     void podTopologySpreadCountsTheSameInChunks() throws Exception {
-        sameAsSequential(new PodTopologySpread());
+        sameAsSequential(new PodTopologySpreadFactory());
     }
 }

@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Test;
 /** Ratios multiply the raw allocatable in what Filter and Score see; the cached node stays as it is. */
 class ResourceAmplificationTest {
 
-    private final AmplificationTransformer t = new AmplificationTransformer();
+    private final ResourceAmplification t = new ResourceAmplification();
 
     private static NodeInfo node(String cpu, String ratios, String raw) {
         Nodes n = Nodes.node("n1").cpu(cpu).memory("16Gi");

@@ -15,7 +15,7 @@ import io.hotsched.core.runtime.FrameworkImpl;
 import io.hotsched.core.runtime.FrameworkServices;
 import io.hotsched.core.runtime.ParallelizerImpl;
 import io.hotsched.core.runtime.Snapshot;
-import io.hotsched.plugins.defaults.noderesourcesfit.NodeResourcesFit;
+import io.hotsched.plugins.defaults.noderesourcesfit.NodeResourcesFitFactory;
 import io.hotsched.testing.Nodes;
 import io.hotsched.testing.Pods;
 import java.util.List;
@@ -38,7 +38,7 @@ class NodeReservationTest {
         return info;
     }
 
-    private final ReservationTransformer t = new ReservationTransformer();
+    private final NodeReservation t = new NodeReservation();
 
     @Test
     void cpuAndMemoryAreTakenOffAndOtherResourcesKept() {
@@ -91,13 +91,13 @@ class NodeReservationTest {
                 """;
         Map<String, io.hotsched.api.framework.PluginFactory> plugins = Map.of(
                 "NodeResourcesFit",
-                new NodeResourcesFit(),
+                new NodeResourcesFitFactory(),
                 NodeReservation.NAME,
-                new NodeReservation(),
+                new NodeReservationFactory(),
                 "PrioritySort",
-                new io.hotsched.plugins.defaults.queuesort.PrioritySort(),
+                new io.hotsched.plugins.defaults.queuesort.PrioritySortFactory(),
                 "DefaultBinder",
-                new io.hotsched.plugins.defaults.defaultbinder.DefaultBinder());
+                new io.hotsched.plugins.defaults.defaultbinder.DefaultBinderFactory());
         NodeInfo n = node("{\"resources\":{\"cpu\":\"6\"}}");
         Snapshot snapshot = new Snapshot(List.of(n));
         FrameworkServices services = new FrameworkServices(

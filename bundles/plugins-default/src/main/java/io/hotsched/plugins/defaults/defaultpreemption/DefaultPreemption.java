@@ -4,23 +4,19 @@ import io.hotsched.api.framework.CycleState;
 import io.hotsched.api.framework.Handle;
 import io.hotsched.api.framework.InvalidArgsException;
 import io.hotsched.api.framework.NodeToStatus;
-import io.hotsched.api.framework.Plugin;
 import io.hotsched.api.framework.PluginArgs;
-import io.hotsched.api.framework.PluginFactory;
 import io.hotsched.api.framework.PodInfo;
 import io.hotsched.api.framework.PostFilterPlugin;
 import io.hotsched.api.framework.PostFilterResult;
 import io.hotsched.api.framework.Status;
 import java.util.List;
-import org.osgi.service.component.annotations.Component;
 
 /**
  * PostFilter: when no node fits, finds the node where evicting the fewest and least important
  * lower-priority pods (respecting PodDisruptionBudgets where it can) makes the pod fit, evicts
  * them and nominates the pod to that node.
  */
-@Component(property = PluginFactory.NAME_PROPERTY + "=" + DefaultPreemption.NAME)
-public final class DefaultPreemption implements PluginFactory {
+public final class DefaultPreemption implements PostFilterPlugin {
 
     public static final String NAME = "DefaultPreemption";
 
@@ -30,8 +26,7 @@ public final class DefaultPreemption implements PluginFactory {
         public Integer minCandidateNodesAbsolute;
     }
 
-    @Override
-    public Plugin create(PluginArgs args, Handle handle) throws InvalidArgsException {
+    static DefaultPreemption create(PluginArgs args, Handle handle) throws InvalidArgsException {
         Args a = args.as(Args.class);
         int percentage = a.minCandidateNodesPercentage == null ? 10 : a.minCandidateNodesPercentage;
         int absolute = a.minCandidateNodesAbsolute == null ? 100 : a.minCandidateNodesAbsolute;
@@ -47,29 +42,27 @@ public final class DefaultPreemption implements PluginFactory {
                     absolute,
                     "cannot be zero at the same time as minCandidateNodesPercentage");
         }
-        return new Instance(new Evaluator(handle, NAME, percentage, absolute));
+        return new DefaultPreemption(new Evaluator(handle, NAME, percentage, absolute));
     }
 
-    static final class Instance implements PostFilterPlugin {
-        private final Evaluator evaluator;
+    private final Evaluator evaluator;
 
-        Instance(Evaluator evaluator) {
-            this.evaluator = evaluator;
-        }
+    DefaultPreemption(Evaluator evaluator) {
+        this.evaluator = evaluator;
+    }
 
-        @Override
-        public String name() {
-            return NAME;
-        }
+    @Override
+    public String name() {
+        return NAME;
+    }
 
-        @Override
-        public PostFilterResult postFilter(CycleState state, PodInfo pod, NodeToStatus statuses) {
-            PostFilterResult r = evaluator.preempt(state, pod, statuses);
-            Status st = r.status();
-            if (st.message().isEmpty()) {
-                return r;
-            }
-            return new PostFilterResult(st.withReasons(List.of("preemption: " + st.message())), r.nominatedNodeName());
+    @Override
+    public PostFilterResult postFilter(CycleState state, PodInfo pod, NodeToStatus statuses) {
+        PostFilterResult r = evaluator.preempt(state, pod, statuses);
+        Status st = r.status();
+        if (st.message().isEmpty()) {
+            return r;
         }
+        return new PostFilterResult(st.withReasons(List.of("preemption: " + st.message())), r.nominatedNodeName());
     }
 }

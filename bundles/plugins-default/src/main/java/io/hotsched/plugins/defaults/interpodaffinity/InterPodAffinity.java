@@ -15,9 +15,7 @@ import io.hotsched.api.framework.InvalidArgsException;
 import io.hotsched.api.framework.NodeInfo;
 import io.hotsched.api.framework.NodeInfoLister;
 import io.hotsched.api.framework.NodeScores;
-import io.hotsched.api.framework.Plugin;
 import io.hotsched.api.framework.PluginArgs;
-import io.hotsched.api.framework.PluginFactory;
 import io.hotsched.api.framework.PodInfo;
 import io.hotsched.api.framework.PreFilterExtensions;
 import io.hotsched.api.framework.PreFilterPlugin;
@@ -34,7 +32,6 @@ import io.hotsched.plugins.defaults.helper.SelectorValidation;
 import io.hotsched.plugins.defaults.helper.States;
 import java.util.List;
 import java.util.Map;
-import org.osgi.service.component.annotations.Component;
 
 /**
  * Filter: the pod's required pod affinity and anti-affinity, and the required anti-affinity of the
@@ -42,8 +39,14 @@ import org.osgi.service.component.annotations.Component;
  * towards it, with their required affinity at {@code hardPodAffinityWeight}) per topology domain,
  * normalized to the highest and lowest node.
  */
-@Component(property = PluginFactory.NAME_PROPERTY + "=" + InterPodAffinity.NAME)
-public final class InterPodAffinity implements PluginFactory {
+public final class InterPodAffinity
+        implements PreFilterPlugin,
+                CountingExtensions,
+                FilterPlugin,
+                PreScorePlugin,
+                ScorePlugin,
+                ScoreExtensions,
+                EnqueueExtensions {
 
     public static final String NAME = "InterPodAffinity";
     public static final String ERR_REASON_AFFINITY = "node(s) didn't match pod affinity rules";
@@ -58,15 +61,14 @@ public final class InterPodAffinity implements PluginFactory {
         public boolean ignorePreferredTermsOfExistingPods;
     }
 
-    @Override
-    public Plugin create(PluginArgs args, Handle handle) throws InvalidArgsException {
+    static InterPodAffinity create(PluginArgs args, Handle handle) throws InvalidArgsException {
         Args a = args.as(Args.class);
         int hard = a.hardPodAffinityWeight == null ? 1 : a.hardPodAffinityWeight;
         if (hard < 0 || hard > MAX_HARD_POD_AFFINITY_WEIGHT) {
             throw new InvalidArgsException(
                     "hardPodAffinityWeight", hard, "must be in the range [0, " + MAX_HARD_POD_AFFINITY_WEIGHT + "]");
         }
-        return new Instance(handle, hard, a.ignorePreferredTermsOfExistingPods);
+        return new InterPodAffinity(handle, hard, a.ignorePreferredTermsOfExistingPods);
     }
 
     /** What Filter needs, counted once per cycle over all nodes; updated when preemption adds or removes pods. */
@@ -108,286 +110,275 @@ public final class InterPodAffinity implements PluginFactory {
     static final StateKey<PreFilterState> PRE_FILTER_KEY = StateKey.of("PreFilter" + NAME, PreFilterState.class);
     static final StateKey<PreScoreState> PRE_SCORE_KEY = StateKey.of("PreScore" + NAME, PreScoreState.class);
 
-    static final class Instance
-            implements PreFilterPlugin,
-                    CountingExtensions,
-                    FilterPlugin,
-                    PreScorePlugin,
-                    ScorePlugin,
-                    ScoreExtensions,
-                    EnqueueExtensions {
+    private final Handle handle;
+    private final int hardPodAffinityWeight;
+    private final boolean ignorePreferredTermsOfExistingPods;
 
-        private final Handle handle;
-        private final int hardPodAffinityWeight;
-        private final boolean ignorePreferredTermsOfExistingPods;
+    InterPodAffinity(Handle handle, int hardPodAffinityWeight, boolean ignorePreferredTermsOfExistingPods) {
+        this.handle = handle;
+        this.hardPodAffinityWeight = hardPodAffinityWeight;
+        this.ignorePreferredTermsOfExistingPods = ignorePreferredTermsOfExistingPods;
+    }
 
-        Instance(Handle handle, int hardPodAffinityWeight, boolean ignorePreferredTermsOfExistingPods) {
-            this.handle = handle;
-            this.hardPodAffinityWeight = hardPodAffinityWeight;
-            this.ignorePreferredTermsOfExistingPods = ignorePreferredTermsOfExistingPods;
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    private boolean matches(AffinityTerm term, PodInfo pod) {
+        // the namespace's labels are looked up only when the namespace selector decides
+        if (term.namespaces().contains(pod.namespace())
+                || term.namespaceSelector().matchesNothing()) {
+            return term.matches(pod, Map.of());
         }
+        return term.matches(pod, handle.namespaceLabels(pod.namespace()));
+    }
 
-        @Override
-        public String name() {
-            return NAME;
-        }
-
-        private boolean matches(AffinityTerm term, PodInfo pod) {
-            // the namespace's labels are looked up only when the namespace selector decides
-            if (term.namespaces().contains(pod.namespace())
-                    || term.namespaceSelector().matchesNothing()) {
-                return term.matches(pod, Map.of());
+    private boolean matchesAll(List<AffinityTerm> terms, PodInfo pod) {
+        for (int i = 0; i < terms.size(); i++) {
+            if (!matches(terms.get(i), pod)) {
+                return false;
             }
-            return term.matches(pod, handle.namespaceLabels(pod.namespace()));
         }
+        return true;
+    }
 
-        private boolean matchesAll(List<AffinityTerm> terms, PodInfo pod) {
-            for (int i = 0; i < terms.size(); i++) {
-                if (!matches(terms.get(i), pod)) {
-                    return false;
+    // ---- PreFilter and Filter --------------------------------------------------------------
+
+    @Override
+    public PreFilterResult preFilter(CycleState state, PodInfo pod, NodeInfoLister nodes) {
+        String error = requiredTermsError(pod);
+        if (error != null) {
+            return PreFilterResult.of(Status.unresolvable("parsing pod: requiredAffinityTerms: " + error));
+        }
+        boolean incomingTerms = !pod.requiredAffinityTerms().isEmpty()
+                || !pod.requiredAntiAffinityTerms().isEmpty();
+        // without terms of its own, only nodes whose pods have required anti-affinity matter (upstream's list)
+        List<NodeInfo> walk = incomingTerms ? nodes.list() : nodes.havePodsWithRequiredAntiAffinityList();
+        List<PreFilterState> chunks = NodeChunks.run(handle.parallelizer(), walk, PreFilterState::new, (s, n) -> {
+            for (int existingI = 0, existingN = n.podsWithRequiredAntiAffinity().size();
+                    existingI < existingN;
+                    existingI++) {
+                countExistingAntiAffinity(
+                        s, pod, n.podsWithRequiredAntiAffinity().get(existingI), n, 1);
+            }
+            if (incomingTerms) {
+                for (int existingI = 0, existingN = n.pods().size(); existingI < existingN; existingI++) {
+                    countIncoming(s, pod, n.pods().get(existingI), n, 1);
                 }
             }
+        });
+        PreFilterState s = chunks.get(0);
+        for (int i = 1; i < chunks.size(); i++) {
+            s.addAll(chunks.get(i));
+        }
+        if (!incomingTerms && s.existingAntiAffinity.isEmpty()) {
+            return PreFilterResult.SKIP;
+        }
+        state.write(PRE_FILTER_KEY, s);
+        return PreFilterResult.ALL_NODES;
+    }
+
+    private void countExistingAntiAffinity(
+            PreFilterState s, PodInfo incoming, PodInfo existing, NodeInfo node, long delta) {
+        Map<String, String> labels = node.labels();
+        for (int tI = 0, tN = existing.requiredAntiAffinityTerms().size(); tI < tN; tI++) {
+            AffinityTerm t = existing.requiredAntiAffinityTerms().get(tI);
+            String v = labels.get(t.topologyKey());
+            if (v != null && matches(t, incoming)) {
+                s.existingAntiAffinity.add(t.topologyKey(), v, delta);
+            }
+        }
+    }
+
+    private void countIncoming(PreFilterState s, PodInfo incoming, PodInfo existing, NodeInfo node, long delta) {
+        Map<String, String> labels = node.labels();
+        List<AffinityTerm> affinity = incoming.requiredAffinityTerms();
+        if (!affinity.isEmpty() && matchesAll(affinity, existing)) {
+            for (int tI = 0, tN = affinity.size(); tI < tN; tI++) {
+                AffinityTerm t = affinity.get(tI);
+                String v = labels.get(t.topologyKey());
+                if (v != null) {
+                    s.affinity.add(t.topologyKey(), v, delta);
+                }
+            }
+        }
+        for (int tI = 0, tN = incoming.requiredAntiAffinityTerms().size(); tI < tN; tI++) {
+            AffinityTerm t = incoming.requiredAntiAffinityTerms().get(tI);
+            String v = labels.get(t.topologyKey());
+            if (v != null && matches(t, existing)) {
+                s.antiAffinity.add(t.topologyKey(), v, delta);
+            }
+        }
+    }
+
+    @Override
+    public PreFilterExtensions preFilterExtensions() {
+        return this;
+    }
+
+    @Override
+    public Status update(CycleState state, PodInfo incoming, PodInfo other, NodeInfo node, long delta) {
+        PreFilterState s = state.readOrNull(PRE_FILTER_KEY);
+        if (s == null) {
+            return States.notFound(PRE_FILTER_KEY);
+        }
+        countExistingAntiAffinity(s, incoming, other, node, delta);
+        countIncoming(s, incoming, other, node, delta);
+        return Status.SUCCESS;
+    }
+
+    @Override
+    public Status filter(CycleState state, PodInfo pod, NodeInfo node) {
+        PreFilterState s = state.readOrNull(PRE_FILTER_KEY);
+        if (s == null) {
+            return States.notFound(PRE_FILTER_KEY);
+        }
+        Map<String, String> labels = node.labels();
+        if (!satisfiesAffinity(s, pod, labels)) {
+            return Status.unresolvable(ERR_REASON_AFFINITY);
+        }
+        for (int tI = 0, tN = pod.requiredAntiAffinityTerms().size(); tI < tN; tI++) {
+            AffinityTerm t = pod.requiredAntiAffinityTerms().get(tI);
+            if (s.antiAffinity.get(t.topologyKey(), labels.get(t.topologyKey())) > 0) {
+                return Status.unschedulable(ERR_REASON_ANTI_AFFINITY);
+            }
+        }
+        if (!s.existingAntiAffinity.isEmpty() && s.existingAntiAffinity.anyPositive(labels)) {
+            return Status.unschedulable(ERR_REASON_EXISTING_ANTI_AFFINITY);
+        }
+        return Status.SUCCESS;
+    }
+
+    private boolean satisfiesAffinity(PreFilterState s, PodInfo pod, Map<String, String> labels) {
+        boolean podsExist = true;
+        for (int tI = 0, tN = pod.requiredAffinityTerms().size(); tI < tN; tI++) {
+            AffinityTerm t = pod.requiredAffinityTerms().get(tI);
+            String v = labels.get(t.topologyKey());
+            if (v == null) {
+                return false;
+            }
+            if (s.affinity.get(t.topologyKey(), v) <= 0) {
+                podsExist = false;
+            }
+        }
+        if (podsExist) {
             return true;
         }
+        // the first pod of a group with affinity to itself may go anywhere its keys exist
+        return s.affinity.isEmpty() && matchesAll(pod.requiredAffinityTerms(), pod);
+    }
 
-        // ---- PreFilter and Filter --------------------------------------------------------------
+    // ---- PreScore, Score, NormalizeScore ---------------------------------------------------
 
-        @Override
-        public PreFilterResult preFilter(CycleState state, PodInfo pod, NodeInfoLister nodes) {
-            String error = requiredTermsError(pod);
-            if (error != null) {
-                return PreFilterResult.of(Status.unresolvable("parsing pod: requiredAffinityTerms: " + error));
-            }
-            boolean incomingTerms = !pod.requiredAffinityTerms().isEmpty()
-                    || !pod.requiredAntiAffinityTerms().isEmpty();
-            // without terms of its own, only nodes whose pods have required anti-affinity matter (upstream's list)
-            List<NodeInfo> walk = incomingTerms ? nodes.list() : nodes.havePodsWithRequiredAntiAffinityList();
-            List<PreFilterState> chunks = NodeChunks.run(handle.parallelizer(), walk, PreFilterState::new, (s, n) -> {
-                for (int existingI = 0,
-                                existingN = n.podsWithRequiredAntiAffinity().size();
-                        existingI < existingN;
-                        existingI++) {
-                    countExistingAntiAffinity(
-                            s, pod, n.podsWithRequiredAntiAffinity().get(existingI), n, 1);
-                }
-                if (incomingTerms) {
-                    for (int existingI = 0, existingN = n.pods().size(); existingI < existingN; existingI++) {
-                        countIncoming(s, pod, n.pods().get(existingI), n, 1);
+    @Override
+    public Status preScore(CycleState state, PodInfo pod, List<NodeInfo> nodes) {
+        if (nodes.isEmpty()) {
+            return Status.SKIP;
+        }
+        boolean hasPreferred = !pod.preferredAffinityTerms().isEmpty()
+                || !pod.preferredAntiAffinityTerms().isEmpty();
+        if (ignorePreferredTermsOfExistingPods && !hasPreferred) {
+            return Status.SKIP;
+        }
+        String error = preferredTermsError(pod);
+        if (error != null) {
+            return Status.error(error);
+        }
+        // without preferred terms of its own, only nodes whose pods have affinity terms can score (upstream's list)
+        List<NodeInfo> walk =
+                hasPreferred ? handle.snapshot().list() : handle.snapshot().havePodsWithAffinityList();
+        List<TopologyCounts> chunks =
+                NodeChunks.run(handle.parallelizer(), walk, () -> new TopologyCounts(true), (scores, n) -> {
+                    List<PodInfo> existing = hasPreferred ? n.pods() : n.podsWithAffinity();
+                    for (int existingI = 0, existingN = existing.size(); existingI < existingN; existingI++) {
+                        scoreExisting(scores, pod, existing.get(existingI), n.labels());
                     }
-                }
-            });
-            PreFilterState s = chunks.get(0);
-            for (int i = 1; i < chunks.size(); i++) {
-                s.addAll(chunks.get(i));
-            }
-            if (!incomingTerms && s.existingAntiAffinity.isEmpty()) {
-                return PreFilterResult.SKIP;
-            }
-            state.write(PRE_FILTER_KEY, s);
-            return PreFilterResult.ALL_NODES;
+                });
+        TopologyCounts scores = chunks.get(0);
+        for (int i = 1; i < chunks.size(); i++) {
+            scores.addAll(chunks.get(i));
         }
+        if (scores.isEmpty()) {
+            return Status.SKIP;
+        }
+        state.write(PRE_SCORE_KEY, new PreScoreState(scores));
+        return Status.SUCCESS;
+    }
 
-        private void countExistingAntiAffinity(
-                PreFilterState s, PodInfo incoming, PodInfo existing, NodeInfo node, long delta) {
-            Map<String, String> labels = node.labels();
-            for (int tI = 0, tN = existing.requiredAntiAffinityTerms().size(); tI < tN; tI++) {
-                AffinityTerm t = existing.requiredAntiAffinityTerms().get(tI);
-                String v = labels.get(t.topologyKey());
-                if (v != null && matches(t, incoming)) {
-                    s.existingAntiAffinity.add(t.topologyKey(), v, delta);
-                }
+    private void scoreExisting(
+            TopologyCounts scores, PodInfo incoming, PodInfo existing, Map<String, String> nodeLabels) {
+        if (nodeLabels.isEmpty()) {
+            return;
+        }
+        add(scores, incoming.preferredAffinityTerms(), existing, nodeLabels, 1, false);
+        add(scores, incoming.preferredAntiAffinityTerms(), existing, nodeLabels, -1, false);
+        if (hardPodAffinityWeight > 0) {
+            add(scores, existing.requiredAffinityTerms(), incoming, nodeLabels, hardPodAffinityWeight, true);
+        }
+        if (!ignorePreferredTermsOfExistingPods) {
+            add(scores, existing.preferredAffinityTerms(), incoming, nodeLabels, 1, false);
+            add(scores, existing.preferredAntiAffinityTerms(), incoming, nodeLabels, -1, false);
+        }
+    }
+
+    /** Adds each term's weight (times {@code sign}), or {@code sign} itself for required terms, where the term selects {@code pod}. */
+    private void add(
+            TopologyCounts scores,
+            List<AffinityTerm> terms,
+            PodInfo pod,
+            Map<String, String> nodeLabels,
+            long sign,
+            boolean fixedWeight) {
+        for (int tI = 0, tN = terms.size(); tI < tN; tI++) {
+            AffinityTerm t = terms.get(tI);
+            if (t.topologyKey() == null || t.topologyKey().isEmpty()) {
+                continue;
+            }
+            String v = nodeLabels.get(t.topologyKey());
+            if (v != null && matches(t, pod)) {
+                scores.add(t.topologyKey(), v, fixedWeight ? sign : sign * t.weight());
             }
         }
+    }
 
-        private void countIncoming(PreFilterState s, PodInfo incoming, PodInfo existing, NodeInfo node, long delta) {
-            Map<String, String> labels = node.labels();
-            List<AffinityTerm> affinity = incoming.requiredAffinityTerms();
-            if (!affinity.isEmpty() && matchesAll(affinity, existing)) {
-                for (int tI = 0, tN = affinity.size(); tI < tN; tI++) {
-                    AffinityTerm t = affinity.get(tI);
-                    String v = labels.get(t.topologyKey());
-                    if (v != null) {
-                        s.affinity.add(t.topologyKey(), v, delta);
-                    }
-                }
-            }
-            for (int tI = 0, tN = incoming.requiredAntiAffinityTerms().size(); tI < tN; tI++) {
-                AffinityTerm t = incoming.requiredAntiAffinityTerms().get(tI);
-                String v = labels.get(t.topologyKey());
-                if (v != null && matches(t, existing)) {
-                    s.antiAffinity.add(t.topologyKey(), v, delta);
-                }
-            }
-        }
+    @Override
+    public long score(CycleState state, PodInfo pod, NodeInfo node) {
+        PreScoreState s = state.readOrNull(PRE_SCORE_KEY);
+        return s == null ? 0 : s.scores().sumFor(node.labels());
+    }
 
-        @Override
-        public PreFilterExtensions preFilterExtensions() {
-            return this;
-        }
+    @Override
+    public ScoreExtensions scoreExtensions() {
+        return this;
+    }
 
-        @Override
-        public Status update(CycleState state, PodInfo incoming, PodInfo other, NodeInfo node, long delta) {
-            PreFilterState s = state.readOrNull(PRE_FILTER_KEY);
-            if (s == null) {
-                return States.notFound(PRE_FILTER_KEY);
-            }
-            countExistingAntiAffinity(s, incoming, other, node, delta);
-            countIncoming(s, incoming, other, node, delta);
+    @Override
+    public Status normalizeScore(CycleState state, PodInfo pod, NodeScores scores) {
+        if (state.read(PRE_SCORE_KEY).isEmpty() || scores.size() == 0) {
             return Status.SUCCESS;
         }
-
-        @Override
-        public Status filter(CycleState state, PodInfo pod, NodeInfo node) {
-            PreFilterState s = state.readOrNull(PRE_FILTER_KEY);
-            if (s == null) {
-                return States.notFound(PRE_FILTER_KEY);
-            }
-            Map<String, String> labels = node.labels();
-            if (!satisfiesAffinity(s, pod, labels)) {
-                return Status.unresolvable(ERR_REASON_AFFINITY);
-            }
-            for (int tI = 0, tN = pod.requiredAntiAffinityTerms().size(); tI < tN; tI++) {
-                AffinityTerm t = pod.requiredAntiAffinityTerms().get(tI);
-                if (s.antiAffinity.get(t.topologyKey(), labels.get(t.topologyKey())) > 0) {
-                    return Status.unschedulable(ERR_REASON_ANTI_AFFINITY);
-                }
-            }
-            if (!s.existingAntiAffinity.isEmpty() && s.existingAntiAffinity.anyPositive(labels)) {
-                return Status.unschedulable(ERR_REASON_EXISTING_ANTI_AFFINITY);
-            }
-            return Status.SUCCESS;
+        long min = Long.MAX_VALUE;
+        long max = Long.MIN_VALUE;
+        for (int i = 0; i < scores.size(); i++) {
+            min = Math.min(min, scores.score(i));
+            max = Math.max(max, scores.score(i));
         }
-
-        private boolean satisfiesAffinity(PreFilterState s, PodInfo pod, Map<String, String> labels) {
-            boolean podsExist = true;
-            for (int tI = 0, tN = pod.requiredAffinityTerms().size(); tI < tN; tI++) {
-                AffinityTerm t = pod.requiredAffinityTerms().get(tI);
-                String v = labels.get(t.topologyKey());
-                if (v == null) {
-                    return false;
-                }
-                if (s.affinity.get(t.topologyKey(), v) <= 0) {
-                    podsExist = false;
-                }
-            }
-            if (podsExist) {
-                return true;
-            }
-            // the first pod of a group with affinity to itself may go anywhere its keys exist
-            return s.affinity.isEmpty() && matchesAll(pod.requiredAffinityTerms(), pod);
+        long diff = max - min;
+        for (int i = 0; i < scores.size(); i++) {
+            double f = diff > 0 ? 100.0 * ((double) (scores.score(i) - min) / diff) : 0;
+            scores.set(i, (long) f);
         }
+        return Status.SUCCESS;
+    }
 
-        // ---- PreScore, Score, NormalizeScore ---------------------------------------------------
-
-        @Override
-        public Status preScore(CycleState state, PodInfo pod, List<NodeInfo> nodes) {
-            if (nodes.isEmpty()) {
-                return Status.SKIP;
-            }
-            boolean hasPreferred = !pod.preferredAffinityTerms().isEmpty()
-                    || !pod.preferredAntiAffinityTerms().isEmpty();
-            if (ignorePreferredTermsOfExistingPods && !hasPreferred) {
-                return Status.SKIP;
-            }
-            String error = preferredTermsError(pod);
-            if (error != null) {
-                return Status.error(error);
-            }
-            // without preferred terms of its own, only nodes whose pods have affinity terms can score (upstream's list)
-            List<NodeInfo> walk =
-                    hasPreferred ? handle.snapshot().list() : handle.snapshot().havePodsWithAffinityList();
-            List<TopologyCounts> chunks =
-                    NodeChunks.run(handle.parallelizer(), walk, () -> new TopologyCounts(true), (scores, n) -> {
-                        List<PodInfo> existing = hasPreferred ? n.pods() : n.podsWithAffinity();
-                        for (int existingI = 0, existingN = existing.size(); existingI < existingN; existingI++) {
-                            scoreExisting(scores, pod, existing.get(existingI), n.labels());
-                        }
-                    });
-            TopologyCounts scores = chunks.get(0);
-            for (int i = 1; i < chunks.size(); i++) {
-                scores.addAll(chunks.get(i));
-            }
-            if (scores.isEmpty()) {
-                return Status.SKIP;
-            }
-            state.write(PRE_SCORE_KEY, new PreScoreState(scores));
-            return Status.SUCCESS;
-        }
-
-        private void scoreExisting(
-                TopologyCounts scores, PodInfo incoming, PodInfo existing, Map<String, String> nodeLabels) {
-            if (nodeLabels.isEmpty()) {
-                return;
-            }
-            add(scores, incoming.preferredAffinityTerms(), existing, nodeLabels, 1, false);
-            add(scores, incoming.preferredAntiAffinityTerms(), existing, nodeLabels, -1, false);
-            if (hardPodAffinityWeight > 0) {
-                add(scores, existing.requiredAffinityTerms(), incoming, nodeLabels, hardPodAffinityWeight, true);
-            }
-            if (!ignorePreferredTermsOfExistingPods) {
-                add(scores, existing.preferredAffinityTerms(), incoming, nodeLabels, 1, false);
-                add(scores, existing.preferredAntiAffinityTerms(), incoming, nodeLabels, -1, false);
-            }
-        }
-
-        /** Adds each term's weight (times {@code sign}), or {@code sign} itself for required terms, where the term selects {@code pod}. */
-        private void add(
-                TopologyCounts scores,
-                List<AffinityTerm> terms,
-                PodInfo pod,
-                Map<String, String> nodeLabels,
-                long sign,
-                boolean fixedWeight) {
-            for (int tI = 0, tN = terms.size(); tI < tN; tI++) {
-                AffinityTerm t = terms.get(tI);
-                if (t.topologyKey() == null || t.topologyKey().isEmpty()) {
-                    continue;
-                }
-                String v = nodeLabels.get(t.topologyKey());
-                if (v != null && matches(t, pod)) {
-                    scores.add(t.topologyKey(), v, fixedWeight ? sign : sign * t.weight());
-                }
-            }
-        }
-
-        @Override
-        public long score(CycleState state, PodInfo pod, NodeInfo node) {
-            PreScoreState s = state.readOrNull(PRE_SCORE_KEY);
-            return s == null ? 0 : s.scores().sumFor(node.labels());
-        }
-
-        @Override
-        public ScoreExtensions scoreExtensions() {
-            return this;
-        }
-
-        @Override
-        public Status normalizeScore(CycleState state, PodInfo pod, NodeScores scores) {
-            if (state.read(PRE_SCORE_KEY).isEmpty() || scores.size() == 0) {
-                return Status.SUCCESS;
-            }
-            long min = Long.MAX_VALUE;
-            long max = Long.MIN_VALUE;
-            for (int i = 0; i < scores.size(); i++) {
-                min = Math.min(min, scores.score(i));
-                max = Math.max(max, scores.score(i));
-            }
-            long diff = max - min;
-            for (int i = 0; i < scores.size(); i++) {
-                double f = diff > 0 ? 100.0 * ((double) (scores.score(i) - min) / diff) : 0;
-                scores.set(i, (long) f);
-            }
-            return Status.SUCCESS;
-        }
-
-        @Override
-        public List<ClusterEventWithHint> eventsToRegister() {
-            return List.of(
-                    ClusterEventWithHint.of(ClusterEvent.of(
-                            ClusterEvent.POD, ActionType.ADD, ActionType.UPDATE_POD_LABEL, ActionType.DELETE)),
-                    ClusterEventWithHint.of(
-                            ClusterEvent.of(ClusterEvent.NODE, ActionType.ADD, ActionType.UPDATE_NODE_LABEL)));
-        }
+    @Override
+    public List<ClusterEventWithHint> eventsToRegister() {
+        return List.of(
+                ClusterEventWithHint.of(ClusterEvent.of(
+                        ClusterEvent.POD, ActionType.ADD, ActionType.UPDATE_POD_LABEL, ActionType.DELETE)),
+                ClusterEventWithHint.of(
+                        ClusterEvent.of(ClusterEvent.NODE, ActionType.ADD, ActionType.UPDATE_NODE_LABEL)));
     }
 
     private static String requiredTermsError(PodInfo pod) {

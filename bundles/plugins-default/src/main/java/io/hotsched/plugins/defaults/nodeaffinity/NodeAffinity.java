@@ -14,9 +14,7 @@ import io.hotsched.api.framework.InvalidArgsException;
 import io.hotsched.api.framework.NodeInfo;
 import io.hotsched.api.framework.NodeInfoLister;
 import io.hotsched.api.framework.NodeScores;
-import io.hotsched.api.framework.Plugin;
 import io.hotsched.api.framework.PluginArgs;
-import io.hotsched.api.framework.PluginFactory;
 import io.hotsched.api.framework.PodInfo;
 import io.hotsched.api.framework.PreFilterPlugin;
 import io.hotsched.api.framework.PreFilterResult;
@@ -33,15 +31,14 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-import org.osgi.service.component.annotations.Component;
 
 /**
  * Filter: the node must match the pod's {@code nodeSelector} and required node affinity, and the
  * scheduler-enforced {@code addedAffinity} of the arguments. Score: the sum of the weights of the
  * preferred terms (the pod's and the added ones) the node matches, normalized.
  */
-@Component(property = PluginFactory.NAME_PROPERTY + "=" + NodeAffinity.NAME)
-public final class NodeAffinity implements PluginFactory {
+public final class NodeAffinity
+        implements PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugin, ScoreExtensions, EnqueueExtensions {
 
     public static final String NAME = "NodeAffinity";
     public static final String ERR_REASON_POD = "node(s) didn't match Pod's node affinity/selector";
@@ -53,8 +50,7 @@ public final class NodeAffinity implements PluginFactory {
         public io.fabric8.kubernetes.api.model.NodeAffinity addedAffinity;
     }
 
-    @Override
-    public Plugin create(PluginArgs args, Handle handle) throws InvalidArgsException {
+    static NodeAffinity create(PluginArgs args, Handle handle) throws InvalidArgsException {
         Args a = args.as(Args.class);
         List<NodeSelectorTerm> addedRequired = null;
         List<Weighted> addedPreferred = List.of();
@@ -78,7 +74,7 @@ public final class NodeAffinity implements PluginFactory {
                         "addedAffinity.preferredDuringSchedulingIgnoredDuringExecution", error[0]);
             }
         }
-        return new Instance(addedRequired, addedPreferred);
+        return new NodeAffinity(addedRequired, addedPreferred);
     }
 
     /** A preferred term with its weight. */
@@ -111,129 +107,126 @@ public final class NodeAffinity implements PluginFactory {
         }
     }
 
-    static final class Instance
-            implements PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugin, ScoreExtensions, EnqueueExtensions {
-        private static final StateKey<RequiredNodeAffinity> REQUIRED =
-                StateKey.of("PreFilter" + NAME, RequiredNodeAffinity.class);
-        private static final StateKey<Preferred> PREFERRED = StateKey.of("PreScore" + NAME, Preferred.class);
-        private static final Status REJECT_POD = Status.unresolvable(ERR_REASON_POD);
-        private static final Status REJECT_ENFORCED = Status.unresolvable(ERR_REASON_ENFORCED);
+    private static final StateKey<RequiredNodeAffinity> REQUIRED =
+            StateKey.of("PreFilter" + NAME, RequiredNodeAffinity.class);
+    private static final StateKey<Preferred> PREFERRED = StateKey.of("PreScore" + NAME, Preferred.class);
+    private static final Status REJECT_POD = Status.unresolvable(ERR_REASON_POD);
+    private static final Status REJECT_ENFORCED = Status.unresolvable(ERR_REASON_ENFORCED);
 
-        private final List<NodeSelectorTerm> addedRequired;
-        private final List<Weighted> addedPreferred;
+    private final List<NodeSelectorTerm> addedRequired;
+    private final List<Weighted> addedPreferred;
 
-        Instance(List<NodeSelectorTerm> addedRequired, List<Weighted> addedPreferred) {
-            this.addedRequired = addedRequired;
-            this.addedPreferred = addedPreferred;
+    NodeAffinity(List<NodeSelectorTerm> addedRequired, List<Weighted> addedPreferred) {
+        this.addedRequired = addedRequired;
+        this.addedPreferred = addedPreferred;
+    }
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    @Override
+    public PreFilterResult preFilter(CycleState state, PodInfo pod, NodeInfoLister nodes) {
+        RequiredNodeAffinity r = RequiredNodeAffinity.of(pod);
+        if (r.nodeSelector().isEmpty() && r.terms() == null && addedRequired == null) {
+            return PreFilterResult.SKIP;
         }
-
-        @Override
-        public String name() {
-            return NAME;
+        state.write(REQUIRED, r);
+        if (r.terms() == null || r.terms().isEmpty()) {
+            return PreFilterResult.ALL_NODES;
         }
-
-        @Override
-        public PreFilterResult preFilter(CycleState state, PodInfo pod, NodeInfoLister nodes) {
-            RequiredNodeAffinity r = RequiredNodeAffinity.of(pod);
-            if (r.nodeSelector().isEmpty() && r.terms() == null && addedRequired == null) {
-                return PreFilterResult.SKIP;
-            }
-            state.write(REQUIRED, r);
-            if (r.terms() == null || r.terms().isEmpty()) {
-                return PreFilterResult.ALL_NODES;
-            }
-            // When every term names nodes with metadata.name In, only those nodes can fit.
-            Set<String> union = new HashSet<>();
-            for (NodeSelectorTerm t : r.terms()) {
-                Set<String> within = null;
-                for (NodeSelectorRequirement f : t.fields()) {
-                    if ("metadata.name".equals(f.getKey()) && "In".equals(f.getOperator())) {
-                        Set<String> values = new HashSet<>(f.getValues() == null ? List.of() : f.getValues());
-                        if (within == null) {
-                            within = values;
-                        } else {
-                            within.retainAll(values);
-                        }
+        // When every term names nodes with metadata.name In, only those nodes can fit.
+        Set<String> union = new HashSet<>();
+        for (NodeSelectorTerm t : r.terms()) {
+            Set<String> within = null;
+            for (NodeSelectorRequirement f : t.fields()) {
+                if ("metadata.name".equals(f.getKey()) && "In".equals(f.getOperator())) {
+                    Set<String> values = new HashSet<>(f.getValues() == null ? List.of() : f.getValues());
+                    if (within == null) {
+                        within = values;
+                    } else {
+                        within.retainAll(values);
                     }
                 }
-                if (within == null) {
-                    return PreFilterResult.ALL_NODES;
-                }
-                union.addAll(within);
             }
-            if (union.isEmpty()) {
-                return PreFilterResult.of(Status.unresolvable(ERR_REASON_CONFLICT));
+            if (within == null) {
+                return PreFilterResult.ALL_NODES;
             }
-            return PreFilterResult.nodes(union);
+            union.addAll(within);
         }
+        if (union.isEmpty()) {
+            return PreFilterResult.of(Status.unresolvable(ERR_REASON_CONFLICT));
+        }
+        return PreFilterResult.nodes(union);
+    }
 
-        @Override
-        public Status filter(CycleState state, PodInfo pod, NodeInfo node) {
-            Node n = node.node();
-            if (n == null) {
-                return Status.error("node not found");
-            }
-            if (addedRequired != null && !RequiredNodeAffinity.anyMatches(addedRequired, n)) {
-                return REJECT_ENFORCED;
-            }
-            RequiredNodeAffinity r = state.read(REQUIRED).orElseGet(() -> RequiredNodeAffinity.of(pod));
-            return r.matches(n) ? Status.SUCCESS : REJECT_POD;
+    @Override
+    public Status filter(CycleState state, PodInfo pod, NodeInfo node) {
+        Node n = node.node();
+        if (n == null) {
+            return Status.error("node not found");
         }
+        if (addedRequired != null && !RequiredNodeAffinity.anyMatches(addedRequired, n)) {
+            return REJECT_ENFORCED;
+        }
+        RequiredNodeAffinity r = state.read(REQUIRED).orElseGet(() -> RequiredNodeAffinity.of(pod));
+        return r.matches(n) ? Status.SUCCESS : REJECT_POD;
+    }
 
-        @Override
-        public Status preScore(CycleState state, PodInfo pod, List<NodeInfo> nodes) {
-            var spec = pod.pod().getSpec();
-            var affinity = spec == null || spec.getAffinity() == null
-                    ? null
-                    : spec.getAffinity().getNodeAffinity();
-            String[] error = new String[1];
-            List<Weighted> terms = weighted(
-                    affinity == null ? null : affinity.getPreferredDuringSchedulingIgnoredDuringExecution(), error);
-            if (error[0] != null) {
-                return Status.error(error[0]);
-            }
-            if (terms.isEmpty() && addedPreferred.isEmpty()) {
-                return Status.SKIP;
-            }
-            List<Weighted> all = new ArrayList<>(terms);
-            all.addAll(addedPreferred);
-            state.write(PREFERRED, new Preferred(List.copyOf(all)));
-            return Status.SUCCESS;
+    @Override
+    public Status preScore(CycleState state, PodInfo pod, List<NodeInfo> nodes) {
+        var spec = pod.pod().getSpec();
+        var affinity = spec == null || spec.getAffinity() == null
+                ? null
+                : spec.getAffinity().getNodeAffinity();
+        String[] error = new String[1];
+        List<Weighted> terms = weighted(
+                affinity == null ? null : affinity.getPreferredDuringSchedulingIgnoredDuringExecution(), error);
+        if (error[0] != null) {
+            return Status.error(error[0]);
         }
+        if (terms.isEmpty() && addedPreferred.isEmpty()) {
+            return Status.SKIP;
+        }
+        List<Weighted> all = new ArrayList<>(terms);
+        all.addAll(addedPreferred);
+        state.write(PREFERRED, new Preferred(List.copyOf(all)));
+        return Status.SUCCESS;
+    }
 
-        @Override
-        public long score(CycleState state, PodInfo pod, NodeInfo node) {
-            Node n = node.node();
-            if (n == null) {
-                return 0;
+    @Override
+    public long score(CycleState state, PodInfo pod, NodeInfo node) {
+        Node n = node.node();
+        if (n == null) {
+            return 0;
+        }
+        List<Weighted> terms = state.read(PREFERRED).map(Preferred::terms).orElse(List.of());
+        long sum = 0;
+        for (Weighted w : terms) {
+            if (w.weight() != 0 && w.term().matches(n)) {
+                sum += w.weight();
             }
-            List<Weighted> terms = state.read(PREFERRED).map(Preferred::terms).orElse(List.of());
-            long sum = 0;
-            for (Weighted w : terms) {
-                if (w.weight() != 0 && w.term().matches(n)) {
-                    sum += w.weight();
-                }
-            }
-            return sum;
         }
+        return sum;
+    }
 
-        @Override
-        public ScoreExtensions scoreExtensions() {
-            return this;
-        }
+    @Override
+    public ScoreExtensions scoreExtensions() {
+        return this;
+    }
 
-        @Override
-        public Status normalizeScore(CycleState state, PodInfo pod, NodeScores scores) {
-            Normalize.defaultNormalize(scores, false);
-            return Status.SUCCESS;
-        }
+    @Override
+    public Status normalizeScore(CycleState state, PodInfo pod, NodeScores scores) {
+        Normalize.defaultNormalize(scores, false);
+        return Status.SUCCESS;
+    }
 
-        @Override
-        public List<ClusterEventWithHint> eventsToRegister() {
-            return List.of(
-                    ClusterEventWithHint.of(
-                            ClusterEvent.of(ClusterEvent.NODE, ActionType.ADD, ActionType.UPDATE_NODE_LABEL)),
-                    ClusterEventWithHint.of(ClusterEvent.of(ClusterEvent.POD, ActionType.UPDATE)));
-        }
+    @Override
+    public List<ClusterEventWithHint> eventsToRegister() {
+        return List.of(
+                ClusterEventWithHint.of(
+                        ClusterEvent.of(ClusterEvent.NODE, ActionType.ADD, ActionType.UPDATE_NODE_LABEL)),
+                ClusterEventWithHint.of(ClusterEvent.of(ClusterEvent.POD, ActionType.UPDATE)));
     }
 }

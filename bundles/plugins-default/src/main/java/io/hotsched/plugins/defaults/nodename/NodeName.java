@@ -6,28 +6,17 @@ import io.hotsched.api.framework.ClusterEventWithHint;
 import io.hotsched.api.framework.CycleState;
 import io.hotsched.api.framework.EnqueueExtensions;
 import io.hotsched.api.framework.FilterPlugin;
-import io.hotsched.api.framework.Handle;
 import io.hotsched.api.framework.NodeInfo;
-import io.hotsched.api.framework.Plugin;
-import io.hotsched.api.framework.PluginArgs;
-import io.hotsched.api.framework.PluginFactory;
 import io.hotsched.api.framework.PodInfo;
 import io.hotsched.api.framework.Status;
 import java.util.List;
-import org.osgi.service.component.annotations.Component;
 
 /** A pod that names a node ({@code spec.nodeName}) fits only that node. */
-@Component(property = PluginFactory.NAME_PROPERTY + "=" + NodeName.NAME)
-public final class NodeName implements PluginFactory, FilterPlugin, EnqueueExtensions {
+public final class NodeName implements FilterPlugin, EnqueueExtensions {
 
     public static final String NAME = "NodeName";
     public static final String ERR_REASON = "node(s) didn't match the requested node name";
     private static final Status REJECT = Status.unresolvable(ERR_REASON);
-
-    @Override
-    public Plugin create(PluginArgs args, Handle handle) {
-        return new NodeName();
-    }
 
     @Override
     public String name() {

@@ -6,13 +6,9 @@ import io.hotsched.api.framework.ClusterEventWithHint;
 import io.hotsched.api.framework.CycleState;
 import io.hotsched.api.framework.EnqueueExtensions;
 import io.hotsched.api.framework.FilterPlugin;
-import io.hotsched.api.framework.Handle;
 import io.hotsched.api.framework.HostPort;
 import io.hotsched.api.framework.NodeInfo;
 import io.hotsched.api.framework.NodeInfoLister;
-import io.hotsched.api.framework.Plugin;
-import io.hotsched.api.framework.PluginArgs;
-import io.hotsched.api.framework.PluginFactory;
 import io.hotsched.api.framework.PodInfo;
 import io.hotsched.api.framework.PreFilterPlugin;
 import io.hotsched.api.framework.PreFilterResult;
@@ -21,14 +17,12 @@ import io.hotsched.api.framework.StateKey;
 import io.hotsched.api.framework.Status;
 import io.hotsched.plugins.defaults.helper.States;
 import java.util.List;
-import org.osgi.service.component.annotations.Component;
 
 /**
  * A pod's host ports must be free on the node: same protocol and port on the same IP, or either
  * side the wildcard 0.0.0.0, conflict. Unschedulable (preemption can free a port).
  */
-@Component(property = PluginFactory.NAME_PROPERTY + "=" + NodePorts.NAME)
-public final class NodePorts implements PluginFactory, PreFilterPlugin, FilterPlugin, EnqueueExtensions {
+public final class NodePorts implements PreFilterPlugin, FilterPlugin, EnqueueExtensions {
 
     public static final String NAME = "NodePorts";
     public static final String ERR_REASON = "node(s) didn't have free ports for the requested pod ports";
@@ -41,11 +35,6 @@ public final class NodePorts implements PluginFactory, PreFilterPlugin, FilterPl
         public StateData copy() {
             return this;
         }
-    }
-
-    @Override
-    public Plugin create(PluginArgs args, Handle handle) {
-        return new NodePorts();
     }
 
     @Override

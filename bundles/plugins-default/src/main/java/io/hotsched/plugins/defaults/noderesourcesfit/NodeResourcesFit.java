@@ -11,9 +11,7 @@ import io.hotsched.api.framework.Handle;
 import io.hotsched.api.framework.InvalidArgsException;
 import io.hotsched.api.framework.NodeInfo;
 import io.hotsched.api.framework.NodeInfoLister;
-import io.hotsched.api.framework.Plugin;
 import io.hotsched.api.framework.PluginArgs;
-import io.hotsched.api.framework.PluginFactory;
 import io.hotsched.api.framework.PodInfo;
 import io.hotsched.api.framework.PreFilterPlugin;
 import io.hotsched.api.framework.PreFilterResult;
@@ -29,14 +27,13 @@ import io.hotsched.plugins.defaults.helper.ResourceSpec;
 import io.hotsched.plugins.defaults.helper.States;
 import java.util.List;
 import java.util.Set;
-import org.osgi.service.component.annotations.Component;
 
 /**
  * Filter: the node has room for the pod's requests (and one more pod). Score: how the node's
  * resources would be allocated with the pod on it, by the configured scoring strategy.
  */
-@Component(property = PluginFactory.NAME_PROPERTY + "=" + NodeResourcesFit.NAME)
-public final class NodeResourcesFit implements PluginFactory {
+public final class NodeResourcesFit
+        implements PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugin, EnqueueExtensions {
 
     public static final String NAME = "NodeResourcesFit";
     public static final String LEAST_ALLOCATED = "LeastAllocated";
@@ -67,8 +64,7 @@ public final class NodeResourcesFit implements PluginFactory {
     /** UtilizationShapePoint (v1). */
     public record UtilizationShapePoint(long utilization, long score) {}
 
-    @Override
-    public Plugin create(PluginArgs args, Handle handle) throws InvalidArgsException {
+    static NodeResourcesFit create(PluginArgs args, Handle handle) throws InvalidArgsException {
         Args a = args.as(Args.class);
         Set<String> ignored = names(a.ignoredResources, "ignoredResources", false);
         Set<String> groups = names(a.ignoredResourceGroups, "ignoredResourceGroups", true);
@@ -87,7 +83,7 @@ public final class NodeResourcesFit implements PluginFactory {
                         "Unsupported value: one of " + LEAST_ALLOCATED + ", " + MOST_ALLOCATED + ", "
                                 + REQUESTED_TO_CAPACITY_RATIO);
         };
-        return new Instance(new Fits(ignored, groups), strategy, resources);
+        return new NodeResourcesFit(new Fits(ignored, groups), strategy, resources);
     }
 
     private static Set<String> names(List<String> names, String field, boolean groups) throws InvalidArgsException {
@@ -158,92 +154,87 @@ public final class NodeResourcesFit implements PluginFactory {
     static final StateKey<PreFilterState> PRE_FILTER_KEY = StateKey.of("PreFilter" + NAME, PreFilterState.class);
     static final StateKey<PreScoreState> PRE_SCORE_KEY = StateKey.of("PreScore" + NAME, PreScoreState.class);
 
-    /** The plugin with its arguments. */
-    public static final class Instance
-            implements PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugin, EnqueueExtensions {
+    private final Fits fits;
+    private final ScoringStrategy strategy;
+    private final List<ResourceSpec> resources;
+    private final long[] weights;
 
-        private final Fits fits;
-        private final ScoringStrategy strategy;
-        private final List<ResourceSpec> resources;
-        private final long[] weights;
+    NodeResourcesFit(Fits fits, ScoringStrategy strategy, List<ResourceSpec> resources) {
+        this.fits = fits;
+        this.strategy = strategy;
+        this.resources = resources;
+        this.weights = resources.stream().mapToLong(ResourceSpec::weight).toArray();
+    }
 
-        Instance(Fits fits, ScoringStrategy strategy, List<ResourceSpec> resources) {
-            this.fits = fits;
-            this.strategy = strategy;
-            this.resources = resources;
-            this.weights = resources.stream().mapToLong(ResourceSpec::weight).toArray();
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    @Override
+    public PreFilterResult preFilter(CycleState state, PodInfo pod, NodeInfoLister nodes) {
+        state.write(PRE_FILTER_KEY, new PreFilterState(pod.requests()));
+        return PreFilterResult.ALL_NODES;
+    }
+
+    @Override
+    public Status filter(CycleState state, PodInfo pod, NodeInfo node) {
+        PreFilterState s = state.readOrNull(PRE_FILTER_KEY);
+        if (s == null) {
+            return States.notFound(PRE_FILTER_KEY);
         }
-
-        @Override
-        public String name() {
-            return NAME;
-        }
-
-        @Override
-        public PreFilterResult preFilter(CycleState state, PodInfo pod, NodeInfoLister nodes) {
-            state.write(PRE_FILTER_KEY, new PreFilterState(pod.requests()));
-            return PreFilterResult.ALL_NODES;
-        }
-
-        @Override
-        public Status filter(CycleState state, PodInfo pod, NodeInfo node) {
-            PreFilterState s = state.readOrNull(PRE_FILTER_KEY);
-            if (s == null) {
-                return States.notFound(PRE_FILTER_KEY);
-            }
-            List<InsufficientResource> missing = fits.check(s.request(), node);
-            if (missing.isEmpty()) {
-                return Status.SUCCESS;
-            }
-            String[] reasons = new String[missing.size()];
-            boolean unresolvable = false;
-            for (int i = 0; i < reasons.length; i++) {
-                reasons[i] = missing.get(i).reason();
-                unresolvable |= missing.get(i).unresolvable();
-            }
-            return Status.of(unresolvable ? Code.UNSCHEDULABLE_AND_UNRESOLVABLE : Code.UNSCHEDULABLE, reasons);
-        }
-
-        /** What the pod lacks on {@code node}, as Filter sees it; for explanations and tests. */
-        public List<InsufficientResource> insufficientResources(PodInfo pod, NodeInfo node) {
-            return fits.check(pod.requests(), node);
-        }
-
-        @Override
-        public Status preScore(CycleState state, PodInfo pod, List<NodeInfo> nodes) {
-            state.write(PRE_SCORE_KEY, new PreScoreState(ResourceAllocation.podRequests(pod, resources, false)));
+        List<InsufficientResource> missing = fits.check(s.request(), node);
+        if (missing.isEmpty()) {
             return Status.SUCCESS;
         }
+        String[] reasons = new String[missing.size()];
+        boolean unresolvable = false;
+        for (int i = 0; i < reasons.length; i++) {
+            reasons[i] = missing.get(i).reason();
+            unresolvable |= missing.get(i).unresolvable();
+        }
+        return Status.of(unresolvable ? Code.UNSCHEDULABLE_AND_UNRESOLVABLE : Code.UNSCHEDULABLE, reasons);
+    }
 
-        @Override
-        public long score(CycleState state, PodInfo pod, NodeInfo node) {
-            PreScoreState pre = state.readOrNull(PRE_SCORE_KEY);
-            long[] podRequests = pre != null ? pre.requests() : ResourceAllocation.podRequests(pod, resources, false);
-            long weightedSum = 0;
-            long weightSum = 0;
-            for (int i = 0; i < podRequests.length; i++) {
-                String name = resources.get(i).name();
-                long allocatable = ResourceAllocation.allocatable(node, name, podRequests[i]);
-                if (allocatable == 0) {
-                    continue;
-                }
-                long s = strategy.resourceScore(
-                        ResourceAllocation.requested(node, name, podRequests[i], false), allocatable);
-                if (s != ScoringStrategy.LEFT_OUT) {
-                    weightedSum += s * weights[i];
-                    weightSum += weights[i];
-                }
+    /** What the pod lacks on {@code node}, as Filter sees it; for explanations and tests. */
+    public List<InsufficientResource> insufficientResources(PodInfo pod, NodeInfo node) {
+        return fits.check(pod.requests(), node);
+    }
+
+    @Override
+    public Status preScore(CycleState state, PodInfo pod, List<NodeInfo> nodes) {
+        state.write(PRE_SCORE_KEY, new PreScoreState(ResourceAllocation.podRequests(pod, resources, false)));
+        return Status.SUCCESS;
+    }
+
+    @Override
+    public long score(CycleState state, PodInfo pod, NodeInfo node) {
+        PreScoreState pre = state.readOrNull(PRE_SCORE_KEY);
+        long[] podRequests = pre != null ? pre.requests() : ResourceAllocation.podRequests(pod, resources, false);
+        long weightedSum = 0;
+        long weightSum = 0;
+        for (int i = 0; i < podRequests.length; i++) {
+            String name = resources.get(i).name();
+            long allocatable = ResourceAllocation.allocatable(node, name, podRequests[i]);
+            if (allocatable == 0) {
+                continue;
             }
-            return strategy.combine(weightedSum, weightSum);
+            long s = strategy.resourceScore(
+                    ResourceAllocation.requested(node, name, podRequests[i], false), allocatable);
+            if (s != ScoringStrategy.LEFT_OUT) {
+                weightedSum += s * weights[i];
+                weightSum += weights[i];
+            }
         }
+        return strategy.combine(weightedSum, weightSum);
+    }
 
-        @Override
-        public List<ClusterEventWithHint> eventsToRegister() {
-            return List.of(
-                    ClusterEventWithHint.of(
-                            ClusterEvent.of(ClusterEvent.POD, ActionType.DELETE, ActionType.UPDATE_POD_SCALE_DOWN)),
-                    ClusterEventWithHint.of(
-                            ClusterEvent.of(ClusterEvent.NODE, ActionType.ADD, ActionType.UPDATE_NODE_ALLOCATABLE)));
-        }
+    @Override
+    public List<ClusterEventWithHint> eventsToRegister() {
+        return List.of(
+                ClusterEventWithHint.of(
+                        ClusterEvent.of(ClusterEvent.POD, ActionType.DELETE, ActionType.UPDATE_POD_SCALE_DOWN)),
+                ClusterEventWithHint.of(
+                        ClusterEvent.of(ClusterEvent.NODE, ActionType.ADD, ActionType.UPDATE_NODE_ALLOCATABLE)));
     }
 }

@@ -7,31 +7,20 @@ import io.hotsched.api.framework.ClusterEventWithHint;
 import io.hotsched.api.framework.CycleState;
 import io.hotsched.api.framework.EnqueueExtensions;
 import io.hotsched.api.framework.FilterPlugin;
-import io.hotsched.api.framework.Handle;
 import io.hotsched.api.framework.NodeInfo;
-import io.hotsched.api.framework.Plugin;
-import io.hotsched.api.framework.PluginArgs;
-import io.hotsched.api.framework.PluginFactory;
 import io.hotsched.api.framework.PodInfo;
 import io.hotsched.api.framework.Status;
 import io.hotsched.plugins.defaults.helper.Taints;
 import java.util.List;
-import org.osgi.service.component.annotations.Component;
 
 /** A cordoned node ({@code spec.unschedulable}) takes only pods that tolerate the unschedulable taint. */
-@Component(property = PluginFactory.NAME_PROPERTY + "=" + NodeUnschedulable.NAME)
-public final class NodeUnschedulable implements PluginFactory, FilterPlugin, EnqueueExtensions {
+public final class NodeUnschedulable implements FilterPlugin, EnqueueExtensions {
 
     public static final String NAME = "NodeUnschedulable";
     public static final String ERR_REASON_UNSCHEDULABLE = "node(s) were unschedulable";
     public static final String ERR_REASON_UNKNOWN_CONDITION = "node(s) had unknown conditions";
     private static final Taint UNSCHEDULABLE_TAINT =
             new Taint("NoSchedule", "node.kubernetes.io/unschedulable", null, null);
-
-    @Override
-    public Plugin create(PluginArgs args, Handle handle) {
-        return new NodeUnschedulable();
-    }
 
     @Override
     public String name() {

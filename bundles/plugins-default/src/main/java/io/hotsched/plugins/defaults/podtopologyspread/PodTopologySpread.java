@@ -14,9 +14,7 @@ import io.hotsched.api.framework.LabelSelector;
 import io.hotsched.api.framework.NodeInfo;
 import io.hotsched.api.framework.NodeInfoLister;
 import io.hotsched.api.framework.NodeScores;
-import io.hotsched.api.framework.Plugin;
 import io.hotsched.api.framework.PluginArgs;
-import io.hotsched.api.framework.PluginFactory;
 import io.hotsched.api.framework.PodInfo;
 import io.hotsched.api.framework.PreFilterExtensions;
 import io.hotsched.api.framework.PreFilterPlugin;
@@ -37,7 +35,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import org.osgi.service.component.annotations.Component;
 
 /**
  * Filter: placing the pod must keep each DoNotSchedule constraint's skew (matching pods in the
@@ -45,8 +42,14 @@ import org.osgi.service.component.annotations.Component;
  * nodes in domains with fewer matching pods score higher. Pods without constraints get the
  * default ones, spread over what selects them (Services, ReplicaSets ...).
  */
-@Component(property = PluginFactory.NAME_PROPERTY + "=" + PodTopologySpread.NAME)
-public final class PodTopologySpread implements PluginFactory {
+public final class PodTopologySpread
+        implements PreFilterPlugin,
+                CountingExtensions,
+                FilterPlugin,
+                PreScorePlugin,
+                ScorePlugin,
+                ScoreExtensions,
+                EnqueueExtensions {
 
     public static final String NAME = "PodTopologySpread";
     public static final String ERR_REASON_CONSTRAINTS_NOT_MATCH =
@@ -78,8 +81,7 @@ public final class PodTopologySpread implements PluginFactory {
         public List<TopologySpreadConstraint> defaultConstraints;
     }
 
-    @Override
-    public Plugin create(PluginArgs args, Handle handle) throws InvalidArgsException {
+    static PodTopologySpread create(PluginArgs args, Handle handle) throws InvalidArgsException {
         Args a = args.as(Args.class);
         String type = a.defaultingType == null ? SYSTEM : a.defaultingType;
         List<TopologySpreadConstraint> defaults = a.defaultConstraints == null ? List.of() : a.defaultConstraints;
@@ -118,7 +120,8 @@ public final class PodTopologySpread implements PluginFactory {
                         at, "Duplicate value: {" + c.getTopologyKey() + ", " + c.getWhenUnsatisfiable() + "}");
             }
         }
-        return new Instance(handle, type.equals(SYSTEM) ? SYSTEM_DEFAULTS : List.copyOf(defaults), type.equals(SYSTEM));
+        return new PodTopologySpread(
+                handle, type.equals(SYSTEM) ? SYSTEM_DEFAULTS : List.copyOf(defaults), type.equals(SYSTEM));
     }
 
     /** Matching pods per domain for each DoNotSchedule constraint, and each one's emptiest eligible domain. */
@@ -182,330 +185,316 @@ public final class PodTopologySpread implements PluginFactory {
     static final StateKey<PreFilterState> PRE_FILTER_KEY = StateKey.of("PreFilter" + NAME, PreFilterState.class);
     static final StateKey<PreScoreState> PRE_SCORE_KEY = StateKey.of("PreScore" + NAME, PreScoreState.class);
 
-    static final class Instance
-            implements PreFilterPlugin,
-                    CountingExtensions,
-                    FilterPlugin,
-                    PreScorePlugin,
-                    ScorePlugin,
-                    ScoreExtensions,
-                    EnqueueExtensions {
+    private final Handle handle;
+    private final List<TopologySpreadConstraint> defaults;
+    private final boolean systemDefaulted;
 
-        private final Handle handle;
-        private final List<TopologySpreadConstraint> defaults;
-        private final boolean systemDefaulted;
+    PodTopologySpread(Handle handle, List<TopologySpreadConstraint> defaults, boolean systemDefaulted) {
+        this.handle = handle;
+        this.defaults = defaults;
+        this.systemDefaulted = systemDefaulted;
+    }
 
-        Instance(Handle handle, List<TopologySpreadConstraint> defaults, boolean systemDefaulted) {
-            this.handle = handle;
-            this.defaults = defaults;
-            this.systemDefaulted = systemDefaulted;
-        }
+    @Override
+    public String name() {
+        return NAME;
+    }
 
-        @Override
-        public String name() {
-            return NAME;
-        }
-
-        /** The pod's constraints of one kind, or the defaults (with the selector of what selects the pod) when it has none. */
-        private List<Constraint> constraints(PodInfo pod, String when) {
-            var spec = pod.pod().getSpec();
-            List<TopologySpreadConstraint> own = spec == null || spec.getTopologySpreadConstraints() == null
-                    ? List.of()
-                    : spec.getTopologySpreadConstraints();
-            List<Constraint> out = new ArrayList<>();
-            if (!own.isEmpty()) {
-                for (TopologySpreadConstraint c : own) {
-                    if (when.equals(c.getWhenUnsatisfiable())) {
-                        out.add(compile(
-                                c, LabelSelector.of(c.getLabelSelector()).and(matchLabelKeys(c, pod))));
-                    }
-                }
-                return out;
-            }
-            List<Constraint> fromDefaults = new ArrayList<>();
-            List<LabelSelector.Requirement> selector = null;
-            for (TopologySpreadConstraint c : defaults) {
-                if (!when.equals(c.getWhenUnsatisfiable())) {
-                    continue;
-                }
-                if (selector == null) {
-                    selector = DefaultSelector.of(pod, handle);
-                    if (selector.isEmpty()) {
-                        return List.of();
-                    }
-                }
-                fromDefaults.add(compile(c, LabelSelector.EVERYTHING.and(selector)));
-            }
-            return fromDefaults;
-        }
-
-        private static List<LabelSelector.Requirement> matchLabelKeys(TopologySpreadConstraint c, PodInfo pod) {
-            if (c.getMatchLabelKeys() == null || c.getMatchLabelKeys().isEmpty()) {
-                return List.of();
-            }
-            List<LabelSelector.Requirement> out = new ArrayList<>();
-            for (String k : c.getMatchLabelKeys()) {
-                String v = pod.labels().get(k);
-                if (v != null) {
-                    out.add(new LabelSelector.Requirement(k, "In", Set.of(v)));
+    /** The pod's constraints of one kind, or the defaults (with the selector of what selects the pod) when it has none. */
+    private List<Constraint> constraints(PodInfo pod, String when) {
+        var spec = pod.pod().getSpec();
+        List<TopologySpreadConstraint> own = spec == null || spec.getTopologySpreadConstraints() == null
+                ? List.of()
+                : spec.getTopologySpreadConstraints();
+        List<Constraint> out = new ArrayList<>();
+        if (!own.isEmpty()) {
+            for (TopologySpreadConstraint c : own) {
+                if (when.equals(c.getWhenUnsatisfiable())) {
+                    out.add(compile(c, LabelSelector.of(c.getLabelSelector()).and(matchLabelKeys(c, pod))));
                 }
             }
             return out;
         }
-
-        private static Constraint compile(TopologySpreadConstraint c, LabelSelector selector) {
-            return new Constraint(
-                    c.getMaxSkew() == null ? 1 : c.getMaxSkew(),
-                    c.getTopologyKey(),
-                    selector,
-                    c.getMinDomains() == null ? 1 : c.getMinDomains(),
-                    !"Ignore".equals(c.getNodeAffinityPolicy()),
-                    "Honor".equals(c.getNodeTaintsPolicy()));
-        }
-
-        // ---- PreFilter and Filter --------------------------------------------------------------
-
-        private static List<Map<String, long[]>> domainCounts(int constraints) {
-            List<Map<String, long[]>> m = new ArrayList<>(constraints);
-            for (int i = 0; i < constraints; i++) {
-                m.add(new HashMap<>());
+        List<Constraint> fromDefaults = new ArrayList<>();
+        List<LabelSelector.Requirement> selector = null;
+        for (TopologySpreadConstraint c : defaults) {
+            if (!when.equals(c.getWhenUnsatisfiable())) {
+                continue;
             }
-            return m;
-        }
-
-        /** Adds a chunk's counts per constraint and domain to {@code into}. */
-        private static void addAll(List<Map<String, long[]>> into, List<Map<String, long[]>> chunk) {
-            for (int i = 0; i < into.size(); i++) {
-                Map<String, long[]> target = into.get(i);
-                chunk.get(i).forEach((domain, n) -> PreFilterState.count(target, domain, n[0]));
-            }
-        }
-
-        @Override
-        public PreFilterResult preFilter(CycleState state, PodInfo pod, NodeInfoLister nodes) {
-            List<Constraint> constraints = constraints(pod, DO_NOT_SCHEDULE);
-            if (constraints.isEmpty()) {
-                return PreFilterResult.SKIP;
-            }
-            RequiredNodeAffinity affinity = RequiredNodeAffinity.of(pod);
-            List<List<Map<String, long[]>>> chunks = NodeChunks.run(
-                    handle.parallelizer(), nodes.list(), () -> domainCounts(constraints.size()), (matchNum, n) -> {
-                        Node node = n.node();
-                        if (node == null) {
-                            return;
-                        }
-                        Map<String, String> labels = n.labels();
-                        if (!Constraint.hasAllKeys(labels, constraints)) {
-                            return;
-                        }
-                        for (int i = 0; i < constraints.size(); i++) {
-                            Constraint c = constraints.get(i);
-                            if (c.includes(pod, node, affinity)) {
-                                PreFilterState.count(
-                                        matchNum.get(i),
-                                        labels.get(c.topologyKey()),
-                                        c.count(n.pods(), pod.namespace()));
-                            }
-                        }
-                    });
-            List<Map<String, long[]>> matchNum = chunks.get(0);
-            for (int c = 1; c < chunks.size(); c++) {
-                addAll(matchNum, chunks.get(c));
-            }
-            state.write(PRE_FILTER_KEY, new PreFilterState(constraints, matchNum, affinity));
-            return PreFilterResult.ALL_NODES;
-        }
-
-        @Override
-        public PreFilterExtensions preFilterExtensions() {
-            return this;
-        }
-
-        @Override
-        public Status update(CycleState state, PodInfo pod, PodInfo other, NodeInfo node, long delta) {
-            PreFilterState s = state.readOrNull(PRE_FILTER_KEY);
-            if (s == null) {
-                return States.notFound(PRE_FILTER_KEY);
-            }
-            Node n = node.node();
-            if (n == null
-                    || !Constraint.hasAllKeys(node.labels(), s.constraints)
-                    || !other.namespace().equals(pod.namespace())) {
-                return Status.SUCCESS;
-            }
-            for (int i = 0; i < s.constraints.size(); i++) {
-                Constraint c = s.constraints.get(i);
-                if (c.includes(pod, n, s.affinity) && c.selector().matches(other.labels())) {
-                    PreFilterState.count(s.matchNum.get(i), node.labels().get(c.topologyKey()), delta);
+            if (selector == null) {
+                selector = DefaultSelector.of(pod, handle);
+                if (selector.isEmpty()) {
+                    return List.of();
                 }
             }
-            s.recomputeMins();
-            return Status.SUCCESS;
+            fromDefaults.add(compile(c, LabelSelector.EVERYTHING.and(selector)));
         }
+        return fromDefaults;
+    }
 
-        @Override
-        public Status filter(CycleState state, PodInfo pod, NodeInfo node) {
-            PreFilterState s = state.readOrNull(PRE_FILTER_KEY);
-            if (s == null) {
-                return States.notFound(PRE_FILTER_KEY);
-            }
-            Map<String, String> labels = node.labels();
-            for (int i = 0; i < s.constraints.size(); i++) {
-                Constraint c = s.constraints.get(i);
-                String value = labels.get(c.topologyKey());
-                if (value == null) {
-                    return Status.unresolvable(ERR_REASON_NODE_LABEL_NOT_MATCH);
-                }
-                long self = c.selector().matches(pod.labels()) ? 1 : 0;
-                long[] match = s.matchNum.get(i).get(value);
-                long skew = (match == null ? 0 : match[0]) + self - s.globalMin[i];
-                if (skew > c.maxSkew()) {
-                    return Status.unschedulable(ERR_REASON_CONSTRAINTS_NOT_MATCH);
-                }
-            }
-            return Status.SUCCESS;
+    private static List<LabelSelector.Requirement> matchLabelKeys(TopologySpreadConstraint c, PodInfo pod) {
+        if (c.getMatchLabelKeys() == null || c.getMatchLabelKeys().isEmpty()) {
+            return List.of();
         }
+        List<LabelSelector.Requirement> out = new ArrayList<>();
+        for (String k : c.getMatchLabelKeys()) {
+            String v = pod.labels().get(k);
+            if (v != null) {
+                out.add(new LabelSelector.Requirement(k, "In", Set.of(v)));
+            }
+        }
+        return out;
+    }
 
-        // ---- PreScore, Score, NormalizeScore ---------------------------------------------------
+    private static Constraint compile(TopologySpreadConstraint c, LabelSelector selector) {
+        return new Constraint(
+                c.getMaxSkew() == null ? 1 : c.getMaxSkew(),
+                c.getTopologyKey(),
+                selector,
+                c.getMinDomains() == null ? 1 : c.getMinDomains(),
+                !"Ignore".equals(c.getNodeAffinityPolicy()),
+                "Honor".equals(c.getNodeTaintsPolicy()));
+    }
 
-        @Override
-        public Status preScore(CycleState state, PodInfo pod, List<NodeInfo> candidates) {
-            List<NodeInfo> all = handle.snapshot().list();
-            if (candidates.isEmpty() || all.isEmpty()) {
-                return Status.SKIP;
-            }
-            List<Constraint> constraints = constraints(pod, SCHEDULE_ANYWAY);
-            if (constraints.isEmpty()) {
-                return Status.SKIP;
-            }
-            // only the system defaults let nodes without a zone label still spread by hostname
-            var spec = pod.pod().getSpec();
-            boolean requireAllKeys = spec != null
-                            && spec.getTopologySpreadConstraints() != null
-                            && !spec.getTopologySpreadConstraints().isEmpty()
-                    || !systemDefaulted;
-            Set<String> ignored = new HashSet<>();
-            List<Map<String, long[]>> pairCounts = new ArrayList<>(constraints.size());
-            for (int i = 0; i < constraints.size(); i++) {
-                pairCounts.add(new HashMap<>());
-            }
-            for (int nI = 0, nN = candidates.size(); nI < nN; nI++) {
-                NodeInfo n = candidates.get(nI);
-                Map<String, String> labels = n.labels();
-                if (requireAllKeys && !Constraint.hasAllKeys(labels, constraints)) {
-                    ignored.add(n.name());
-                    continue;
-                }
-                for (int i = 0; i < constraints.size(); i++) {
-                    String key = constraints.get(i).topologyKey();
-                    if (!key.equals(HOSTNAME)) {
-                        pairCounts.get(i).computeIfAbsent(labels.getOrDefault(key, ""), v -> new long[1]);
+    // ---- PreFilter and Filter --------------------------------------------------------------
+
+    private static List<Map<String, long[]>> domainCounts(int constraints) {
+        List<Map<String, long[]>> m = new ArrayList<>(constraints);
+        for (int i = 0; i < constraints; i++) {
+            m.add(new HashMap<>());
+        }
+        return m;
+    }
+
+    /** Adds a chunk's counts per constraint and domain to {@code into}. */
+    private static void addAll(List<Map<String, long[]>> into, List<Map<String, long[]>> chunk) {
+        for (int i = 0; i < into.size(); i++) {
+            Map<String, long[]> target = into.get(i);
+            chunk.get(i).forEach((domain, n) -> PreFilterState.count(target, domain, n[0]));
+        }
+    }
+
+    @Override
+    public PreFilterResult preFilter(CycleState state, PodInfo pod, NodeInfoLister nodes) {
+        List<Constraint> constraints = constraints(pod, DO_NOT_SCHEDULE);
+        if (constraints.isEmpty()) {
+            return PreFilterResult.SKIP;
+        }
+        RequiredNodeAffinity affinity = RequiredNodeAffinity.of(pod);
+        List<List<Map<String, long[]>>> chunks = NodeChunks.run(
+                handle.parallelizer(), nodes.list(), () -> domainCounts(constraints.size()), (matchNum, n) -> {
+                    Node node = n.node();
+                    if (node == null) {
+                        return;
                     }
-                }
+                    Map<String, String> labels = n.labels();
+                    if (!Constraint.hasAllKeys(labels, constraints)) {
+                        return;
+                    }
+                    for (int i = 0; i < constraints.size(); i++) {
+                        Constraint c = constraints.get(i);
+                        if (c.includes(pod, node, affinity)) {
+                            PreFilterState.count(
+                                    matchNum.get(i), labels.get(c.topologyKey()), c.count(n.pods(), pod.namespace()));
+                        }
+                    }
+                });
+        List<Map<String, long[]>> matchNum = chunks.get(0);
+        for (int c = 1; c < chunks.size(); c++) {
+            addAll(matchNum, chunks.get(c));
+        }
+        state.write(PRE_FILTER_KEY, new PreFilterState(constraints, matchNum, affinity));
+        return PreFilterResult.ALL_NODES;
+    }
+
+    @Override
+    public PreFilterExtensions preFilterExtensions() {
+        return this;
+    }
+
+    @Override
+    public Status update(CycleState state, PodInfo pod, PodInfo other, NodeInfo node, long delta) {
+        PreFilterState s = state.readOrNull(PRE_FILTER_KEY);
+        if (s == null) {
+            return States.notFound(PRE_FILTER_KEY);
+        }
+        Node n = node.node();
+        if (n == null
+                || !Constraint.hasAllKeys(node.labels(), s.constraints)
+                || !other.namespace().equals(pod.namespace())) {
+            return Status.SUCCESS;
+        }
+        for (int i = 0; i < s.constraints.size(); i++) {
+            Constraint c = s.constraints.get(i);
+            if (c.includes(pod, n, s.affinity) && c.selector().matches(other.labels())) {
+                PreFilterState.count(s.matchNum.get(i), node.labels().get(c.topologyKey()), delta);
             }
-            double[] weights = new double[constraints.size()];
+        }
+        s.recomputeMins();
+        return Status.SUCCESS;
+    }
+
+    @Override
+    public Status filter(CycleState state, PodInfo pod, NodeInfo node) {
+        PreFilterState s = state.readOrNull(PRE_FILTER_KEY);
+        if (s == null) {
+            return States.notFound(PRE_FILTER_KEY);
+        }
+        Map<String, String> labels = node.labels();
+        for (int i = 0; i < s.constraints.size(); i++) {
+            Constraint c = s.constraints.get(i);
+            String value = labels.get(c.topologyKey());
+            if (value == null) {
+                return Status.unresolvable(ERR_REASON_NODE_LABEL_NOT_MATCH);
+            }
+            long self = c.selector().matches(pod.labels()) ? 1 : 0;
+            long[] match = s.matchNum.get(i).get(value);
+            long skew = (match == null ? 0 : match[0]) + self - s.globalMin[i];
+            if (skew > c.maxSkew()) {
+                return Status.unschedulable(ERR_REASON_CONSTRAINTS_NOT_MATCH);
+            }
+        }
+        return Status.SUCCESS;
+    }
+
+    // ---- PreScore, Score, NormalizeScore ---------------------------------------------------
+
+    @Override
+    public Status preScore(CycleState state, PodInfo pod, List<NodeInfo> candidates) {
+        List<NodeInfo> all = handle.snapshot().list();
+        if (candidates.isEmpty() || all.isEmpty()) {
+            return Status.SKIP;
+        }
+        List<Constraint> constraints = constraints(pod, SCHEDULE_ANYWAY);
+        if (constraints.isEmpty()) {
+            return Status.SKIP;
+        }
+        // only the system defaults let nodes without a zone label still spread by hostname
+        var spec = pod.pod().getSpec();
+        boolean requireAllKeys = spec != null
+                        && spec.getTopologySpreadConstraints() != null
+                        && !spec.getTopologySpreadConstraints().isEmpty()
+                || !systemDefaulted;
+        Set<String> ignored = new HashSet<>();
+        List<Map<String, long[]>> pairCounts = new ArrayList<>(constraints.size());
+        for (int i = 0; i < constraints.size(); i++) {
+            pairCounts.add(new HashMap<>());
+        }
+        for (int nI = 0, nN = candidates.size(); nI < nN; nI++) {
+            NodeInfo n = candidates.get(nI);
+            Map<String, String> labels = n.labels();
+            if (requireAllKeys && !Constraint.hasAllKeys(labels, constraints)) {
+                ignored.add(n.name());
+                continue;
+            }
             for (int i = 0; i < constraints.size(); i++) {
-                int size = constraints.get(i).topologyKey().equals(HOSTNAME)
-                        ? candidates.size() - ignored.size()
-                        : pairCounts.get(i).size();
-                weights[i] = Math.log(size + 2);
+                String key = constraints.get(i).topologyKey();
+                if (!key.equals(HOSTNAME)) {
+                    pairCounts.get(i).computeIfAbsent(labels.getOrDefault(key, ""), v -> new long[1]);
+                }
             }
-            RequiredNodeAffinity affinity = RequiredNodeAffinity.of(pod);
-            // each chunk counts into its own maps, only the domains of the candidates (read-only here)
-            List<List<Map<String, long[]>>> chunks =
-                    NodeChunks.run(handle.parallelizer(), all, () -> domainCounts(constraints.size()), (counts, n) -> {
-                        Node node = n.node();
-                        if (node == null) {
-                            return;
+        }
+        double[] weights = new double[constraints.size()];
+        for (int i = 0; i < constraints.size(); i++) {
+            int size = constraints.get(i).topologyKey().equals(HOSTNAME)
+                    ? candidates.size() - ignored.size()
+                    : pairCounts.get(i).size();
+            weights[i] = Math.log(size + 2);
+        }
+        RequiredNodeAffinity affinity = RequiredNodeAffinity.of(pod);
+        // each chunk counts into its own maps, only the domains of the candidates (read-only here)
+        List<List<Map<String, long[]>>> chunks =
+                NodeChunks.run(handle.parallelizer(), all, () -> domainCounts(constraints.size()), (counts, n) -> {
+                    Node node = n.node();
+                    if (node == null) {
+                        return;
+                    }
+                    Map<String, String> labels = n.labels();
+                    if (requireAllKeys && !Constraint.hasAllKeys(labels, constraints)) {
+                        return;
+                    }
+                    for (int i = 0; i < constraints.size(); i++) {
+                        Constraint c = constraints.get(i);
+                        String domain = labels.getOrDefault(c.topologyKey(), "");
+                        if (c.includes(pod, node, affinity) && pairCounts.get(i).containsKey(domain)) {
+                            PreFilterState.count(counts.get(i), domain, c.count(n.pods(), pod.namespace()));
                         }
-                        Map<String, String> labels = n.labels();
-                        if (requireAllKeys && !Constraint.hasAllKeys(labels, constraints)) {
-                            return;
-                        }
-                        for (int i = 0; i < constraints.size(); i++) {
-                            Constraint c = constraints.get(i);
-                            String domain = labels.getOrDefault(c.topologyKey(), "");
-                            if (c.includes(pod, node, affinity)
-                                    && pairCounts.get(i).containsKey(domain)) {
-                                PreFilterState.count(counts.get(i), domain, c.count(n.pods(), pod.namespace()));
-                            }
-                        }
-                    });
-            for (List<Map<String, long[]>> chunk : chunks) {
-                addAll(pairCounts, chunk);
+                    }
+                });
+        for (List<Map<String, long[]>> chunk : chunks) {
+            addAll(pairCounts, chunk);
+        }
+        state.write(PRE_SCORE_KEY, new PreScoreState(constraints, ignored, pairCounts, weights));
+        return Status.SUCCESS;
+    }
+
+    @Override
+    public long score(CycleState state, PodInfo pod, NodeInfo node) {
+        PreScoreState s = state.readOrNull(PRE_SCORE_KEY);
+        if (s == null || s.ignoredNodes().contains(node.name())) {
+            return 0;
+        }
+        Map<String, String> labels = node.labels();
+        double score = 0;
+        for (int i = 0; i < s.constraints().size(); i++) {
+            Constraint c = s.constraints().get(i);
+            String value = labels.get(c.topologyKey());
+            if (value == null) {
+                continue;
             }
-            state.write(PRE_SCORE_KEY, new PreScoreState(constraints, ignored, pairCounts, weights));
+            long count;
+            if (c.topologyKey().equals(HOSTNAME)) {
+                count = c.count(node.pods(), pod.namespace());
+            } else {
+                long[] n = s.pairCounts().get(i).get(value);
+                count = n == null ? 0 : n[0];
+            }
+            score += count * s.weights()[i] + (c.maxSkew() - 1);
+        }
+        return Math.round(score);
+    }
+
+    @Override
+    public ScoreExtensions scoreExtensions() {
+        return this;
+    }
+
+    @Override
+    public Status normalizeScore(CycleState state, PodInfo pod, NodeScores scores) {
+        PreScoreState s = state.readOrNull(PRE_SCORE_KEY);
+        if (s == null) {
             return Status.SUCCESS;
         }
-
-        @Override
-        public long score(CycleState state, PodInfo pod, NodeInfo node) {
-            PreScoreState s = state.readOrNull(PRE_SCORE_KEY);
-            if (s == null || s.ignoredNodes().contains(node.name())) {
-                return 0;
+        long min = Long.MAX_VALUE;
+        long max = 0;
+        for (int i = 0; i < scores.size(); i++) {
+            if (!s.ignoredNodes().contains(scores.nodeName(i))) {
+                min = Math.min(min, scores.score(i));
+                max = Math.max(max, scores.score(i));
             }
-            Map<String, String> labels = node.labels();
-            double score = 0;
-            for (int i = 0; i < s.constraints().size(); i++) {
-                Constraint c = s.constraints().get(i);
-                String value = labels.get(c.topologyKey());
-                if (value == null) {
-                    continue;
-                }
-                long count;
-                if (c.topologyKey().equals(HOSTNAME)) {
-                    count = c.count(node.pods(), pod.namespace());
-                } else {
-                    long[] n = s.pairCounts().get(i).get(value);
-                    count = n == null ? 0 : n[0];
-                }
-                score += count * s.weights()[i] + (c.maxSkew() - 1);
-            }
-            return Math.round(score);
         }
-
-        @Override
-        public ScoreExtensions scoreExtensions() {
-            return this;
-        }
-
-        @Override
-        public Status normalizeScore(CycleState state, PodInfo pod, NodeScores scores) {
-            PreScoreState s = state.readOrNull(PRE_SCORE_KEY);
-            if (s == null) {
-                return Status.SUCCESS;
+        for (int i = 0; i < scores.size(); i++) {
+            if (s.ignoredNodes().contains(scores.nodeName(i))) {
+                scores.set(i, 0);
+            } else if (max == 0) {
+                scores.set(i, 100);
+            } else {
+                scores.set(i, 100 * (max + min - scores.score(i)) / max);
             }
-            long min = Long.MAX_VALUE;
-            long max = 0;
-            for (int i = 0; i < scores.size(); i++) {
-                if (!s.ignoredNodes().contains(scores.nodeName(i))) {
-                    min = Math.min(min, scores.score(i));
-                    max = Math.max(max, scores.score(i));
-                }
-            }
-            for (int i = 0; i < scores.size(); i++) {
-                if (s.ignoredNodes().contains(scores.nodeName(i))) {
-                    scores.set(i, 0);
-                } else if (max == 0) {
-                    scores.set(i, 100);
-                } else {
-                    scores.set(i, 100 * (max + min - scores.score(i)) / max);
-                }
-            }
-            return Status.SUCCESS;
         }
+        return Status.SUCCESS;
+    }
 
-        @Override
-        public List<ClusterEventWithHint> eventsToRegister() {
-            return List.of(
-                    ClusterEventWithHint.of(ClusterEvent.of(
-                            ClusterEvent.POD, ActionType.ADD, ActionType.UPDATE_POD_LABEL, ActionType.DELETE)),
-                    ClusterEventWithHint.of(ClusterEvent.of(
-                            ClusterEvent.NODE,
-                            ActionType.ADD,
-                            ActionType.DELETE,
-                            ActionType.UPDATE_NODE_LABEL,
-                            ActionType.UPDATE_NODE_TAINT)));
-        }
+    @Override
+    public List<ClusterEventWithHint> eventsToRegister() {
+        return List.of(
+                ClusterEventWithHint.of(ClusterEvent.of(
+                        ClusterEvent.POD, ActionType.ADD, ActionType.UPDATE_POD_LABEL, ActionType.DELETE)),
+                ClusterEventWithHint.of(ClusterEvent.of(
+                        ClusterEvent.NODE,
+                        ActionType.ADD,
+                        ActionType.DELETE,
+                        ActionType.UPDATE_NODE_LABEL,
+                        ActionType.UPDATE_NODE_TAINT)));
     }
 }

@@ -1,23 +1,12 @@
 package io.hotsched.plugins.defaults.queuesort;
 
-import io.hotsched.api.framework.Handle;
-import io.hotsched.api.framework.Plugin;
-import io.hotsched.api.framework.PluginArgs;
-import io.hotsched.api.framework.PluginFactory;
 import io.hotsched.api.framework.QueueSortPlugin;
 import io.hotsched.api.framework.QueuedPodInfo;
-import org.osgi.service.component.annotations.Component;
 
 /** Higher {@code spec.priority} first (unset is 0); on a tie, the pod queued earlier. */
-@Component(property = PluginFactory.NAME_PROPERTY + "=" + PrioritySort.NAME)
-public final class PrioritySort implements PluginFactory, QueueSortPlugin {
+public final class PrioritySort implements QueueSortPlugin {
 
     public static final String NAME = "PrioritySort";
-
-    @Override
-    public Plugin create(PluginArgs args, Handle handle) {
-        return new PrioritySort();
-    }
 
     @Override
     public String name() {

@@ -5,26 +5,15 @@ import io.hotsched.api.framework.ActionType;
 import io.hotsched.api.framework.ClusterEvent;
 import io.hotsched.api.framework.ClusterEventWithHint;
 import io.hotsched.api.framework.EnqueueExtensions;
-import io.hotsched.api.framework.Handle;
-import io.hotsched.api.framework.Plugin;
-import io.hotsched.api.framework.PluginArgs;
-import io.hotsched.api.framework.PluginFactory;
 import io.hotsched.api.framework.PodInfo;
 import io.hotsched.api.framework.PreEnqueuePlugin;
 import io.hotsched.api.framework.Status;
 import java.util.List;
-import org.osgi.service.component.annotations.Component;
 
 /** Keeps a pod out of the active queue while it has {@code spec.schedulingGates}. */
-@Component(property = PluginFactory.NAME_PROPERTY + "=" + SchedulingGates.NAME)
-public final class SchedulingGates implements PluginFactory, PreEnqueuePlugin, EnqueueExtensions {
+public final class SchedulingGates implements PreEnqueuePlugin, EnqueueExtensions {
 
     public static final String NAME = "SchedulingGates";
-
-    @Override
-    public Plugin create(PluginArgs args, Handle handle) {
-        return new SchedulingGates();
-    }
 
     @Override
     public String name() {

@@ -8,12 +8,8 @@ import io.hotsched.api.framework.ClusterEventWithHint;
 import io.hotsched.api.framework.CycleState;
 import io.hotsched.api.framework.EnqueueExtensions;
 import io.hotsched.api.framework.FilterPlugin;
-import io.hotsched.api.framework.Handle;
 import io.hotsched.api.framework.NodeInfo;
 import io.hotsched.api.framework.NodeScores;
-import io.hotsched.api.framework.Plugin;
-import io.hotsched.api.framework.PluginArgs;
-import io.hotsched.api.framework.PluginFactory;
 import io.hotsched.api.framework.PodInfo;
 import io.hotsched.api.framework.PreScorePlugin;
 import io.hotsched.api.framework.ScoreExtensions;
@@ -25,15 +21,13 @@ import io.hotsched.plugins.defaults.helper.Normalize;
 import io.hotsched.plugins.defaults.helper.Taints;
 import java.util.ArrayList;
 import java.util.List;
-import org.osgi.service.component.annotations.Component;
 
 /**
  * Filter: a NoSchedule or NoExecute taint the pod does not tolerate rejects the node. Score: the
  * fewer PreferNoSchedule taints the pod does not tolerate, the better (normalized in reverse).
  */
-@Component(property = PluginFactory.NAME_PROPERTY + "=" + TaintToleration.NAME)
 public final class TaintToleration
-        implements PluginFactory, FilterPlugin, PreScorePlugin, ScorePlugin, ScoreExtensions, EnqueueExtensions {
+        implements FilterPlugin, PreScorePlugin, ScorePlugin, ScoreExtensions, EnqueueExtensions {
 
     public static final String NAME = "TaintToleration";
     public static final String ERR_REASON_NOT_MATCH = "node(s) had taints that the pod didn't tolerate";
@@ -45,11 +39,6 @@ public final class TaintToleration
         public StateData copy() {
             return this;
         }
-    }
-
-    @Override
-    public Plugin create(PluginArgs args, Handle handle) {
-        return new TaintToleration();
     }
 
     @Override

@@ -25,8 +25,7 @@ class InterPodAffinityExtensionsTest {
     void addingAndRemovingAPodChangesWhatAntiAffinityAllows() throws Exception {
         NodeInfo n1 = new NodeInfo(
                 Nodes.node("n1").label("kubernetes.io/hostname", "n1").build());
-        InterPodAffinity.Instance p = (InterPodAffinity.Instance)
-                new InterPodAffinity().create(new PluginArgsImpl(Map.of()), new FakeHandle());
+        InterPodAffinity p = InterPodAffinity.create(new PluginArgsImpl(Map.of()), new FakeHandle());
         PodInfo pod = PodInfo.of(new PodBuilder(Pods.pod("p").build())
                 .editSpec()
                 .withNewAffinity()

@@ -22,11 +22,11 @@ class NodeResourcesFitArgsTest {
     private static InvalidArgsException refused(Map<String, Object> args) {
         return assertThrows(
                 InvalidArgsException.class,
-                () -> new NodeResourcesFit().create(new PluginArgsImpl(args), new FakeHandle()));
+                () -> new NodeResourcesFitFactory().create(new PluginArgsImpl(args), new FakeHandle()));
     }
 
     private static long score(Map<String, Object> args) throws Exception {
-        ScorePlugin p = (ScorePlugin) new NodeResourcesFit().create(new PluginArgsImpl(args), new FakeHandle());
+        ScorePlugin p = (ScorePlugin) new NodeResourcesFitFactory().create(new PluginArgsImpl(args), new FakeHandle());
         NodeInfo node =
                 new NodeInfo(Nodes.node("n1").cpu("4").memory("8Gi").pods(10).build());
         return p.score(

@@ -24,8 +24,7 @@ class PodTopologySpreadExtensionsTest {
     void addingPodsToOneZoneClosesItUntilOneIsRemoved() throws Exception {
         NodeInfo a = new NodeInfo(Nodes.node("a").label("zone", "a").build());
         NodeInfo b = new NodeInfo(Nodes.node("b").label("zone", "b").build());
-        PodTopologySpread.Instance p = (PodTopologySpread.Instance)
-                new PodTopologySpread().create(new PluginArgsImpl(Map.of()), new FakeHandle());
+        PodTopologySpread p = PodTopologySpread.create(new PluginArgsImpl(Map.of()), new FakeHandle());
         PodInfo pod =
                 PodInfo.of(new PodBuilder(Pods.pod("p").label("app", "web").build())
                         .editSpec()
