@@ -8,12 +8,15 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.hotsched.embedded.EmbeddedApiServer;
+import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -36,7 +39,7 @@ public final class ApiServerBench {
     private ApiServerBench() {}
 
     public static void main(String[] args) throws Exception {
-        Map<String, String> opts = new java.util.HashMap<>();
+        Map<String, String> opts = new HashMap<>();
         for (int i = 0; i < args.length; i++) {
             if (args[i].equals("--stock") || args[i].equals("--no-informer")) {
                 opts.put(args[i].substring(2), "true");
@@ -137,7 +140,7 @@ public final class ApiServerBench {
                     if (r.statusCode() != 201) {
                         throw new IllegalStateException("bind " + name + ": " + r.statusCode() + " " + r.body());
                     }
-                } catch (java.io.IOException | InterruptedException e) {
+                } catch (IOException | InterruptedException e) {
                     throw new IllegalStateException(e);
                 }
                 long e = System.nanoTime();
@@ -231,7 +234,7 @@ public final class ApiServerBench {
     private static void parallel(int threads, int n, Step step) throws InterruptedException {
         ExecutorService pool = Executors.newFixedThreadPool(threads);
         AtomicInteger next = new AtomicInteger();
-        List<Throwable> failures = java.util.Collections.synchronizedList(new ArrayList<>());
+        List<Throwable> failures = Collections.synchronizedList(new ArrayList<>());
         for (int t = 0; t < threads; t++) {
             pool.execute(() -> {
                 for (int i; (i = next.getAndIncrement()) < n && failures.isEmpty(); ) {

@@ -4,7 +4,9 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.hotsched.embedded.EmbeddedApiServer;
+import java.io.IOException;
 import java.nio.file.Path;
+import java.util.Map;
 
 /**
  * The embedded API server in this JVM and the distribution's scheduler in its own, over HTTP.
@@ -36,7 +38,7 @@ final class ApiTarget implements Target {
     }
 
     /** Starts upgrading the default plugins' bundle every {@code periodMillis}, in place or side by side (see {@link BundleSwapper}). */
-    void swapDefaultPluginsEvery(long periodMillis, boolean sideBySide) throws java.io.IOException {
+    void swapDefaultPluginsEvery(long periodMillis, boolean sideBySide) throws IOException {
         swapper =
                 new BundleSwapper(deploy, "io.hotsched.plugins.defaults-0.1.0-SNAPSHOT.jar", periodMillis, sideBySide);
     }
@@ -93,7 +95,7 @@ final class ApiTarget implements Target {
     }
 
     @Override
-    public java.util.Map<String, Double> schedulerThreadCpu() {
+    public Map<String, Double> schedulerThreadCpu() {
         return ThreadCpu.of(scheduler.pid());
     }
 

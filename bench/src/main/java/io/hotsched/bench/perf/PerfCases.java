@@ -2,6 +2,7 @@ package io.hotsched.bench.perf;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -59,11 +60,8 @@ final class PerfCases {
 
     /** The template at {@code path}, relative to the case file's folder, as plain YAML values. */
     static Map<String, Object> template(Case c, String path) throws IOException {
-        String resolved = java.nio.file.Path.of("perf", c.dir())
-                .resolve(path)
-                .normalize()
-                .toString()
-                .replace('\\', '/');
+        String resolved =
+                Path.of("perf", c.dir()).resolve(path).normalize().toString().replace('\\', '/');
         try (InputStream in = resource(resolved)) {
             return YAML.readValue(in, new TypeReference<Map<String, Object>>() {});
         }

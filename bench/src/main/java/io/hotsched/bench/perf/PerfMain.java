@@ -3,6 +3,7 @@ package io.hotsched.bench.perf;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -252,7 +253,7 @@ public final class PerfMain {
                     Files.copy(
                             api.schedulerLog(),
                             out.resolve(name.replace('/', '_') + ".scheduler.log"),
-                            java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+                            StandardCopyOption.REPLACE_EXISTING);
                 }
             }
         } finally {

@@ -1,11 +1,21 @@
 package io.hotsched.bench.perf;
 
 import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 /**
@@ -22,7 +32,7 @@ final class SchedulerProcess implements AutoCloseable {
     private final Process process;
     final Path log;
     private final int metricsPort;
-    private final java.net.http.HttpClient http = java.net.http.HttpClient.newHttpClient();
+    private final HttpClient http = HttpClient.newHttpClient();
 
     private SchedulerProcess(Process process, Path log, int metricsPort) {
         this.process = process;
@@ -70,7 +80,7 @@ final class SchedulerProcess implements AutoCloseable {
     }
 
     private static int freePort() throws IOException {
-        try (java.net.ServerSocket s = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             return s.getLocalPort();
         }
     }
@@ -80,7 +90,7 @@ final class SchedulerProcess implements AutoCloseable {
         String why = "no answer";
         while (System.nanoTime() < deadline) {
             try {
-                java.net.http.HttpResponse<String> r = get("/readyz", 5);
+                HttpResponse<String> r = get("/readyz", 5);
                 if (r.statusCode() == 200) {
                     return;
                 }
@@ -97,7 +107,7 @@ final class SchedulerProcess implements AutoCloseable {
     /** The scheduler's /metrics page, or null when it cannot be read. */
     String metrics() {
         try {
-            java.net.http.HttpResponse<String> r = get("/metrics", 30);
+            HttpResponse<String> r = get("/metrics", 30);
             return r.statusCode() == 200 ? r.body() : null;
         } catch (IOException e) {
             return null;
@@ -108,13 +118,12 @@ final class SchedulerProcess implements AutoCloseable {
     }
 
     /** GET {@code path} on the scheduler's metrics address. */
-    private java.net.http.HttpResponse<String> get(String path, int timeoutSeconds)
-            throws IOException, InterruptedException {
+    private HttpResponse<String> get(String path, int timeoutSeconds) throws IOException, InterruptedException {
         return http.send(
-                java.net.http.HttpRequest.newBuilder(java.net.URI.create("http://127.0.0.1:" + metricsPort + path))
-                        .timeout(java.time.Duration.ofSeconds(timeoutSeconds))
+                HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + metricsPort + path))
+                        .timeout(Duration.ofSeconds(timeoutSeconds))
                         .build(),
-                java.net.http.HttpResponse.BodyHandlers.ofString());
+                HttpResponse.BodyHandlers.ofString());
     }
 
     private static void copy(Path from, Path to) throws IOException {
@@ -181,8 +190,7 @@ final class SchedulerProcess implements AutoCloseable {
         try {
             run(jcmd, Long.toString(process.pid()), "GC.run");
             String info = run(jcmd, Long.toString(process.pid()), "GC.heap_info");
-            java.util.regex.Matcher m =
-                    java.util.regex.Pattern.compile("used (\\d+)K").matcher(info);
+            Matcher m = Pattern.compile("used (\\d+)K").matcher(info);
             return m.find() ? Long.parseLong(m.group(1)) / 1024 : -1;
         } catch (IOException | InterruptedException e) {
             return -1;
@@ -191,7 +199,7 @@ final class SchedulerProcess implements AutoCloseable {
 
     private static String run(String... cmd) throws IOException, InterruptedException {
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-        String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         p.waitFor();
         return out;
     }

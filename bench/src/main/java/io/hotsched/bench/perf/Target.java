@@ -1,6 +1,7 @@
 package io.hotsched.bench.perf;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import java.util.Map;
 
 /** Where a workload's objects go and where its scheduled pods are counted: an API server, or the scheduler in-process. */
 interface Target extends AutoCloseable {
@@ -25,8 +26,8 @@ interface Target extends AutoCloseable {
     long peakRssMiB();
 
     /** The scheduler's CPU seconds so far per group of threads ({@link ThreadCpu}); empty when it has no process of its own. */
-    default java.util.Map<String, Double> schedulerThreadCpu() {
-        return java.util.Map.of();
+    default Map<String, Double> schedulerThreadCpu() {
+        return Map.of();
     }
 
     /** The scheduler's {@code /metrics} page now (Prometheus text), or null when it has none. */

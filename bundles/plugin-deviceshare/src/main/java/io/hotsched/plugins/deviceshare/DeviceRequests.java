@@ -3,6 +3,7 @@ package io.hotsched.plugins.deviceshare;
 import static io.hotsched.plugins.deviceshare.DeviceResources.*;
 
 import java.math.BigDecimal;
+import java.math.RoundingMode;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -71,7 +72,7 @@ public final class DeviceRequests {
             BigDecimal v = r.get(n);
             if (v != null
                     && (v.remainder(shared).signum() != 0
-                            || v.divide(shared, java.math.RoundingMode.DOWN).compareTo(HUNDRED) > 0)) {
+                            || v.divide(shared, RoundingMode.DOWN).compareTo(HUNDRED) > 0)) {
                 return false;
             }
         }

@@ -24,6 +24,7 @@ import io.hotsched.api.framework.StateDescriber;
 import io.hotsched.api.framework.StateKey;
 import io.hotsched.api.framework.Status;
 import java.math.BigDecimal;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -237,7 +238,7 @@ public final class DeviceShare
     }
 
     private long bindTimestampNanos() {
-        java.time.Instant now = handle.clock().instant();
+        Instant now = handle.clock().instant();
         return now.getEpochSecond() * 1_000_000_000L + now.getNano();
     }
 

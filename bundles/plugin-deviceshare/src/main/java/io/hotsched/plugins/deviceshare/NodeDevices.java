@@ -2,9 +2,12 @@ package io.hotsched.plugins.deviceshare;
 
 import java.math.BigDecimal;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.function.Predicate;
 
 /**
  * A node's devices with what is used of them: per device type and minor, the total (none for an
@@ -103,7 +106,7 @@ public final class NodeDevices {
     }
 
     /** This node with, of {@code type}, only the devices {@code keep} accepts (a hint's selector). */
-    NodeDevices only(String type, java.util.function.Predicate<DeviceEntry> keep) {
+    NodeDevices only(String type, Predicate<DeviceEntry> keep) {
         List<DeviceEntry> kept = new ArrayList<>();
         for (DeviceEntry d : devices) {
             if (!d.type().equals(type) || keep.test(d)) {
@@ -118,7 +121,7 @@ public final class NodeDevices {
      * are all completely free (the {@code PCIeLevel} exclusive policy).
      */
     NodeDevices onlyFreePcie(String type, Map<Integer, Map<String, BigDecimal>> preemptible) {
-        java.util.Set<String> busy = new java.util.HashSet<>();
+        Set<String> busy = new HashSet<>();
         for (DeviceEntry d : devices(type)) {
             Map<String, BigDecimal> f = free(d, preemptible == null ? null : preemptible.get(d.minor()));
             for (Map.Entry<String, BigDecimal> t : d.resources().entrySet()) {

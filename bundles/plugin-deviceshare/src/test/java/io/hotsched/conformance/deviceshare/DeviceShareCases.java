@@ -1,6 +1,17 @@
 package io.hotsched.conformance.deviceshare;
 
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.ObjectMeta;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
+import io.hotsched.api.framework.CycleState;
+import io.hotsched.api.framework.LabelSelector;
+import io.hotsched.api.framework.NodeInfo;
+import io.hotsched.api.framework.NodeInfoLister;
+import io.hotsched.api.framework.PodInfo;
+import io.hotsched.api.framework.Status;
 import io.hotsched.plugins.deviceshare.AllocationAnnotation;
 import io.hotsched.plugins.deviceshare.Args;
 import io.hotsched.plugins.deviceshare.DefaultAllocator;
@@ -17,10 +28,16 @@ import io.hotsched.plugins.deviceshare.NodeDevices;
 import io.hotsched.plugins.deviceshare.NodeScore;
 import io.hotsched.plugins.deviceshare.PreFilterState;
 import io.hotsched.plugins.deviceshare.Preemptible;
+import io.hotsched.testing.FakeHandle;
 import java.math.BigDecimal;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
@@ -90,7 +107,7 @@ public final class DeviceShareCases {
             }
             case "scoreDevice" -> {
                 JsonNode strategy = in.path("args").path("scoringStrategy");
-                Map<String, Long> weights = new java.util.LinkedHashMap<>();
+                Map<String, Long> weights = new LinkedHashMap<>();
                 strategy.path("resources")
                         .forEach(r -> weights.put(
                                 r.path("name").asText(), r.path("weight").asLong()));
@@ -127,9 +144,7 @@ public final class DeviceShareCases {
                 }
             }
             case "parseGPURequirements" -> {
-                io.fabric8.kubernetes.api.model.Pod pod = JsonMapper.builder()
-                        .build()
-                        .treeToValue(in.path("pod"), io.fabric8.kubernetes.api.model.Pod.class);
+                Pod pod = JsonMapper.builder().build().treeToValue(in.path("pod"), Pod.class);
                 try {
                     GpuRequirements r = GpuRequirements.of(
                             pod, amounts(in.path("podDeviceRequests").path("gpu")));
@@ -165,7 +180,7 @@ public final class DeviceShareCases {
                 JsonNode sc = in.path("scorer");
                 DeviceScorer scorer = null;
                 if (!sc.isNull() && !sc.isMissingNode()) {
-                    Map<String, Long> weights = new java.util.LinkedHashMap<>();
+                    Map<String, Long> weights = new LinkedHashMap<>();
                     sc.path("resources")
                             .forEach(r -> weights.put(
                                     r.path("name").asText(), r.path("weight").asLong()));
@@ -198,7 +213,7 @@ public final class DeviceShareCases {
                         ? null
                         : new DeviceRequestSplit.Hint(
                                 h.has("selector")
-                                        ? io.hotsched.api.framework.LabelSelector.of(JsonMapper.builder()
+                                        ? LabelSelector.of(JsonMapper.builder()
                                                 .build()
                                                 .treeToValue(
                                                         h.path("selector"),
@@ -225,13 +240,11 @@ public final class DeviceShareCases {
                 }
             }
             case "preFilter" -> {
-                io.fabric8.kubernetes.api.model.Pod pod = JsonMapper.builder()
-                        .build()
-                        .treeToValue(in.path("pod"), io.fabric8.kubernetes.api.model.Pod.class);
+                Pod pod = JsonMapper.builder().build().treeToValue(in.path("pod"), Pod.class);
                 if (pod.getMetadata() == null) {
-                    pod.setMetadata(new io.fabric8.kubernetes.api.model.ObjectMeta());
+                    pod.setMetadata(new ObjectMeta());
                 }
-                PreFilterState.Outcome o = PreFilterState.of(io.hotsched.api.framework.PodInfo.of(pod));
+                PreFilterState.Outcome o = PreFilterState.of(PodInfo.of(pod));
                 assertEquals(want.path("status").path("code").asText(), code(o.status()));
                 if (want.path("status").has("reasons")) {
                     assertEquals(
@@ -268,13 +281,12 @@ public final class DeviceShareCases {
                 }
             }
             case "filter" -> {
-                io.hotsched.testing.FakeHandle handle = handleWithDevice(in);
+                FakeHandle handle = handleWithDevice(in);
                 JsonMapper json = JsonMapper.builder().build();
-                io.hotsched.api.framework.NodeInfo info = nodeWithUsed(in);
-                io.fabric8.kubernetes.api.model.Pod pod =
-                        json.treeToValue(in.path("pod"), io.fabric8.kubernetes.api.model.Pod.class);
+                NodeInfo info = nodeWithUsed(in);
+                Pod pod = json.treeToValue(in.path("pod"), Pod.class);
                 if (in.has("schedulingHint")) {
-                    java.util.Map<String, Object> ext = new java.util.LinkedHashMap<>();
+                    Map<String, Object> ext = new LinkedHashMap<>();
                     in.path("schedulingHint").path("extensions").forEach(x -> ext.put(x.asText(), Map.of()));
                     pod.getMetadata()
                             .getAnnotations()
@@ -283,12 +295,12 @@ public final class DeviceShareCases {
                                     json.writeValueAsString(Map.of("extensions", ext)));
                 }
                 DeviceShare plugin = new DeviceShare(handle, DeviceShareArgs.DEFAULT);
-                io.hotsched.api.framework.CycleState state = new io.hotsched.api.framework.CycleState();
-                io.hotsched.api.framework.PodInfo podInfo = io.hotsched.api.framework.PodInfo.of(pod);
+                CycleState state = new CycleState();
+                PodInfo podInfo = PodInfo.of(pod);
                 if (in.path("preFilterRan").asBoolean(true)) {
                     plugin.preFilter(state, podInfo, null);
                 }
-                io.hotsched.api.framework.Status st = plugin.filter(state, podInfo, info);
+                Status st = plugin.filter(state, podInfo, info);
                 assertEquals(want.path("status").path("code").asText(), code(st), st.toString());
                 if (want.path("status").has("reasons")) {
                     for (JsonNode r : want.path("status").path("reasons")) {
@@ -300,11 +312,11 @@ public final class DeviceShareCases {
                 }
             }
             case "score" -> {
-                io.hotsched.testing.FakeHandle handle = handleWithDevice(in);
-                io.hotsched.api.framework.NodeInfo info = nodeWithUsed(in);
+                FakeHandle handle = handleWithDevice(in);
+                NodeInfo info = nodeWithUsed(in);
                 DeviceShare plugin = new DeviceShare(handle, args(in));
-                io.hotsched.api.framework.CycleState state = injectedState(in, info.name());
-                io.hotsched.api.framework.PodInfo podInfo = io.hotsched.api.framework.PodInfo.of(emptyPod());
+                CycleState state = injectedState(in, info.name());
+                PodInfo podInfo = PodInfo.of(emptyPod());
                 if (!in.path("preFilterRan").asBoolean(true)) {
                     IllegalStateException e = null;
                     try {
@@ -340,13 +352,13 @@ public final class DeviceShareCases {
                 assertEquals(r.status().isSuccess() ? r.score() : 0, plugin.score(state, podInfo, info));
             }
             case "reserve" -> {
-                io.hotsched.testing.FakeHandle handle = handleWithDevice(in);
-                io.hotsched.api.framework.NodeInfo info = nodeWithUsed(in);
+                FakeHandle handle = handleWithDevice(in);
+                NodeInfo info = nodeWithUsed(in);
                 handle.setSnapshot(lister(info));
                 DeviceShare plugin = new DeviceShare(handle, args(in));
-                io.hotsched.api.framework.CycleState state = injectedState(in, info.name());
-                io.hotsched.api.framework.PodInfo podInfo = io.hotsched.api.framework.PodInfo.of(emptyPod());
-                io.hotsched.api.framework.Status st = plugin.reserve(state, podInfo, info.name());
+                CycleState state = injectedState(in, info.name());
+                PodInfo podInfo = PodInfo.of(emptyPod());
+                Status st = plugin.reserve(state, podInfo, info.name());
                 assertEquals(want.path("status").path("code").asText(), code(st), st.toString());
                 for (JsonNode r : want.path("status").path("reasons")) {
                     assertTrue(st.message().contains(r.asText()), st.message() + " contains " + r.asText());
@@ -362,7 +374,7 @@ public final class DeviceShareCases {
                 assertEquals(expected, new TreeMap<>(got));
                 if (!expected.isEmpty()) {
                     // what was reserved counts on the node (the pod assumed there) until the pod's annotation shows
-                    io.hotsched.api.framework.NodeInfo assumed = info.copy();
+                    NodeInfo assumed = info.copy();
                     assumed.addPod(podInfo);
                     NodeDevices after = plugin.devices(assumed);
                     expected.forEach((type, list) -> list.forEach(a -> a.resources()
@@ -383,9 +395,9 @@ public final class DeviceShareCases {
             }
             case "preBind" -> {
                 JsonMapper json = JsonMapper.builder().build();
-                io.hotsched.testing.FakeHandle handle = handleWithDevice(in);
-                java.time.Instant now = java.time.Instant.parse("2026-11-29T12:00:00.123456789Z");
-                handle.setClock(java.time.Clock.fixed(now, java.time.ZoneOffset.UTC));
+                FakeHandle handle = handleWithDevice(in);
+                Instant now = Instant.parse("2026-11-29T12:00:00.123456789Z");
+                handle.setClock(Clock.fixed(now, ZoneOffset.UTC));
                 Map<String, Boolean> gates = new TreeMap<>();
                 in.path("featureGates")
                         .properties()
@@ -393,14 +405,12 @@ public final class DeviceShareCases {
                 Args a = new Args();
                 a.featureGates = gates;
                 DeviceShare plugin = new DeviceShare(handle, DeviceShareArgs.defaulted(a));
-                io.fabric8.kubernetes.api.model.Pod pod =
-                        json.treeToValue(in.path("pod"), io.fabric8.kubernetes.api.model.Pod.class);
+                Pod pod = json.treeToValue(in.path("pod"), Pod.class);
                 if (pod.getMetadata() == null) {
-                    pod.setMetadata(new io.fabric8.kubernetes.api.model.ObjectMeta());
+                    pod.setMetadata(new ObjectMeta());
                 }
-                io.fabric8.kubernetes.api.model.Pod before =
-                        new io.fabric8.kubernetes.api.model.PodBuilder(pod).build();
-                io.hotsched.api.framework.CycleState state = new io.hotsched.api.framework.CycleState();
+                Pod before = new PodBuilder(pod).build();
+                CycleState state = new CycleState();
                 if (in.path("preFilterRan").asBoolean(true)) {
                     state.write(
                             DeviceShare.STATE,
@@ -420,9 +430,8 @@ public final class DeviceShareCases {
                             DeviceShare.ALLOCATED,
                             new DeviceShare.Allocated(in.path("nodeName").asText(), result));
                 }
-                io.hotsched.api.framework.PodInfo podInfo = io.hotsched.api.framework.PodInfo.of(pod);
-                io.hotsched.api.framework.Status st =
-                        plugin.preBind(state, podInfo, in.path("nodeName").asText());
+                PodInfo podInfo = PodInfo.of(pod);
+                Status st = plugin.preBind(state, podInfo, in.path("nodeName").asText());
                 assertEquals(want.path("status").path("code").asText(), code(st), st.toString());
                 for (JsonNode r : want.path("status").path("reasons")) {
                     assertTrue(st.message().contains(r.asText()), st.message() + " contains " + r.asText());
@@ -439,7 +448,7 @@ public final class DeviceShareCases {
                 want.path("podLabels")
                         .properties()
                         .forEach(e -> labels.put(e.getKey(), e.getValue().asText()));
-                io.fabric8.kubernetes.api.model.Pod after = podInfo.pod();
+                Pod after = podInfo.pod();
                 assertEquals(
                         annotations,
                         after.getMetadata().getAnnotations() == null
@@ -458,27 +467,25 @@ public final class DeviceShareCases {
         }
     }
 
-    private static io.hotsched.testing.FakeHandle handleWithDevice(JsonNode in) throws Exception {
-        io.hotsched.testing.FakeHandle handle = new io.hotsched.testing.FakeHandle();
+    private static FakeHandle handleWithDevice(JsonNode in) throws Exception {
+        FakeHandle handle = new FakeHandle();
         if (!in.path("device").isNull() && !in.path("device").isMissingNode()) {
-            handle.addObject(JsonMapper.builder()
-                    .build()
-                    .treeToValue(in.path("device"), io.fabric8.kubernetes.api.model.GenericKubernetesResource.class));
+            handle.addObject(
+                    JsonMapper.builder().build().treeToValue(in.path("device"), GenericKubernetesResource.class));
         }
         return handle;
     }
 
     /** The case's node with what is used as pods: one pod per device holding exactly that amount. */
-    private static io.hotsched.api.framework.NodeInfo nodeWithUsed(JsonNode in) throws Exception {
-        io.fabric8.kubernetes.api.model.Node node =
-                JsonMapper.builder().build().treeToValue(in.path("node"), io.fabric8.kubernetes.api.model.Node.class);
-        io.hotsched.api.framework.NodeInfo info = new io.hotsched.api.framework.NodeInfo(node);
+    private static NodeInfo nodeWithUsed(JsonNode in) throws Exception {
+        Node node = JsonMapper.builder().build().treeToValue(in.path("node"), Node.class);
+        NodeInfo info = new NodeInfo(node);
         int n = 0;
         for (Map.Entry<String, JsonNode> type : in.path("deviceUsed").properties()) {
             for (Map.Entry<String, JsonNode> minor : type.getValue().properties()) {
                 String annotation = "{\"" + type.getKey() + "\":[{\"minor\":" + minor.getKey() + ",\"resources\":"
                         + minor.getValue() + "}]}";
-                info.addPod(io.hotsched.api.framework.PodInfo.of(new io.fabric8.kubernetes.api.model.PodBuilder()
+                info.addPod(PodInfo.of(new PodBuilder()
                         .withNewMetadata()
                         .withName("used-" + n)
                         .withNamespace("default")
@@ -500,22 +507,22 @@ public final class DeviceShareCases {
         return v.isMissingNode() ? BigDecimal.ZERO : new Quantity(v.asText()).getNumericalAmount();
     }
 
-    private static io.hotsched.api.framework.NodeInfoLister lister(io.hotsched.api.framework.NodeInfo info) {
-        return new io.hotsched.api.framework.NodeInfoLister() {
+    private static NodeInfoLister lister(NodeInfo info) {
+        return new NodeInfoLister() {
             @Override
-            public List<io.hotsched.api.framework.NodeInfo> list() {
+            public List<NodeInfo> list() {
                 return List.of(info);
             }
 
             @Override
-            public io.hotsched.api.framework.NodeInfo get(String name) {
+            public NodeInfo get(String name) {
                 return name.equals(info.name()) ? info : null;
             }
         };
     }
 
-    private static io.fabric8.kubernetes.api.model.Pod emptyPod() {
-        return new io.fabric8.kubernetes.api.model.PodBuilder()
+    private static Pod emptyPod() {
+        return new PodBuilder()
                 .withNewMetadata()
                 .withName("p")
                 .withNamespace("default")
@@ -525,8 +532,8 @@ public final class DeviceShareCases {
     }
 
     /** The pre-filter state the upstream test injects: the per-type requests, GPU requirements derived from them, preemptible devices. */
-    private static io.hotsched.api.framework.CycleState injectedState(JsonNode in, String nodeName) throws Exception {
-        io.hotsched.api.framework.CycleState state = new io.hotsched.api.framework.CycleState();
+    private static CycleState injectedState(JsonNode in, String nodeName) throws Exception {
+        CycleState state = new CycleState();
         if (!in.path("preFilterRan").asBoolean(true)) {
             return state;
         }
@@ -582,7 +589,7 @@ public final class DeviceShareCases {
         return out;
     }
 
-    private static String code(io.hotsched.api.framework.Status st) {
+    private static String code(Status st) {
         String n = st.code().name();
         StringBuilder b = new StringBuilder();
         for (String part : n.split("_")) {
@@ -614,7 +621,7 @@ public final class DeviceShareCases {
     }
 
     private static void assertEquals(Object expected, Object actual, String what) {
-        if (!java.util.Objects.equals(normalize(expected), normalize(actual))) {
+        if (!Objects.equals(normalize(expected), normalize(actual))) {
             throw new AssertionError(what + ": expected <" + expected + "> but was <" + actual + ">");
         }
     }

@@ -8,6 +8,7 @@ import io.fabric8.kubernetes.api.model.GenericKubernetesResourceBuilder;
 import io.hotsched.api.framework.CycleState;
 import io.hotsched.api.framework.InvalidArgsException;
 import io.hotsched.api.framework.NodeInfo;
+import io.hotsched.api.framework.NodeInfoLister;
 import io.hotsched.api.framework.PodInfo;
 import io.hotsched.api.framework.Status;
 import io.hotsched.testing.FakeHandle;
@@ -90,7 +91,7 @@ class DeviceSharePluginTest {
         List<Object> devices =
                 new ArrayList<>(List.of(rdma(0, "0", "slow"), rdma(1, "0", "fast"), rdma(2, "1", "fast")));
         FakeHandle h = handleWith("n1", devices);
-        h.setSnapshot(new io.hotsched.api.framework.NodeInfoLister() {
+        h.setSnapshot(new NodeInfoLister() {
             final NodeInfo n = Nodes.node("n1").info(holder("other", "rdma", 1, DeviceResources.RDMA, "10"));
 
             @Override
@@ -164,7 +165,7 @@ class DeviceSharePluginTest {
     void stateShowsEachDeviceWithWhoHoldsWhat() {
         FakeHandle h = handleWith("n1", List.of(rdma(0, "0", "a"), rdma(1, "0", "a")));
         NodeInfo node = Nodes.node("n1").info(holder("holder", "rdma", 1, DeviceResources.RDMA, "30"));
-        h.setSnapshot(new io.hotsched.api.framework.NodeInfoLister() {
+        h.setSnapshot(new NodeInfoLister() {
             @Override
             public List<NodeInfo> list() {
                 return List.of(node);

@@ -26,9 +26,11 @@ import io.hotsched.api.framework.StateKey;
 import io.hotsched.api.framework.Status;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.LongSupplier;
 
 /**
  * Koordinator's LoadAwareScheduling: Filter rejects nodes whose measured usage (NodeMetric) plus
@@ -273,7 +275,7 @@ public final class LoadAwareScheduling
      * PodScheduled time; null for a pod it leaves out (finished, or a reservation placeholder).
      */
     public static AssignedPod assign(
-            Pod pod, String uid, String key, Estimator estimator, java.util.function.LongSupplier unscheduledTime) {
+            Pod pod, String uid, String key, Estimator estimator, LongSupplier unscheduledTime) {
         String phase = pod.getStatus() == null ? null : pod.getStatus().getPhase();
         if ("Succeeded".equals(phase) || "Failed".equals(phase)) {
             return null;
@@ -301,7 +303,7 @@ public final class LoadAwareScheduling
      */
     @Override
     public Map<String, Object> describeState(String node) {
-        Map<String, Object> out = new java.util.LinkedHashMap<>();
+        Map<String, Object> out = new LinkedHashMap<>();
         for (NodeInfo n : handle.snapshot().list()) {
             if (node != null && !node.equals(n.name())) {
                 continue;

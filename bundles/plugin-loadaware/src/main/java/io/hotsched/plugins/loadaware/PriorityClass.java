@@ -3,6 +3,7 @@ package io.hotsched.plugins.loadaware;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Quantity;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
@@ -91,7 +92,7 @@ public enum PriorityClass {
         }
         boolean any = false;
         boolean guaranteed = true;
-        List<Container> all = new java.util.ArrayList<>();
+        List<Container> all = new ArrayList<>();
         if (pod.getSpec().getContainers() != null) {
             all.addAll(pod.getSpec().getContainers());
         }

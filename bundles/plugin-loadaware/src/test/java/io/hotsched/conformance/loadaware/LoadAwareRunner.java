@@ -2,7 +2,10 @@ package io.hotsched.conformance.loadaware;
 
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodConditionBuilder;
+import io.fabric8.kubernetes.api.model.PodStatus;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.hotsched.api.framework.CycleState;
 import io.hotsched.api.framework.NodeInfo;
@@ -29,6 +32,8 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -120,7 +125,7 @@ final class LoadAwareRunner {
                 // the cache's timestamp for the pod: when it was scheduled
                 p.getStatus()
                         .getConditions()
-                        .add(new io.fabric8.kubernetes.api.model.PodConditionBuilder()
+                        .add(new PodConditionBuilder()
                                 .withType("PodScheduled")
                                 .withStatus("True")
                                 .withLastTransitionTime(now.minusSeconds(
@@ -146,7 +151,7 @@ final class LoadAwareRunner {
 
     private static boolean scheduled(Pod p) {
         if (p.getStatus() == null) {
-            p.setStatus(new io.fabric8.kubernetes.api.model.PodStatus());
+            p.setStatus(new PodStatus());
         }
         if (p.getStatus().getConditions() == null) {
             p.getStatus().setConditions(new ArrayList<>());
@@ -348,7 +353,7 @@ final class LoadAwareRunner {
         Node node = ConformanceRunner.JSON.treeToValue(
                 n.isMissingNode() ? ConformanceRunner.JSON.createObjectNode() : n, Node.class);
         if (node.getMetadata() == null) {
-            node.setMetadata(new io.fabric8.kubernetes.api.model.ObjectMeta());
+            node.setMetadata(new ObjectMeta());
         }
         if (node.getMetadata().getName() == null) {
             node.getMetadata().setName("node");
@@ -369,8 +374,7 @@ final class LoadAwareRunner {
     }
 
     private static long durationMillis(String goDuration) {
-        java.util.regex.Matcher m =
-                java.util.regex.Pattern.compile("(\\d+)(h|m|s)").matcher(goDuration);
+        Matcher m = Pattern.compile("(\\d+)(h|m|s)").matcher(goDuration);
         long ms = 0;
         while (m.find()) {
             long n = Long.parseLong(m.group(1));

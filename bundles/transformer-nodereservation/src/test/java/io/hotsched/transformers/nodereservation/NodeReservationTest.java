@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.hotsched.api.framework.CycleState;
 import io.hotsched.api.framework.NodeInfo;
+import io.hotsched.api.framework.PluginFactory;
 import io.hotsched.api.framework.PodInfo;
 import io.hotsched.api.framework.Status;
 import io.hotsched.core.config.ConfigParser;
@@ -15,7 +16,9 @@ import io.hotsched.core.runtime.FrameworkImpl;
 import io.hotsched.core.runtime.FrameworkServices;
 import io.hotsched.core.runtime.ParallelizerImpl;
 import io.hotsched.core.runtime.Snapshot;
+import io.hotsched.plugins.defaults.defaultbinder.DefaultBinderFactory;
 import io.hotsched.plugins.defaults.noderesourcesfit.NodeResourcesFitFactory;
+import io.hotsched.plugins.defaults.queuesort.PrioritySortFactory;
 import io.hotsched.testing.Nodes;
 import io.hotsched.testing.Pods;
 import java.util.List;
@@ -89,15 +92,15 @@ class NodeReservationTest {
                     filter:
                       enabled: [{name: NodeReservation}]
                 """;
-        Map<String, io.hotsched.api.framework.PluginFactory> plugins = Map.of(
+        Map<String, PluginFactory> plugins = Map.of(
                 "NodeResourcesFit",
                 new NodeResourcesFitFactory(),
                 NodeReservation.NAME,
                 new NodeReservationFactory(),
                 "PrioritySort",
-                new io.hotsched.plugins.defaults.queuesort.PrioritySortFactory(),
+                new PrioritySortFactory(),
                 "DefaultBinder",
-                new io.hotsched.plugins.defaults.defaultbinder.DefaultBinderFactory());
+                new DefaultBinderFactory());
         NodeInfo n = node("{\"resources\":{\"cpu\":\"6\"}}");
         Snapshot snapshot = new Snapshot(List.of(n));
         FrameworkServices services = new FrameworkServices(

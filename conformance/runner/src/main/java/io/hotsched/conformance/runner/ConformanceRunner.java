@@ -3,6 +3,7 @@ package io.hotsched.conformance.runner;
 import io.fabric8.kubernetes.api.model.ContainerImage;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.ReplicationController;
@@ -75,7 +76,7 @@ public final class ConformanceRunner {
             };
             HasMetadata obj = JSON.treeToValue(o, type);
             if (obj.getMetadata() == null) {
-                obj.setMetadata(new io.fabric8.kubernetes.api.model.ObjectMeta());
+                obj.setMetadata(new ObjectMeta());
             }
             handle.addObject(obj);
         }
@@ -268,7 +269,7 @@ public final class ConformanceRunner {
         for (JsonNode n : raw) {
             Node node = JSON.treeToValue(n, Node.class);
             if (node.getMetadata() == null) {
-                node.setMetadata(new io.fabric8.kubernetes.api.model.ObjectMeta());
+                node.setMetadata(new ObjectMeta());
             }
             if (node.getMetadata().getName() == null) {
                 node.getMetadata().setName("");

@@ -1,6 +1,7 @@
 package io.hotsched.plugins.defaults.helper;
 
 import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.NodeSelector;
 import io.fabric8.kubernetes.api.model.NodeSelectorRequirement;
 import java.util.ArrayList;
 import java.util.List;
@@ -154,7 +155,7 @@ public final class NodeSelectorTerm {
     }
 
     /** The terms of a selector, compiled; empty when the selector is null. */
-    public static List<NodeSelectorTerm> all(io.fabric8.kubernetes.api.model.NodeSelector selector) {
+    public static List<NodeSelectorTerm> all(NodeSelector selector) {
         List<NodeSelectorTerm> out = new ArrayList<>();
         if (selector != null && selector.getNodeSelectorTerms() != null) {
             for (io.fabric8.kubernetes.api.model.NodeSelectorTerm t : selector.getNodeSelectorTerms()) {
