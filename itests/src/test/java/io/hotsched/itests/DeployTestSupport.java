@@ -218,15 +218,6 @@ public abstract class DeployTestSupport {
         assertTrue("framework active", context.getBundle(0).getState() == Bundle.ACTIVE);
     }
 
-    protected static void sleep(long millis) {
-        try {
-            Thread.sleep(millis);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
-    }
-
     /** The bytes of the distribution's deploy/ jar whose name starts with {@code prefix}. */
     protected static byte[] shipped(String prefix) throws IOException {
         try (Stream<Path> jars =
