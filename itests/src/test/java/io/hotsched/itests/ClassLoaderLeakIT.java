@@ -8,9 +8,12 @@ import io.hotsched.testing.Pods;
 import java.io.ByteArrayInputStream;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryPoolMXBean;
+import java.lang.ref.Reference;
+import java.lang.ref.ReferenceQueue;
 import java.lang.ref.WeakReference;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
@@ -61,11 +64,24 @@ public class ClassLoaderLeakIT extends InMemoryClusterSupport {
         return -1;
     }
 
-    private static void collect() {
-        for (int i = 0; i < 3; i++) {
+    /** Where the collector puts the references to old class loaders it cleared. */
+    private final ReferenceQueue<ClassLoader> cleared = new ReferenceQueue<>();
+
+    private int collected;
+
+    /**
+     * Full collections until {@code expected} of the old class loaders have been collected (their
+     * references enqueued), or the collector leaves them for {@code wait}; after each collection
+     * it waits for the references it cleared to be enqueued, and collects again once none comes.
+     */
+    private void collect(int expected, Duration wait) throws InterruptedException {
+        long deadline = System.nanoTime() + wait.toNanos();
+        do {
             System.gc();
-            sleep(100);
-        }
+            for (Reference<?> r = cleared.remove(250); r != null; r = cleared.poll()) {
+                collected++;
+            }
+        } while (collected < expected && System.nanoTime() < deadline);
     }
 
     @Test
@@ -83,7 +99,7 @@ public class ClassLoaderLeakIT extends InMemoryClusterSupport {
         List<WeakReference<ClassLoader>> old = new ArrayList<>();
         long metaspaceAfter10 = 0;
         for (int i = 1; i <= UPDATES; i++) {
-            old.add(new WeakReference<>(b.adapt(BundleWiring.class).getClassLoader()));
+            old.add(new WeakReference<>(b.adapt(BundleWiring.class).getClassLoader(), cleared));
             String version = "1.0." + i;
             b.update(new ByteArrayInputStream(TestBundles.withVersion(plugin, version)));
             refresh(b);
@@ -97,16 +113,12 @@ public class ClassLoaderLeakIT extends InMemoryClusterSupport {
                         && version.equals(p.getMetadata().getAnnotations().get(ItestVersion.ANNOTATION));
             });
             if (i == 10) {
-                collect();
+                collect(old.size(), Duration.ofSeconds(2));
                 metaspaceAfter10 = metaspaceBytes();
             }
         }
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-        long alive;
-        do {
-            collect();
-            alive = old.stream().filter(r -> r.get() != null).count();
-        } while (alive > 0 && System.nanoTime() < deadline);
+        collect(old.size(), Duration.ofSeconds(20));
+        long alive = old.stream().filter(r -> r.get() != null).count();
         long metaspaceAfter50 = metaspaceBytes();
         System.out.printf(
                 "scenario 8 (class loaders): %d updates, %d old revisions' class loaders still reachable after GC; "

@@ -4,6 +4,7 @@ import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertTrue;
 
 import io.hotsched.itest.plugins.ItestVersion;
+import java.time.Duration;
 import org.junit.Test;
 import org.junit.runner.RunWith;
 import org.ops4j.pax.exam.junit.PaxExam;
@@ -22,6 +23,7 @@ import org.osgi.framework.Version;
 public class ConfigReloadUnderLoadIT extends KubeClusterSupport {
 
     static final int PODS = 2500;
+    static final int PODS_PER_SECOND = 100;
     static final int CHANGES = 20;
 
     static String config(int k) {
@@ -71,20 +73,24 @@ public class ConfigReloadUnderLoadIT extends KubeClusterSupport {
         changes.tookEffect(new Version(0, 0, 0));
         int refused = 0;
         try (BindingRecorder recorder = new BindingRecorder(client, "load");
-                PodLoad load = new PodLoad(client, "load", "p-", PODS, 100, "default-scheduler")) {
+                PodLoad load = new PodLoad(client, "load", "p-", PODS, PODS_PER_SECOND, "default-scheduler")) {
+            // under the load: a good change every 600 ms, its bad successor 200 ms after it
+            Pacing pacing = Pacing.fixedRate(Duration.ofMillis(400), Duration.ofMillis(200));
             for (int k = 1; k <= CHANGES; k++) {
-                sleep(400);
+                pacing.awaitNextStep();
                 writeSchedulerYaml(config(k));
                 String applied = admin.reload();
                 assertTrue(applied, applied.startsWith("Applied"));
                 changes.tookEffect(new Version(k, 0, 0));
-                sleep(200);
+                pacing.awaitNextStep();
                 writeSchedulerYaml(bad(k));
                 String answer = admin.reload();
                 assertTrue("bad version " + k + " refused: " + answer, answer.startsWith("Refused"));
                 refused++;
             }
-            await("all pods created", load::done);
+            // bounded as in UpgradeUnderLoadIT, by the load's length and 20 s: on a busy machine it falls behind its
+            // rate
+            await("all pods created", Duration.ofSeconds(PODS / PODS_PER_SECOND + 20), load::done);
             load.check();
             await("every pod bound", () -> recorder.bound() == PODS);
 

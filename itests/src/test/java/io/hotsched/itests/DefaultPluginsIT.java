@@ -62,7 +62,7 @@ public class DefaultPluginsIT extends InMemoryClusterSupport {
                 .cpu("100m")
                 .tolerate("dedicated", "Equal", "infra", "NoSchedule")
                 .build());
-        sleep(1500);
+        awaitParked("default/later", "default-scheduler");
         assertEquals("a paused profile binds nothing", null, nodeOf("later"));
 
         drop("io.hotsched.plugins.defaults.jar", defaultPluginsJar());

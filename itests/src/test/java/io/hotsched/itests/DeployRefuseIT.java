@@ -57,8 +57,8 @@ public class DeployRefuseIT extends DeployTestSupport {
         List<LogCapture.Line> lines = await(
                 "refusal of " + name,
                 () -> log.problemsMentioning(name).isEmpty() ? null : log.problemsMentioning(name));
-        // a later duplicate would show within the next scans
-        sleep(2500);
+        // a retry would come on a later scan: one has handled a bundle dropped after the refusal
+        awaitScannedPast();
         lines = log.problemsMentioning(name);
         assertEquals("exactly one line about " + name + ": " + lines, 1, lines.size());
         LogCapture.Line line = lines.get(0);

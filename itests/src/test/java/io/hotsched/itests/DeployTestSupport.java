@@ -12,6 +12,9 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 import java.util.stream.Stream;
 import javax.inject.Inject;
@@ -21,19 +24,31 @@ import org.ops4j.pax.exam.Configuration;
 import org.ops4j.pax.exam.Option;
 import org.osgi.framework.Bundle;
 import org.osgi.framework.BundleContext;
+import org.osgi.framework.BundleListener;
+import org.osgi.framework.FrameworkListener;
+import org.osgi.framework.ServiceListener;
+import org.osgi.framework.ServiceReference;
 import org.osgi.framework.Version;
 import org.osgi.framework.wiring.BundleRevision;
 import org.osgi.service.log.LogReaderService;
+import org.osgi.service.log.LoggerFactory;
 
 /**
  * What every deploy/ scenario needs: the platform booted as the distribution boots it, the
- * watched folder, a capture of the log, and waiting for bundle states with a generous bound (the
- * bound only stops a broken run; the time taken is printed, never asserted).
+ * watched folder, a capture of the log, and waiting for conditions with a generous bound (the
+ * bound only stops a broken run; the time taken is printed, never asserted). A condition is
+ * checked again on every bundle, service and framework event and every log entry, and at the
+ * latest every {@link #RECHECK}; nothing here waits for a fixed time.
  */
 public abstract class DeployTestSupport {
 
     /** Long enough for a slow CI machine; FileInstall needs about two polls of one second. */
     static final Duration WAIT = Duration.ofSeconds(20);
+
+    /** How long {@link #await} waits for an event before it checks again anyway (cluster and scheduler send none). */
+    static final Duration RECHECK = Duration.ofMillis(50);
+
+    private static final AtomicInteger MARKERS = new AtomicInteger();
 
     @Inject
     protected BundleContext context;
@@ -43,6 +58,15 @@ public abstract class DeployTestSupport {
 
     protected LogCapture log;
 
+    /** Counts the events that may have changed what an {@link #await} probe sees. */
+    private final Object changes = new Object();
+
+    private long changeCount;
+
+    private final BundleListener bundleEvents = e -> changed();
+    private final ServiceListener serviceEvents = e -> changed();
+    private final FrameworkListener frameworkEvents = e -> changed();
+
     @Configuration
     public Option[] configuration() throws IOException {
         return PlatformOptions.platform();
@@ -50,12 +74,25 @@ public abstract class DeployTestSupport {
 
     @Before
     public void captureLog() {
-        log = new LogCapture(logReader);
+        log = new LogCapture(logReader, this::changed);
+        context.addBundleListener(bundleEvents);
+        context.addServiceListener(serviceEvents);
+        context.addFrameworkListener(frameworkEvents);
     }
 
     @After
     public void stopCapture() {
+        context.removeFrameworkListener(frameworkEvents);
+        context.removeServiceListener(serviceEvents);
+        context.removeBundleListener(bundleEvents);
         log.close();
+    }
+
+    private void changed() {
+        synchronized (changes) {
+            changeCount++;
+            changes.notifyAll();
+        }
     }
 
     protected Path deployDir() {
@@ -102,17 +139,69 @@ public abstract class DeployTestSupport {
     protected <T> T await(String what, Duration wait, Supplier<T> probe) {
         long start = System.nanoTime();
         long deadline = start + wait.toNanos();
-        while (System.nanoTime() < deadline) {
+        while (true) {
+            long seen;
+            synchronized (changes) {
+                seen = changeCount;
+            }
             T value = probe.get();
             if (value != null && !Boolean.FALSE.equals(value)) {
                 System.out.printf("  %s after %d ms%n", what, (System.nanoTime() - start) / 1_000_000);
                 return value;
             }
-            sleep(100);
+            long left = deadline - System.nanoTime();
+            if (left <= 0) {
+                break;
+            }
+            synchronized (changes) {
+                if (changeCount == seen) {
+                    try {
+                        TimeUnit.NANOSECONDS.timedWait(changes, Math.min(left, RECHECK.toNanos()));
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                        throw new IllegalStateException(e);
+                    }
+                }
+            }
         }
         fail("not seen within " + wait.toSeconds() + " s: " + what + "\nlog:\n"
                 + String.join("\n", log.all().stream().map(Object::toString).toList()));
         return null;
+    }
+
+    /**
+     * Returns once every entry written to the OSGi log before this call has reached {@link #log}:
+     * writes a line of its own and waits for it (the log service hands entries to its listeners in
+     * order, on a thread of its own).
+     */
+    protected void flushLog() {
+        String line = "itest log flush " + UUID.randomUUID();
+        ServiceReference<LoggerFactory> ref = context.getServiceReference(LoggerFactory.class);
+        LoggerFactory factory = context.getService(ref);
+        try {
+            factory.getLogger(getClass()).info(line);
+        } finally {
+            context.ungetService(ref);
+        }
+        await("the log flushed", () -> log.all().stream().anyMatch(l -> l.text().equals(line)));
+    }
+
+    /**
+     * Proves that FileInstall has handled deploy/ as it is now: drops a marker bundle and waits for
+     * it to run, then flushes the log. FileInstall handles what one scan found in one pass (each
+     * file refused or installed, then the new bundles started), and finds a file on the scan after
+     * it stopped changing; so with the marker running, every file that was in place before it has
+     * been refused or installed, as has any file of an earlier pass that it tries again, and the log
+     * says so. (Not for a bundle that fails to start: the marker changes the set of bundles whose
+     * start FileInstall retries, and it logs the failure again then.)
+     */
+    protected Bundle awaitScannedPast() throws IOException {
+        int n = MARKERS.incrementAndGet();
+        String name = "io.hotsched.itest.scanmarker" + n;
+        drop("scan-marker-" + n + ".jar", TestBundles.bundle(name, "1.0.0"));
+        Bundle marker = awaitActive(name, "1.0.0");
+        flushLog();
+        return marker;
     }
 
     /** Every bundle the distribution ships is still active (fragments resolved). */
@@ -127,15 +216,6 @@ public abstract class DeployTestSupport {
             assertEquals("state of " + b.getSymbolicName(), expected, b.getState());
         }
         assertTrue("framework active", context.getBundle(0).getState() == Bundle.ACTIVE);
-    }
-
-    protected static void sleep(long millis) {
-        try {
-            Thread.sleep(millis);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
     }
 
     /** The bytes of the distribution's deploy/ jar whose name starts with {@code prefix}. */

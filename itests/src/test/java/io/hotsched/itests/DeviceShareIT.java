@@ -119,7 +119,7 @@ public class DeviceShareIT extends InMemoryClusterSupport {
         Files.delete(jar);
         await("paused once the bundle left", () -> profileState().equals("paused: waiting for plugin(s) DeviceShare"));
         cluster.addPod(gpuPod("whole", "100"));
-        sleep(1500);
+        awaitParked("default/whole", "gpu-scheduler");
         assertEquals("a paused profile binds nothing", null, nodeOf("whole"));
 
         drop("io.hotsched.plugin.deviceshare.jar", shipped("io.hotsched.plugin.deviceshare-"));

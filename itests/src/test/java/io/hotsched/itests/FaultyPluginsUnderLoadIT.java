@@ -85,7 +85,7 @@ public class FaultyPluginsUnderLoadIT extends KubeClusterSupport {
 
         try (BindingRecorder recorder = new BindingRecorder(client, "load");
                 PodLoad load = new PodLoad(client, "load", "a-", PODS, 100, "default-scheduler")) {
-            sleep(1000);
+            await("the healthy profile binding under load", () -> recorder.bound() >= 100);
             byte[] whole = TestBundles.bundle("io.hotsched.itest.truncated", "1.0.0");
             drop("truncated.jar", Arrays.copyOf(whole, whole.length / 2));
             drop("nomanifest.jar", TestBundles.jarWithoutManifest());

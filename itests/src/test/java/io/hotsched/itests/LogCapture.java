@@ -20,9 +20,12 @@ final class LogCapture implements LogListener, AutoCloseable {
 
     private final LogReaderService reader;
     private final List<Line> lines = new CopyOnWriteArrayList<>();
+    private final Runnable onLine;
 
-    LogCapture(LogReaderService reader) {
+    /** @param onLine told after each line is recorded */
+    LogCapture(LogReaderService reader, Runnable onLine) {
         this.reader = reader;
+        this.onLine = onLine;
         reader.addLogListener(this);
     }
 
@@ -36,6 +39,7 @@ final class LogCapture implements LogListener, AutoCloseable {
                 entry.getLogLevel(),
                 entry.getBundle() == null ? "" : entry.getBundle().getSymbolicName(),
                 text));
+        onLine.run();
     }
 
     /** Warnings and errors whose text mentions {@code word}. */

@@ -8,6 +8,8 @@ import io.fabric8.kubernetes.api.model.Quantity;
 import io.hotsched.core.admin.ProfileView;
 import io.hotsched.itest.plugins.ItestGang;
 import io.hotsched.itest.plugins.ItestVersion;
+import java.util.List;
+import java.util.stream.IntStream;
 import org.junit.Test;
 import org.junit.runner.RunWith;
 import org.ops4j.pax.exam.junit.PaxExam;
@@ -64,6 +66,22 @@ public class PermitWaitersIT extends KubeClusterSupport {
                 .sum();
     }
 
+    /** How many of the first four members {@code sched:explain} shows waiting on Permit. */
+    private long waitingInPermit() {
+        return IntStream.range(0, 4)
+                .mapToObj(i -> admin.explain("load/gang-" + i))
+                .filter(e -> e.isPresent() && e.get().outcome().startsWith("waiting on permit"))
+                .count();
+    }
+
+    /** The members the API server has on a node, read from it (not from an informer). */
+    private List<String> boundMembers() {
+        return client.pods().inNamespace("load").list().getItems().stream()
+                .filter(p -> p.getSpec().getNodeName() != null)
+                .map(p -> p.getMetadata().getName())
+                .toList();
+    }
+
     @Test
     public void permitWaitersOfAnUpdatedPluginAreRescheduledWithoutLeaks() throws Exception {
         namespace("load");
@@ -77,9 +95,10 @@ public class PermitWaitersIT extends KubeClusterSupport {
             for (int i = 0; i < 4; i++) {
                 client.pods().inNamespace("load").resource(member(i)).create();
             }
-            await("four waiting in Permit on 1.0.0", () -> inFlight() == 4);
-            sleep(500);
-            assertEquals("none bound while the gang is incomplete", 0, recorder.bound());
+            await("four waiting in Permit on 1.0.0", () -> inFlight() == 4 && waitingInPermit() == 4);
+            // Permit holds them until the fifth arrives: the API server has them on no node
+            assertEquals("none bound while the gang is incomplete", List.of(), boundMembers());
+            assertEquals(0, recorder.bound());
 
             drop("itest-plugins.jar", TestBundles.withVersion(plugin, "1.0.1"));
             await("1.0.1 serves", () -> "1.0.1".equals(servingVersion(ItestGang.NAME)));

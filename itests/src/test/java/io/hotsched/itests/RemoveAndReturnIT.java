@@ -31,10 +31,21 @@ public class RemoveAndReturnIT extends KubeClusterSupport {
                   enabled: [{name: ItestFit}]
             """;
     static final int PODS_EACH = 1500;
+    /** Pods of each profile bound before the plugin leaves: about three seconds of the load. */
+    static final int LOAD_BEFORE = 200;
+    /** Pods of each profile created while one is paused: about two seconds of the load. */
+    static final int LOAD_WHILE_PAUSED = 150;
 
     @Override
     protected String schedulerYaml() {
         return CONFIG;
+    }
+
+    /** The pods the scheduling loop set aside because {@code profile} is paused. */
+    private long parked(String profile) {
+        return admin.queue().pods().stream()
+                .filter(e -> e.queue().equals("unschedulable") && e.rejectedBy().contains("profile/" + profile))
+                .count();
     }
 
     @Test
@@ -50,14 +61,25 @@ public class RemoveAndReturnIT extends KubeClusterSupport {
         try (BindingRecorder recorder = new BindingRecorder(client, "load");
                 PodLoad other = new PodLoad(client, "load", "a-", PODS_EACH, 75, "default-scheduler");
                 PodLoad fit = new PodLoad(client, "load", "b-", PODS_EACH, 75, "fit-scheduler")) {
-            sleep(4000);
+            await(
+                    "both profiles binding under load",
+                    () -> recorder.named("a-").size() >= LOAD_BEFORE
+                            && recorder.named("b-").size() >= LOAD_BEFORE);
             Files.delete(jar);
             await(
                     "fit-scheduler paused",
                     () -> profileState("fit-scheduler").equals("paused: waiting for plugin(s) ItestFit"));
             long paused = System.nanoTime();
             assertEquals("the other profile is not touched", "ready", profileState("default-scheduler"));
-            sleep(4000);
+            int createdBeforePause = fit.created();
+            await(
+                    "fit-scheduler's pods arriving and set aside while it is paused, the other profile binding",
+                    () -> fit.created() - createdBeforePause >= LOAD_WHILE_PAUSED
+                            && parked("fit-scheduler") >= LOAD_WHILE_PAUSED
+                            && recorder.named("a-").stream()
+                                            .filter(b -> b.seenNanos() > paused)
+                                            .count()
+                                    >= LOAD_WHILE_PAUSED);
             long back = System.nanoTime();
             drop("itest-plugins.jar", plugin);
             await(

@@ -2,6 +2,7 @@ package io.hotsched.itests;
 
 import io.hotsched.core.admin.PluginView;
 import io.hotsched.core.admin.ProfileView;
+import io.hotsched.core.admin.QueueView;
 import io.hotsched.core.admin.SchedulerAdmin;
 import javax.inject.Inject;
 
@@ -30,6 +31,23 @@ public abstract class SchedulerITSupport extends DeployTestSupport {
                 .map(ProfileView::state)
                 .findFirst()
                 .orElse("none");
+    }
+
+    /**
+     * Waits until the scheduling loop has taken pod {@code podKey} from the queue, found its
+     * profile paused and set it aside with the pods that wait for the profile: from then on it is
+     * not tried again before the profile is ready, so it cannot be bound while the profile stays
+     * paused. Returns the pod's queue entry.
+     */
+    protected QueueView.Entry awaitParked(String podKey, String profile) {
+        return await(
+                podKey + " set aside while " + profile + " is paused",
+                () -> admin.queue().pods().stream()
+                        .filter(e -> e.pod().equals(podKey)
+                                && e.queue().equals("unschedulable")
+                                && e.rejectedBy().contains("profile/" + profile))
+                        .findFirst()
+                        .orElse(null));
     }
 
     /** The state column of {@code sched:plugins} for plugin {@code name} from bundle {@code version}, or "". */

@@ -53,7 +53,7 @@ public class SchedulerPluginIT extends InMemoryClusterSupport {
         await(
                 "profile paused without its plugins",
                 () -> sh("sched:profiles").contains("paused: waiting for plugin(s) ItestSort, ItestFit, ItestBinder"));
-        sleep(1000);
+        awaitParked("default/first", "default-scheduler");
         assertTrue("nothing bound while paused", !bound("first"));
 
         Path jar = drop(
@@ -85,7 +85,7 @@ public class SchedulerPluginIT extends InMemoryClusterSupport {
                 "profile paused once the bundle left",
                 () -> sh("sched:profiles").contains("paused: waiting for plugin(s)"));
         cluster.addPod(Pods.pod("second").cpu("100m").build());
-        sleep(1500);
+        awaitParked("default/second", "default-scheduler");
         assertTrue("a paused profile binds nothing", !bound("second"));
         assertTrue(sh("sched:queue"), sh("sched:queue").contains("default/second"));
 

@@ -7,6 +7,7 @@ import io.hotsched.itest.plugins.ItestVersion;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import org.junit.Test;
 import org.junit.runner.RunWith;
 import org.ops4j.pax.exam.junit.PaxExam;
@@ -27,6 +28,8 @@ public class ShellSwapIT extends KubeClusterSupport {
 
     static final int PODS = 2000;
     static final int UPDATES = 10;
+    /** Pods bound before the first update, and by 2.0.0 before the rollback: about a second of the load. */
+    static final int LOAD_BEFORE_SWAP = 100;
 
     @Override
     protected String schedulerYaml() {
@@ -66,21 +69,28 @@ public class ShellSwapIT extends KubeClusterSupport {
 
         try (BindingRecorder recorder = new BindingRecorder(client, "load");
                 PodLoad load = new PodLoad(client, "load", "p-", PODS, 100, "default-scheduler")) {
-            sleep(1000);
+            await("1.0.0 binding under load", () -> recorder.bound() >= LOAD_BEFORE_SWAP);
+            Pacing pacing = Pacing.gaps(Duration.ofMillis(300));
             for (int i = 1; i <= UPDATES; i++) {
                 String version = "1.0." + i;
                 sh("update " + id + " " + file(plugin, version));
                 sh("refresh " + id);
                 await("version " + version + " serves", () -> version.equals(servingVersion(ItestVersion.NAME)));
                 swaps.tookEffect(Version.parseVersion(version));
-                sleep(300);
+                pacing.awaitNextStep();
             }
             String v2 = "2.0.0";
             installAndStart(file(plugin, v2));
             await("2.0.0 serves next to 1.0." + UPDATES, () -> v2.equals(servingVersion(ItestVersion.NAME)));
             assertEquals("standby", pluginsState(ItestVersion.NAME, "1.0." + UPDATES));
             long twoServes = System.nanoTime();
-            sleep(1000);
+            await(
+                    "2.0.0 deciding pods created after it took over",
+                    () -> recorder.inOrder().stream()
+                                    .filter(b -> load.createdAt(b.pod()) > twoServes
+                                            && v2.equals(b.annotation(ItestVersion.ANNOTATION)))
+                                    .count()
+                            >= LOAD_BEFORE_SWAP);
             long rollback = System.nanoTime();
             // nothing is wired to a plugin bundle, so uninstall needs no refresh (and Gogo command
             // 1.1.2's refresh without bundle ids fails with a NullPointerException)

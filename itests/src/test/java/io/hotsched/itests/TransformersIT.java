@@ -66,7 +66,7 @@ public class TransformersIT extends InMemoryClusterSupport {
                 "paused once the transformer left",
                 () -> profileState().equals("paused: waiting for plugin(s) ResourceAmplification"));
         cluster.addPod(Pods.pod("two").cpu("2").build());
-        sleep(1500);
+        awaitParked("default/two", "default-scheduler");
         assertEquals("a paused profile binds nothing", null, nodeOf("two"));
 
         // out of the profile: the node has 4 real cpus and seven holds 7, so two does not fit

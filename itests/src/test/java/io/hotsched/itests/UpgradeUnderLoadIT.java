@@ -4,6 +4,7 @@ import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertTrue;
 
 import io.hotsched.itest.plugins.ItestVersion;
+import java.time.Duration;
 import java.util.Random;
 import org.junit.Test;
 import org.junit.runner.RunWith;
@@ -45,21 +46,22 @@ public class UpgradeUnderLoadIT extends KubeClusterSupport {
         await("profile ready", () -> profileState("default-scheduler").equals("ready"));
 
         SwapLog swaps = new SwapLog();
-        Random random = new Random(7);
+        // 200 to 800 ms between one version taking effect and the next being dropped
+        Pacing pacing = Pacing.gaps(Duration.ofMillis(200), Duration.ofMillis(800), new Random(7));
         try (BindingRecorder recorder = new BindingRecorder(client, "load");
                 PodLoad load = new PodLoad(client, "load", "p-", PODS, PODS_PER_SECOND, "default-scheduler")) {
             for (int i = 1; i <= SWAPS; i++) {
-                sleep(200 + random.nextInt(600));
+                pacing.awaitNextStep();
                 String version = "1.0." + i;
                 drop("itest-plugins.jar", TestBundles.withVersion(plugin, version));
                 await("version " + version + " serves", () -> version.equals(servingVersion(ItestVersion.NAME)));
                 swaps.tookEffect(Version.parseVersion(version));
             }
             int createdDuringSwaps = load.created();
-            await("all pods created", java.time.Duration.ofSeconds(PODS / PODS_PER_SECOND + 20), load::done);
+            await("all pods created", Duration.ofSeconds(PODS / PODS_PER_SECOND + 20), load::done);
             load.check();
             try {
-                await("every pod bound", java.time.Duration.ofSeconds(60), () -> recorder.bound() == PODS);
+                await("every pod bound", Duration.ofSeconds(60), () -> recorder.bound() == PODS);
             } finally {
                 System.out.printf("  %d of %d pods bound%n", recorder.bound(), PODS);
             }
