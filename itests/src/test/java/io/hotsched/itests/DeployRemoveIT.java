@@ -1,7 +1,5 @@
 package io.hotsched.itests;
 
-import static org.junit.Assert.assertEquals;
-
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.Test;
@@ -22,8 +20,10 @@ public class DeployRemoveIT extends DeployTestSupport {
         Bundle b = awaitActive(TestBundles.SAMPLE, "1.0.0");
 
         Files.delete(file);
-        await("sample uninstalled", () -> bundlesNamed(TestBundles.SAMPLE).isEmpty());
-        assertEquals(Bundle.UNINSTALLED, b.getState());
+        // out of the framework's list before its state is set: wait for both
+        await(
+                "sample uninstalled",
+                () -> bundlesNamed(TestBundles.SAMPLE).isEmpty() && b.getState() == Bundle.UNINSTALLED);
         assertPlatformRunning();
     }
 }
