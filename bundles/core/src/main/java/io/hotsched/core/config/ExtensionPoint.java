@@ -99,14 +99,4 @@ public enum ExtensionPoint {
         }
         return null;
     }
-
-    /** The point of upstream's name {@code label}, or null. */
-    public static ExtensionPoint ofLabel(String label) {
-        for (ExtensionPoint p : values()) {
-            if (p.label.equals(label)) {
-                return p;
-            }
-        }
-        return null;
-    }
 }

@@ -256,11 +256,16 @@ public final class FrameworkImpl {
         Set<String> skipped = new HashSet<>();
         for (Slot<PreScorePlugin> s : slots.preScore) {
             Outcome<Status> o = calls.preScore(state, s, pod, nodes);
-            Status st = o.failed() ? o.failure() : o.value();
-            if (st != null && st.isSkip()) {
+            if (o.failed()) {
+                return o.failure();
+            }
+            if (o.value() != null && o.value().isSkip()) {
                 skipped.add(s.name());
-            } else if (o.failed() || st != null && !st.isSuccess()) {
-                return o.failed() ? st : GuardedCall.interpretAsError(PluginCall.PRE_SCORE, s.name(), st);
+                continue;
+            }
+            Status st = GuardedCall.interpretAsError(PluginCall.PRE_SCORE, s.name(), o.value());
+            if (!st.isSuccess()) {
+                return st;
             }
         }
         state.write(SkippedPlugins.SCORE, new SkippedPlugins(Set.copyOf(skipped)));

@@ -38,13 +38,11 @@ public enum PluginCall {
     }
 
     private final ExtensionPoint point;
-    private final Kind kind;
     private final String before;
     private final String after;
 
     PluginCall(ExtensionPoint point, Kind kind) {
         this.point = point;
-        this.kind = kind;
         String label = point.label();
         if (point == ExtensionPoint.FILTER && kind == Kind.PLUGIN) {
             before = "running \"";
@@ -67,10 +65,6 @@ public enum PluginCall {
     /** The point whose time-out and {@code extension_point} label apply. */
     public ExtensionPoint point() {
         return point;
-    }
-
-    public Kind kind() {
-        return kind;
     }
 
     /** How an error names this call of {@code plugin}: {@code running "X" filter plugin}, {@code running Reserve plugin "X"}. */

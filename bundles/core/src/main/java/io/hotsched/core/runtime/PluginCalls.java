@@ -1,6 +1,7 @@
 package io.hotsched.core.runtime;
 
 import io.hotsched.api.framework.BindPlugin;
+import io.hotsched.api.framework.Code;
 import io.hotsched.api.framework.CycleState;
 import io.hotsched.api.framework.FilterPlugin;
 import io.hotsched.api.framework.NodeInfo;
@@ -148,8 +149,7 @@ record PluginCalls(GuardedCall guard) {
             GuardedCall.end(tracker);
         }
         if (timed != 0) {
-            guard.observe(
-                    timed, succeeded, s.name(), PluginCall.FILTER, st == null ? Status.SUCCESS.code() : st.code());
+            guard.observe(timed, succeeded, s.name(), PluginCall.FILTER, st == null ? Code.SUCCESS : st.code());
         }
         Status late = guard.overtime(state, s.instance(), PluginCall.FILTER, t0, limit);
         return late != null ? late : GuardedCall.interpret(PluginCall.FILTER, s.name(), st);

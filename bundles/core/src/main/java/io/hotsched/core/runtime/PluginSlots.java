@@ -149,25 +149,27 @@ final class PluginSlots {
         }
     }
 
+    private static final String TRANSFORMER = "Transformer";
+
     /** Which extension points each plugin serves, by configured name (for the shell). */
     Map<String, List<String>> pointsByPlugin() {
         Map<String, List<String>> out = new LinkedHashMap<>();
-        addPoints(out, "PreEnqueue", preEnqueue);
-        addPoints(out, "QueueSort", queueSort);
-        addPoints(out, "PreFilter", preFilter);
-        addPoints(out, "PreFilterTransformer", preFilterTransformers);
-        addPoints(out, "FilterTransformer", filterTransformers);
-        addPoints(out, "Filter", filter);
-        addPoints(out, "PostFilter", postFilter);
-        addPoints(out, "PostFilterTransformer", postFilterTransformers);
-        addPoints(out, "PreScore", preScore);
-        addPoints(out, "ScoreTransformer", scoreTransformers);
-        addPoints(out, "Score", score);
-        addPoints(out, "Reserve", reserve);
-        addPoints(out, "Permit", permit);
-        addPoints(out, "PreBind", preBind);
-        addPoints(out, "Bind", bind);
-        addPoints(out, "PostBind", postBind);
+        addPoints(out, ExtensionPoint.PRE_ENQUEUE.label(), preEnqueue);
+        addPoints(out, ExtensionPoint.QUEUE_SORT.label(), queueSort);
+        addPoints(out, ExtensionPoint.PRE_FILTER.label(), preFilter);
+        addPoints(out, ExtensionPoint.PRE_FILTER.label() + TRANSFORMER, preFilterTransformers);
+        addPoints(out, ExtensionPoint.FILTER.label() + TRANSFORMER, filterTransformers);
+        addPoints(out, ExtensionPoint.FILTER.label(), filter);
+        addPoints(out, ExtensionPoint.POST_FILTER.label(), postFilter);
+        addPoints(out, ExtensionPoint.POST_FILTER.label() + TRANSFORMER, postFilterTransformers);
+        addPoints(out, ExtensionPoint.PRE_SCORE.label(), preScore);
+        addPoints(out, ExtensionPoint.SCORE.label() + TRANSFORMER, scoreTransformers);
+        addPoints(out, ExtensionPoint.SCORE.label(), score);
+        addPoints(out, ExtensionPoint.RESERVE.label(), reserve);
+        addPoints(out, ExtensionPoint.PERMIT.label(), permit);
+        addPoints(out, ExtensionPoint.PRE_BIND.label(), preBind);
+        addPoints(out, ExtensionPoint.BIND.label(), bind);
+        addPoints(out, ExtensionPoint.POST_BIND.label(), postBind);
         return out;
     }
 

@@ -12,9 +12,6 @@ import java.util.concurrent.atomic.AtomicLongArray;
  */
 public final class PluginTimeouts {
 
-    /** Not a time-out: how long the loop waits for an attempt's extenders before it moves on. */
-    public static final String EXTENDER_WAIT = "ExtenderWait";
-
     private final AtomicLongArray millis = new AtomicLongArray(ExtensionPoint.values().length);
     private volatile long extenderWait;
 

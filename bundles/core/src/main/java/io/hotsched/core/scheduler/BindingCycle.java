@@ -50,7 +50,6 @@ final class BindingCycle {
     private final Reporter reporter;
     private final PluginFaults faults;
     private final Leadership leadership;
-    private final SchedulerMetrics metrics;
     private final Map<Attempt, Binding> inProgress = new ConcurrentHashMap<>();
 
     BindingCycle(
@@ -60,8 +59,7 @@ final class BindingCycle {
             FailureHandler failures,
             Reporter reporter,
             PluginFaults faults,
-            Leadership leadership,
-            SchedulerMetrics metrics) {
+            Leadership leadership) {
         this.cache = cache;
         this.queue = queue;
         this.slots = slots;
@@ -69,7 +67,6 @@ final class BindingCycle {
         this.reporter = reporter;
         this.faults = faults;
         this.leadership = leadership;
-        this.metrics = metrics;
     }
 
     /** Binds the assumed pod on a binding slot once Permit has decided; a waiting pod holds no slot. */
@@ -145,8 +142,8 @@ final class BindingCycle {
 
     /**
      * The watchdog saw a binding cycle's plugin call still running past its time-out: the binding
-     * is given up, its slot given back, the fault counted now, and a pod not bound yet fails (on
-     * another slot: Unreserve is a plugin call too).
+     * is given up, the fault counted now, and a pod not bound yet fails (on another slot: Unreserve
+     * is a plugin call too). The watchdog gives the stuck call's slot back, as for any call given up.
      *
      * @return false when the call serves no binding in progress, or it was given up already
      */
@@ -157,16 +154,13 @@ final class BindingCycle {
             return false;
         }
         PluginInstance plugin = o.instance();
-        String message = o.stillRunning(now);
+        String message = faults.gaveUp(o, now);
         LOG.warn(
                 "Plugin {}: {} (pod {}); the binding is given up, the call finishes on its own thread",
                 plugin,
                 message,
                 b.assumed().key());
-        metrics.countFault(plugin.name(), o.call().point().label(), SchedulerMetrics.FAULT_TIMEOUT);
-        faults.failed(plugin, message);
         reporter.note(b.qp(), b.fw().profileName(), message);
-        slots.release(o.tracker().thread());
         if (b.decide(FAILED)) {
             slots.execute(() -> fail(b, Status.error(message).withPlugin(plugin.name())));
         }

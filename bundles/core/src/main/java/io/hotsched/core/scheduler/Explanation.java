@@ -25,18 +25,6 @@ public record Explanation(
         List<NodeScoreLine> topScores,
         List<String> notes) {
 
-    public Explanation(
-            String podKey,
-            String profile,
-            Instant time,
-            int attempt,
-            String outcome,
-            String message,
-            Map<String, String> rejections,
-            List<NodeScoreLine> topScores) {
-        this(podKey, profile, time, attempt, outcome, message, rejections, topScores, List.of());
-    }
-
     /** This explanation with {@code note} added. */
     public Explanation withNote(String note) {
         List<String> more = new ArrayList<>(notes);

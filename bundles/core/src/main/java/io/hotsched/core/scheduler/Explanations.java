@@ -35,7 +35,7 @@ public final class Explanations {
     public synchronized void note(String podKey, String profile, Instant time, int attempt, String note) {
         Explanation e = byPod.get(podKey);
         if (e == null || e.attempt() != attempt) {
-            e = new Explanation(podKey, profile, time, attempt, "in progress", "", Map.of(), List.of());
+            e = new Explanation(podKey, profile, time, attempt, "in progress", "", Map.of(), List.of(), List.of());
         }
         put(e.withNote(note));
     }

@@ -1,9 +1,11 @@
 package io.hotsched.core.scheduler;
 
 import io.hotsched.api.framework.CycleState;
+import io.hotsched.core.metrics.SchedulerMetrics;
 import io.hotsched.core.registry.PluginHealth;
 import io.hotsched.core.registry.PluginRegistry;
 import io.hotsched.core.registry.Registration;
+import io.hotsched.core.runtime.CallWatch;
 import io.hotsched.core.runtime.FrameworkImpl;
 import io.hotsched.core.runtime.PluginInstance;
 import java.util.Map;
@@ -16,7 +18,7 @@ import org.slf4j.LoggerFactory;
  * health's threshold of failed attempts in a row, the registration is quarantined and the profiles
  * using it are rebuilt (paused) without it.
  */
-record PluginFaults(PluginHealth health, PluginRegistry registry) {
+record PluginFaults(PluginHealth health, PluginRegistry registry, SchedulerMetrics metrics) {
 
     private static final Logger LOG = LoggerFactory.getLogger(PluginFaults.class);
 
@@ -34,6 +36,17 @@ record PluginFaults(PluginHealth health, PluginRegistry registry) {
                 failed(i, fault);
             }
         }
+    }
+
+    /**
+     * The watchdog gave up the call {@code o} at {@code now}: a time-out of its plugin that counts
+     * now, as {@code hotsched_plugin_faults_total} counts it. Returns how the call is named.
+     */
+    String gaveUp(CallWatch.Overdue o, long now) {
+        String message = o.stillRunning(now);
+        metrics.countFault(o.instance().name(), o.call().point().label(), SchedulerMetrics.FAULT_TIMEOUT);
+        failed(o.instance(), message);
+        return message;
     }
 
     /** A fault of {@code instance} that counts now. */

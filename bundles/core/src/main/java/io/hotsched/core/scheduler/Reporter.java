@@ -51,7 +51,7 @@ record Reporter(
             String nominated) {
         PodInfo pod = qp.pod();
         explanations.put(new Explanation(
-                pod.key(), profile, clock.instant(), qp.attempts(), outcome, message, byNode, List.of()));
+                pod.key(), profile, clock.instant(), qp.attempts(), outcome, message, byNode, List.of(), List.of()));
         write(() -> markUnschedulable(pod, conditionReason, message, nominated));
         event(pod, "Warning", "FailedScheduling", message);
     }
@@ -81,7 +81,8 @@ record Reporter(
                 waiting ? "waiting on permit for " + host : "bound to " + host,
                 r.feasibleNodes() + " of " + r.evaluatedNodes() + " evaluated nodes fit",
                 Map.of(),
-                top));
+                top,
+                List.of()));
     }
 
     /** The scheduler gave up a plugin call of the pod's attempt: {@code sched:explain} says so at once. */

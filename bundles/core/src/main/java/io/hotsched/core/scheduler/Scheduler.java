@@ -82,7 +82,7 @@ public final class Scheduler implements AutoCloseable {
         this.explanations = new Explanations(options.explanations());
         this.queue = new SchedulingQueue(clock, Duration.ofSeconds(1), Duration.ofSeconds(10), this::preEnqueue);
         this.loop = new SchedulingCycle.Loop(null, new Snapshot(), new SchedulingAlgorithm(parallelizer, random));
-        PluginFaults faults = new PluginFaults(health, registry);
+        PluginFaults faults = new PluginFaults(health, registry, metrics);
         CallWatch callWatch = new CallWatch();
         ObjectStore objects = new ObjectStore();
         FrameworkServices services = new FrameworkServices(
@@ -103,7 +103,7 @@ public final class Scheduler implements AutoCloseable {
         this.events = new EventHandlers(cache, queue, profiles, objects, leadership);
         Reporter reporter = new Reporter(explanations, clock, metrics, statusWriter, () -> backend);
         FailureHandler failures = new FailureHandler(queue, reporter);
-        BindingCycle binding = new BindingCycle(cache, queue, binders, failures, reporter, faults, leadership, metrics);
+        BindingCycle binding = new BindingCycle(cache, queue, binders, failures, reporter, faults, leadership);
         this.cycle = new SchedulingCycle(profiles, cache, queue, binding, failures, reporter, faults, metrics);
         this.watchdog = new Watchdog(
                 callWatch,

@@ -275,14 +275,12 @@ final class SchedulingCycle {
             commitGate.release();
         }
         PluginInstance plugin = o.instance();
-        String message = o.stillRunning(now);
+        String message = faults.gaveUp(o, now);
         LOG.warn(
                 "Plugin {}: {} (pod {}); the scheduler stopped waiting for it and goes on, the call finishes on its own thread",
                 plugin,
                 message,
                 cur.qp().pod().key());
-        metrics.countFault(plugin.name(), o.call().point().label(), SchedulerMetrics.FAULT_TIMEOUT);
-        faults.failed(plugin, message);
         reporter.note(cur.qp(), cur.fw().profileName(), message);
         if (how == Attempt.ABANDONED_SEARCH) {
             failures.error(
