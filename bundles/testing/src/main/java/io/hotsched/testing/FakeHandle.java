@@ -108,8 +108,9 @@ public final class FakeHandle implements Handle {
         }
     };
 
-    public void setSnapshot(NodeInfoLister s) {
+    public FakeHandle setSnapshot(NodeInfoLister s) {
         this.snapshot = s;
+        return this;
     }
 
     @Override
@@ -123,21 +124,24 @@ public final class FakeHandle implements Handle {
     }
 
     /** Sets the labels {@link #namespaceLabels} reports for {@code namespace}. */
-    public void setNamespaceLabels(String namespace, Map<String, String> labels) {
+    public FakeHandle setNamespaceLabels(String namespace, Map<String, String> labels) {
         namespaceLabels.put(namespace, Map.copyOf(labels));
+        return this;
     }
 
     /** Adds an object {@link #objects} reports for its kind. */
-    public void addObject(HasMetadata object) {
+    public FakeHandle addObject(HasMetadata object) {
         objects.computeIfAbsent(object.getKind(), k -> new CopyOnWriteArrayList<>())
                 .add(object);
+        return this;
     }
 
     private volatile Clock clock = Clock.systemUTC();
 
     /** Fixes the time plugins read through {@link #clock()}. */
-    public void setClock(Clock c) {
+    public FakeHandle setClock(Clock c) {
         this.clock = c;
+        return this;
     }
 
     @Override
@@ -201,8 +205,9 @@ public final class FakeHandle implements Handle {
     };
 
     /** Replaces the sequential parallelizer (to run plugins' chunked loops on several threads). */
-    public void setParallelizer(Parallelizer p) {
+    public FakeHandle setParallelizer(Parallelizer p) {
         this.parallelizer = p;
+        return this;
     }
 
     @Override

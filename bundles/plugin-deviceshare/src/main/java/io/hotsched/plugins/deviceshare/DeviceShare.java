@@ -6,6 +6,7 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.hotsched.api.framework.CycleState;
 import io.hotsched.api.framework.FilterPlugin;
 import io.hotsched.api.framework.Handle;
+import io.hotsched.api.framework.ImmutableStateData;
 import io.hotsched.api.framework.InvalidArgsException;
 import io.hotsched.api.framework.NodeInfo;
 import io.hotsched.api.framework.NodeInfoLister;
@@ -19,7 +20,6 @@ import io.hotsched.api.framework.PreFilterResult;
 import io.hotsched.api.framework.ReservePlugin;
 import io.hotsched.api.framework.ScoreExtensions;
 import io.hotsched.api.framework.ScorePlugin;
-import io.hotsched.api.framework.StateData;
 import io.hotsched.api.framework.StateDescriber;
 import io.hotsched.api.framework.StateKey;
 import io.hotsched.api.framework.Status;
@@ -60,12 +60,8 @@ public final class DeviceShare
     private static final int PARSED_LIMIT = 20_000;
 
     /** Reserve's result for the pod (the node it was made for, the devices per type). */
-    public record Allocated(String node, Map<String, List<GpuMemoryFill.Allocation>> allocations) implements StateData {
-        @Override
-        public StateData copy() {
-            return this;
-        }
-    }
+    public record Allocated(String node, Map<String, List<GpuMemoryFill.Allocation>> allocations)
+            implements ImmutableStateData {}
 
     private final Handle handle;
     private final DeviceShareArgs args;

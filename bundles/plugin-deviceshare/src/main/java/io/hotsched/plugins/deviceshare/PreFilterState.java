@@ -1,7 +1,7 @@
 package io.hotsched.plugins.deviceshare;
 
+import io.hotsched.api.framework.ImmutableStateData;
 import io.hotsched.api.framework.PodInfo;
-import io.hotsched.api.framework.StateData;
 import io.hotsched.api.framework.Status;
 import java.math.BigDecimal;
 import java.util.LinkedHashMap;
@@ -17,16 +17,11 @@ public record PreFilterState(
         Map<String, Map<String, BigDecimal>> podDeviceRequests,
         GpuRequirements gpuRequirements,
         Map<String, DeviceRequestSplit.Hint> hints)
-        implements StateData {
+        implements ImmutableStateData {
 
     public PreFilterState(
             boolean skip, Map<String, Map<String, BigDecimal>> podDeviceRequests, GpuRequirements gpuRequirements) {
         this(skip, podDeviceRequests, gpuRequirements, Map.of());
-    }
-
-    @Override
-    public StateData copy() {
-        return this;
     }
 
     public boolean podFitsSecondaryDeviceWellPlanned() {

@@ -11,6 +11,7 @@ import io.hotsched.api.framework.CycleState;
 import io.hotsched.api.framework.EnqueueExtensions;
 import io.hotsched.api.framework.FilterPlugin;
 import io.hotsched.api.framework.Handle;
+import io.hotsched.api.framework.ImmutableStateData;
 import io.hotsched.api.framework.InvalidArgsException;
 import io.hotsched.api.framework.NodeInfo;
 import io.hotsched.api.framework.NodeInfoLister;
@@ -20,7 +21,6 @@ import io.hotsched.api.framework.PreFilterPlugin;
 import io.hotsched.api.framework.PreFilterResult;
 import io.hotsched.api.framework.ReservePlugin;
 import io.hotsched.api.framework.ScorePlugin;
-import io.hotsched.api.framework.StateData;
 import io.hotsched.api.framework.StateDescriber;
 import io.hotsched.api.framework.StateKey;
 import io.hotsched.api.framework.Status;
@@ -54,12 +54,7 @@ public final class LoadAwareScheduling
     static final String RESERVE_POD_ANNOTATION = "scheduling.koordinator.sh/reserve-pod";
 
     /** The incoming pod's estimate, made once per attempt (upstream's IncomingPodEstimatedLoadAwareScheduling). */
-    record Incoming(long[] estimate) implements StateData {
-        @Override
-        public StateData copy() {
-            return this;
-        }
-    }
+    record Incoming(long[] estimate) implements ImmutableStateData {}
 
     static final StateKey<Incoming> INCOMING = StateKey.of("IncomingPodEstimated" + NAME, Incoming.class);
 

@@ -1,15 +1,12 @@
 package io.hotsched.transformers.nodereservation;
 
 import io.fabric8.kubernetes.api.model.Node;
-import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
-import io.hotsched.api.framework.NodeInfo;
-import io.hotsched.api.framework.ext.NodeTransformer;
+import io.hotsched.api.framework.ext.AllocatableTransformer;
 import java.math.BigDecimal;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Koordinator's node reservation, as a Filter and Score transformer: the resources a node's
@@ -21,46 +18,31 @@ import java.util.concurrent.ConcurrentHashMap;
  * reduced by the reservation (never below 0; other resources as they are). A node without a
  * reservation is left unchanged, without allocating.
  */
-public final class NodeReservation implements NodeTransformer {
+public final class NodeReservation extends AllocatableTransformer {
 
     public static final String NAME = "NodeReservation";
     public static final String ANNOTATION = "node.koordinator.sh/reservation";
 
-    /** A node's trimmed copy, valid while the NodeInfo's generation stays the same. */
-    private record Trimmed(Node source, long generation, NodeInfo node) {}
-
-    private final Map<String, Trimmed> cache = new ConcurrentHashMap<>();
+    public NodeReservation() {
+        super(ANNOTATION);
+    }
 
     @Override
     public String name() {
         return NAME;
     }
 
-    /** The node as Filter and Score should see it: the same object when nothing is reserved. */
+    /** The allocatable less the reservation, or null when nothing is reserved or it cannot be read. */
     @Override
-    public NodeInfo transform(NodeInfo node) {
-        Node n = node.node();
-        if (n == null
-                || n.getMetadata() == null
-                || n.getMetadata().getAnnotations() == null
-                || !n.getMetadata().getAnnotations().containsKey(ANNOTATION)) {
-            return node;
-        }
-        Trimmed c = cache.get(node.name());
-        if (c != null && c.source() == n && c.generation() == node.generation() && node.generation() != 0) {
-            return c.node();
-        }
-        Reservation r = Reservation.of(n);
+    protected Map<String, Quantity> allocatable(Node node) {
+        Reservation r = Reservation.of(node);
         if (r == null || !r.trimsAllocatable() || r.reserved().isEmpty()) {
-            return node;
+            return null;
         }
-        NodeInfo copy = node.copy();
-        copy.setNode(trimmed(n, r));
-        cache.put(node.name(), new Trimmed(n, node.generation(), copy));
-        return copy;
+        return trimmed(node, r);
     }
 
-    static Node trimmed(Node n, Reservation r) {
+    static Map<String, Quantity> trimmed(Node n, Reservation r) {
         Map<String, Quantity> alloc = n.getStatus() == null || n.getStatus().getAllocatable() == null
                 ? Map.of()
                 : n.getStatus().getAllocatable();
@@ -74,10 +56,6 @@ public final class NodeReservation implements NodeTransformer {
             BigDecimal left = q.getNumericalAmount().subtract(reserved).max(BigDecimal.ZERO);
             out.put(name, new Quantity(left.stripTrailingZeros().toPlainString()));
         }
-        return new NodeBuilder(n)
-                .editOrNewStatus()
-                .withAllocatable(out)
-                .endStatus()
-                .build();
+        return out;
     }
 }

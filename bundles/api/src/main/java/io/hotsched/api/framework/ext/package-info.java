@@ -6,7 +6,7 @@
  * before the plugins of the point.
  */
 @Export
-@Version("1.1.0")
+@Version("1.2.0")
 package io.hotsched.api.framework.ext;
 
 import org.osgi.annotation.bundle.Export;

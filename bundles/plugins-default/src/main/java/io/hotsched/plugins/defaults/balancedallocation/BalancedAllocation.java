@@ -1,18 +1,16 @@
 package io.hotsched.plugins.defaults.balancedallocation;
 
-import io.hotsched.api.framework.ActionType;
-import io.hotsched.api.framework.ClusterEvent;
 import io.hotsched.api.framework.ClusterEventWithHint;
 import io.hotsched.api.framework.CycleState;
 import io.hotsched.api.framework.EnqueueExtensions;
 import io.hotsched.api.framework.Handle;
+import io.hotsched.api.framework.ImmutableStateData;
 import io.hotsched.api.framework.InvalidArgsException;
 import io.hotsched.api.framework.NodeInfo;
 import io.hotsched.api.framework.PluginArgs;
 import io.hotsched.api.framework.PodInfo;
 import io.hotsched.api.framework.PreScorePlugin;
 import io.hotsched.api.framework.ScorePlugin;
-import io.hotsched.api.framework.StateData;
 import io.hotsched.api.framework.StateKey;
 import io.hotsched.api.framework.Status;
 import io.hotsched.plugins.defaults.helper.ResourceAllocation;
@@ -37,12 +35,7 @@ public final class BalancedAllocation implements PreScorePlugin, ScorePlugin, En
     }
 
     /** The pod's actual requests of the scored resources, computed once per cycle. */
-    record PreScoreState(long[] requests) implements StateData {
-        @Override
-        public StateData copy() {
-            return this;
-        }
-    }
+    record PreScoreState(long[] requests) implements ImmutableStateData {}
 
     static final StateKey<PreScoreState> KEY = StateKey.of("PreScore" + NAME, PreScoreState.class);
 
@@ -131,10 +124,6 @@ public final class BalancedAllocation implements PreScorePlugin, ScorePlugin, En
 
     @Override
     public List<ClusterEventWithHint> eventsToRegister() {
-        return List.of(
-                ClusterEventWithHint.of(
-                        ClusterEvent.of(ClusterEvent.POD, ActionType.DELETE, ActionType.UPDATE_POD_SCALE_DOWN)),
-                ClusterEventWithHint.of(
-                        ClusterEvent.of(ClusterEvent.NODE, ActionType.ADD, ActionType.UPDATE_NODE_ALLOCATABLE)));
+        return ResourceAllocation.EVENTS;
     }
 }

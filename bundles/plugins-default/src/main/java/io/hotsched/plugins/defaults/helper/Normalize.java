@@ -1,10 +1,24 @@
 package io.hotsched.plugins.defaults.helper;
 
 import io.hotsched.api.framework.NodeScores;
+import io.hotsched.api.framework.ScoreExtensions;
 import io.hotsched.api.framework.ScorePlugin;
+import io.hotsched.api.framework.Status;
 
 /** Upstream's DefaultNormalizeScore. */
 public final class Normalize {
+
+    /** NormalizeScore as upstream's DefaultNormalizeScore(MaxNodeScore, false): the largest raw score gets 100. */
+    public static final ScoreExtensions BY_MAX = (state, pod, scores) -> {
+        defaultNormalize(scores, false);
+        return Status.SUCCESS;
+    };
+
+    /** NormalizeScore as upstream's DefaultNormalizeScore(MaxNodeScore, true): the largest raw score gets 0. */
+    public static final ScoreExtensions BY_MAX_REVERSED = (state, pod, scores) -> {
+        defaultNormalize(scores, true);
+        return Status.SUCCESS;
+    };
 
     private Normalize() {}
 

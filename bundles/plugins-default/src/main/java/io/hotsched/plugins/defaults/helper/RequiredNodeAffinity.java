@@ -1,8 +1,8 @@
 package io.hotsched.plugins.defaults.helper;
 
 import io.fabric8.kubernetes.api.model.Node;
+import io.hotsched.api.framework.ImmutableStateData;
 import io.hotsched.api.framework.PodInfo;
-import io.hotsched.api.framework.StateData;
 import java.util.List;
 import java.util.Map;
 
@@ -11,7 +11,7 @@ import java.util.Map;
  * selector and one of the terms (no terms: any node).
  */
 public record RequiredNodeAffinity(Map<String, String> nodeSelector, List<NodeSelectorTerm> terms)
-        implements StateData {
+        implements ImmutableStateData {
 
     public static RequiredNodeAffinity of(PodInfo pod) {
         var spec = pod.pod().getSpec();
@@ -44,10 +44,5 @@ public record RequiredNodeAffinity(Map<String, String> nodeSelector, List<NodeSe
             }
         }
         return false;
-    }
-
-    @Override
-    public StateData copy() {
-        return this;
     }
 }

@@ -1,5 +1,8 @@
 package io.hotsched.plugins.defaults.helper;
 
+import io.hotsched.api.framework.ActionType;
+import io.hotsched.api.framework.ClusterEvent;
+import io.hotsched.api.framework.ClusterEventWithHint;
 import io.hotsched.api.framework.NodeInfo;
 import io.hotsched.api.framework.PodInfo;
 import io.hotsched.api.framework.Resource;
@@ -10,6 +13,16 @@ import java.util.List;
  * reads them: per resource, the node's allocatable and what would be requested with the pod on it.
  */
 public final class ResourceAllocation {
+
+    /**
+     * The events after which a pod that did not fit (or scored low) may fit better: a pod deleted or
+     * scaled down, a node added or given more allocatable.
+     */
+    public static final List<ClusterEventWithHint> EVENTS = List.of(
+            ClusterEventWithHint.of(
+                    ClusterEvent.of(ClusterEvent.POD, ActionType.DELETE, ActionType.UPDATE_POD_SCALE_DOWN)),
+            ClusterEventWithHint.of(
+                    ClusterEvent.of(ClusterEvent.NODE, ActionType.ADD, ActionType.UPDATE_NODE_ALLOCATABLE)));
 
     private ResourceAllocation() {}
 

@@ -11,6 +11,7 @@ import io.hotsched.api.framework.CycleState;
 import io.hotsched.api.framework.EnqueueExtensions;
 import io.hotsched.api.framework.FilterPlugin;
 import io.hotsched.api.framework.Handle;
+import io.hotsched.api.framework.ImmutableStateData;
 import io.hotsched.api.framework.InvalidArgsException;
 import io.hotsched.api.framework.NodeInfo;
 import io.hotsched.api.framework.NodeInfoLister;
@@ -100,12 +101,7 @@ public final class InterPodAffinity
     }
 
     /** The score of each topology pair, summed once per cycle. */
-    record PreScoreState(TopologyCounts scores) implements StateData {
-        @Override
-        public StateData copy() {
-            return this;
-        }
-    }
+    record PreScoreState(TopologyCounts scores) implements ImmutableStateData {}
 
     static final StateKey<PreFilterState> PRE_FILTER_KEY = StateKey.of("PreFilter" + NAME, PreFilterState.class);
     static final StateKey<PreScoreState> PRE_SCORE_KEY = StateKey.of("PreScore" + NAME, PreScoreState.class);

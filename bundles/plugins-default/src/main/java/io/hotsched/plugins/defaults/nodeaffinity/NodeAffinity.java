@@ -10,10 +10,10 @@ import io.hotsched.api.framework.CycleState;
 import io.hotsched.api.framework.EnqueueExtensions;
 import io.hotsched.api.framework.FilterPlugin;
 import io.hotsched.api.framework.Handle;
+import io.hotsched.api.framework.ImmutableStateData;
 import io.hotsched.api.framework.InvalidArgsException;
 import io.hotsched.api.framework.NodeInfo;
 import io.hotsched.api.framework.NodeInfoLister;
-import io.hotsched.api.framework.NodeScores;
 import io.hotsched.api.framework.PluginArgs;
 import io.hotsched.api.framework.PodInfo;
 import io.hotsched.api.framework.PreFilterPlugin;
@@ -21,7 +21,6 @@ import io.hotsched.api.framework.PreFilterResult;
 import io.hotsched.api.framework.PreScorePlugin;
 import io.hotsched.api.framework.ScoreExtensions;
 import io.hotsched.api.framework.ScorePlugin;
-import io.hotsched.api.framework.StateData;
 import io.hotsched.api.framework.StateKey;
 import io.hotsched.api.framework.Status;
 import io.hotsched.plugins.defaults.helper.NodeSelectorTerm;
@@ -38,7 +37,7 @@ import java.util.Set;
  * preferred terms (the pod's and the added ones) the node matches, normalized.
  */
 public final class NodeAffinity
-        implements PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugin, ScoreExtensions, EnqueueExtensions {
+        implements PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugin, EnqueueExtensions {
 
     public static final String NAME = "NodeAffinity";
     public static final String ERR_REASON_POD = "node(s) didn't match Pod's node affinity/selector";
@@ -100,12 +99,7 @@ public final class NodeAffinity
     }
 
     /** The preferred terms that score the pod. */
-    record Preferred(List<Weighted> terms) implements StateData {
-        @Override
-        public StateData copy() {
-            return this;
-        }
-    }
+    record Preferred(List<Weighted> terms) implements ImmutableStateData {}
 
     private static final StateKey<RequiredNodeAffinity> REQUIRED =
             StateKey.of("PreFilter" + NAME, RequiredNodeAffinity.class);
@@ -213,13 +207,7 @@ public final class NodeAffinity
 
     @Override
     public ScoreExtensions scoreExtensions() {
-        return this;
-    }
-
-    @Override
-    public Status normalizeScore(CycleState state, PodInfo pod, NodeScores scores) {
-        Normalize.defaultNormalize(scores, false);
-        return Status.SUCCESS;
+        return Normalize.BY_MAX;
     }
 
     @Override

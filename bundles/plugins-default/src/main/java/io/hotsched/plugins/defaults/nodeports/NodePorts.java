@@ -7,12 +7,12 @@ import io.hotsched.api.framework.CycleState;
 import io.hotsched.api.framework.EnqueueExtensions;
 import io.hotsched.api.framework.FilterPlugin;
 import io.hotsched.api.framework.HostPort;
+import io.hotsched.api.framework.ImmutableStateData;
 import io.hotsched.api.framework.NodeInfo;
 import io.hotsched.api.framework.NodeInfoLister;
 import io.hotsched.api.framework.PodInfo;
 import io.hotsched.api.framework.PreFilterPlugin;
 import io.hotsched.api.framework.PreFilterResult;
-import io.hotsched.api.framework.StateData;
 import io.hotsched.api.framework.StateKey;
 import io.hotsched.api.framework.Status;
 import io.hotsched.plugins.defaults.helper.States;
@@ -30,12 +30,7 @@ public final class NodePorts implements PreFilterPlugin, FilterPlugin, EnqueueEx
     private static final Status REJECT = Status.unschedulable(ERR_REASON);
 
     /** The pod's host ports. */
-    record Wanted(List<HostPort> ports) implements StateData {
-        @Override
-        public StateData copy() {
-            return this;
-        }
-    }
+    record Wanted(List<HostPort> ports) implements ImmutableStateData {}
 
     @Override
     public String name() {

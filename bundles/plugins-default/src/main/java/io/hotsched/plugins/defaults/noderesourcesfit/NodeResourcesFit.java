@@ -1,13 +1,12 @@
 package io.hotsched.plugins.defaults.noderesourcesfit;
 
-import io.hotsched.api.framework.ActionType;
-import io.hotsched.api.framework.ClusterEvent;
 import io.hotsched.api.framework.ClusterEventWithHint;
 import io.hotsched.api.framework.Code;
 import io.hotsched.api.framework.CycleState;
 import io.hotsched.api.framework.EnqueueExtensions;
 import io.hotsched.api.framework.FilterPlugin;
 import io.hotsched.api.framework.Handle;
+import io.hotsched.api.framework.ImmutableStateData;
 import io.hotsched.api.framework.InvalidArgsException;
 import io.hotsched.api.framework.NodeInfo;
 import io.hotsched.api.framework.NodeInfoLister;
@@ -18,7 +17,6 @@ import io.hotsched.api.framework.PreFilterResult;
 import io.hotsched.api.framework.PreScorePlugin;
 import io.hotsched.api.framework.Resource;
 import io.hotsched.api.framework.ScorePlugin;
-import io.hotsched.api.framework.StateData;
 import io.hotsched.api.framework.StateKey;
 import io.hotsched.api.framework.Status;
 import io.hotsched.plugins.defaults.helper.LabelValidation;
@@ -136,20 +134,10 @@ public final class NodeResourcesFit
     }
 
     /** The pod's requests for filtering, computed once per cycle. */
-    record PreFilterState(Resource request) implements StateData {
-        @Override
-        public StateData copy() {
-            return this;
-        }
-    }
+    record PreFilterState(Resource request) implements ImmutableStateData {}
 
     /** The pod's requests of the scored resources, computed once per cycle. */
-    record PreScoreState(long[] requests) implements StateData {
-        @Override
-        public StateData copy() {
-            return this;
-        }
-    }
+    record PreScoreState(long[] requests) implements ImmutableStateData {}
 
     static final StateKey<PreFilterState> PRE_FILTER_KEY = StateKey.of("PreFilter" + NAME, PreFilterState.class);
     static final StateKey<PreScoreState> PRE_SCORE_KEY = StateKey.of("PreScore" + NAME, PreScoreState.class);
@@ -231,10 +219,6 @@ public final class NodeResourcesFit
 
     @Override
     public List<ClusterEventWithHint> eventsToRegister() {
-        return List.of(
-                ClusterEventWithHint.of(
-                        ClusterEvent.of(ClusterEvent.POD, ActionType.DELETE, ActionType.UPDATE_POD_SCALE_DOWN)),
-                ClusterEventWithHint.of(
-                        ClusterEvent.of(ClusterEvent.NODE, ActionType.ADD, ActionType.UPDATE_NODE_ALLOCATABLE)));
+        return ResourceAllocation.EVENTS;
     }
 }

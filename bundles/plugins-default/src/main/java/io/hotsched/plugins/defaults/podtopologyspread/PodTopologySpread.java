@@ -9,6 +9,7 @@ import io.hotsched.api.framework.CycleState;
 import io.hotsched.api.framework.EnqueueExtensions;
 import io.hotsched.api.framework.FilterPlugin;
 import io.hotsched.api.framework.Handle;
+import io.hotsched.api.framework.ImmutableStateData;
 import io.hotsched.api.framework.InvalidArgsException;
 import io.hotsched.api.framework.LabelSelector;
 import io.hotsched.api.framework.NodeInfo;
@@ -175,12 +176,7 @@ public final class PodTopologySpread
             Set<String> ignoredNodes,
             List<Map<String, long[]>> pairCounts,
             double[] weights)
-            implements StateData {
-        @Override
-        public StateData copy() {
-            return this;
-        }
-    }
+            implements ImmutableStateData {}
 
     static final StateKey<PreFilterState> PRE_FILTER_KEY = StateKey.of("PreFilter" + NAME, PreFilterState.class);
     static final StateKey<PreScoreState> PRE_SCORE_KEY = StateKey.of("PreScore" + NAME, PreScoreState.class);

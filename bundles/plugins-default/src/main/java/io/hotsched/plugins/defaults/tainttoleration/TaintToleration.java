@@ -8,13 +8,12 @@ import io.hotsched.api.framework.ClusterEventWithHint;
 import io.hotsched.api.framework.CycleState;
 import io.hotsched.api.framework.EnqueueExtensions;
 import io.hotsched.api.framework.FilterPlugin;
+import io.hotsched.api.framework.ImmutableStateData;
 import io.hotsched.api.framework.NodeInfo;
-import io.hotsched.api.framework.NodeScores;
 import io.hotsched.api.framework.PodInfo;
 import io.hotsched.api.framework.PreScorePlugin;
 import io.hotsched.api.framework.ScoreExtensions;
 import io.hotsched.api.framework.ScorePlugin;
-import io.hotsched.api.framework.StateData;
 import io.hotsched.api.framework.StateKey;
 import io.hotsched.api.framework.Status;
 import io.hotsched.plugins.defaults.helper.Normalize;
@@ -26,20 +25,14 @@ import java.util.List;
  * Filter: a NoSchedule or NoExecute taint the pod does not tolerate rejects the node. Score: the
  * fewer PreferNoSchedule taints the pod does not tolerate, the better (normalized in reverse).
  */
-public final class TaintToleration
-        implements FilterPlugin, PreScorePlugin, ScorePlugin, ScoreExtensions, EnqueueExtensions {
+public final class TaintToleration implements FilterPlugin, PreScorePlugin, ScorePlugin, EnqueueExtensions {
 
     public static final String NAME = "TaintToleration";
     public static final String ERR_REASON_NOT_MATCH = "node(s) had taints that the pod didn't tolerate";
     private static final StateKey<Prefer> KEY = StateKey.of("PreScore" + NAME, Prefer.class);
 
     /** The pod's tolerations that matter for scoring (effect empty or PreferNoSchedule). */
-    record Prefer(List<Toleration> tolerations) implements StateData {
-        @Override
-        public StateData copy() {
-            return this;
-        }
-    }
+    record Prefer(List<Toleration> tolerations) implements ImmutableStateData {}
 
     @Override
     public String name() {
@@ -93,13 +86,7 @@ public final class TaintToleration
 
     @Override
     public ScoreExtensions scoreExtensions() {
-        return this;
-    }
-
-    @Override
-    public Status normalizeScore(CycleState state, PodInfo pod, NodeScores scores) {
-        Normalize.defaultNormalize(scores, true);
-        return Status.SUCCESS;
+        return Normalize.BY_MAX_REVERSED;
     }
 
     @Override
