@@ -311,8 +311,11 @@ public final class SchedulerComponent implements ClusterEvents, SchedulerAdmin {
     @Override
     public synchronized String reload() {
         try {
-            scheduler().reload(config.load());
-            return "Applied the configuration in " + config.file();
+            List<String> paused = scheduler().reload(config.load());
+            StringBuilder msg = new StringBuilder("Applied the configuration in ").append(config.file());
+            paused.forEach(
+                    line -> msg.append(System.lineSeparator()).append("  ").append(line));
+            return msg.toString();
         } catch (ConfigException e) {
             return config.refusedChange(e);
         }

@@ -2,6 +2,7 @@ package io.hotsched.core.scheduler;
 
 import io.hotsched.core.config.ConfigException;
 import io.hotsched.core.config.ConfigProblem;
+import io.hotsched.core.config.PluginNames;
 import io.hotsched.core.config.ProfileConfig;
 import io.hotsched.core.config.SchedulerConfig;
 import io.hotsched.core.extender.Extenders;
@@ -76,7 +77,7 @@ public final class ProfileManager {
      * nothing changes and the problems are thrown. Profiles whose plugins are missing are accepted
      * and paused.
      */
-    public synchronized void apply(SchedulerConfig newConfig) throws ConfigException {
+    public synchronized List<String> apply(SchedulerConfig newConfig) throws ConfigException {
         Extenders ext;
         try {
             ext = Extenders.of(newConfig.extenders(), extenders);
@@ -124,6 +125,46 @@ public final class ProfileManager {
         for (ProfileState s : built.values()) {
             fire(s);
         }
+        return pausedNotes(built.values());
+    }
+
+    /**
+     * One line per paused profile, naming the plugins it waits for; a name that is a near miss of a
+     * known plugin name is logged as a warning with the names it is near, since it is most likely a
+     * typo that would otherwise keep the profile's pods pending without a word.
+     */
+    private List<String> pausedNotes(Collection<ProfileState> states) {
+        List<String> notes = new ArrayList<>();
+        Set<String> installed = registry.all().keySet();
+        for (ProfileState s : states) {
+            if (s.ready() || s.waitingFor().isEmpty()) {
+                continue;
+            }
+            StringBuilder line = new StringBuilder("Profile ")
+                    .append(s.name())
+                    .append(" paused: waiting for plugin(s) ")
+                    .append(String.join(", ", s.waitingFor()));
+            boolean typo = false;
+            for (String name : s.waitingFor()) {
+                List<String> near = PluginNames.near(name, installed);
+                if (!near.isEmpty()) {
+                    typo = true;
+                    line.append("; no installed bundle provides ")
+                            .append(name)
+                            .append(", did you mean ")
+                            .append(String.join(" or ", near))
+                            .append('?');
+                }
+            }
+            String note = line.toString();
+            if (typo) {
+                LOG.warn(note);
+            } else {
+                LOG.info(note);
+            }
+            notes.add(note);
+        }
+        return notes;
     }
 
     /** From now on a profile pausing because its plugins leave is logged at debug level only. */

@@ -206,14 +206,18 @@ public final class Scheduler implements AutoCloseable {
         }
     }
 
-    /** Applies a new configuration atomically, or changes nothing and throws. */
-    public synchronized void reload(SchedulerConfig config) throws ConfigException {
-        profiles.apply(config);
+    /**
+     * Applies a new configuration atomically, or changes nothing and throws. Returns a line per
+     * profile left paused, waiting for plugins.
+     */
+    public synchronized List<String> reload(SchedulerConfig config) throws ConfigException {
+        List<String> paused = profiles.apply(config);
         queue.setBackoff(
                 Duration.ofSeconds(config.podInitialBackoffSeconds()),
                 Duration.ofSeconds(config.podMaxBackoffSeconds()));
         parallelizer.resize(config.parallelism(), housekeeping);
         events.profilesChanged();
+        return paused;
     }
 
     public void setBackend(ClusterBackend b) {
