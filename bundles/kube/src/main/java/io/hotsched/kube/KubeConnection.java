@@ -42,43 +42,13 @@ public final class KubeConnection implements AutoCloseable {
     public void start() {
         SharedIndexInformer<Node> nodes = client.nodes()
                 .inform(
-                        new ResourceEventHandler<>() {
-                            @Override
-                            public void onAdd(Node n) {
-                                events.nodeAdded(n);
-                            }
-
-                            @Override
-                            public void onUpdate(Node o, Node n) {
-                                events.nodeUpdated(o, n);
-                            }
-
-                            @Override
-                            public void onDelete(Node n, boolean unknownFinalState) {
-                                events.nodeDeleted(n);
-                            }
-                        },
+                        new InformerHandler<>("Node", events::nodeAdded, events::nodeUpdated, events::nodeDeleted),
                         RESYNC_MILLIS);
         informers.add(nodes);
         SharedIndexInformer<Pod> pods = client.pods()
                 .inAnyNamespace()
                 .inform(
-                        new ResourceEventHandler<>() {
-                            @Override
-                            public void onAdd(Pod p) {
-                                events.podAdded(p);
-                            }
-
-                            @Override
-                            public void onUpdate(Pod o, Pod n) {
-                                events.podUpdated(o, n);
-                            }
-
-                            @Override
-                            public void onDelete(Pod p, boolean unknownFinalState) {
-                                events.podDeleted(p);
-                            }
-                        },
+                        new InformerHandler<>("Pod", events::podAdded, events::podUpdated, events::podDeleted),
                         RESYNC_MILLIS);
         informers.add(pods);
         follow(
@@ -129,22 +99,11 @@ public final class KubeConnection implements AutoCloseable {
     }
 
     private <T extends HasMetadata> ResourceEventHandler<T> handler(String kind) {
-        return new ResourceEventHandler<>() {
-            @Override
-            public void onAdd(T o) {
-                events.objectChanged(kind, null, o);
-            }
-
-            @Override
-            public void onUpdate(T o, T n) {
-                events.objectChanged(kind, o, n);
-            }
-
-            @Override
-            public void onDelete(T o, boolean unknownFinalState) {
-                events.objectChanged(kind, o, null);
-            }
-        };
+        return new InformerHandler<T>(
+                kind,
+                o -> events.objectChanged(kind, null, o),
+                (o, n) -> events.objectChanged(kind, o, n),
+                o -> events.objectChanged(kind, o, null));
     }
 
     private void follow(String kind, Supplier<SharedIndexInformer<?>> start) {

@@ -24,6 +24,8 @@ public final class Resource {
     public static final Resource ZERO = new Resource(0, 0, 0, 0, Map.of());
 
     private static final BigDecimal THOUSAND = BigDecimal.valueOf(1000);
+    /** What kube-apiserver says a quantity must match. */
+    private static final String QUANTITY_PATTERN = "^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$";
 
     private final long milliCpu;
     private final long memory;
@@ -43,13 +45,24 @@ public final class Resource {
         return new Resource(milliCpu, memory, 0, 0, Map.of());
     }
 
-    /** Parses a resource list ({@code requests}, {@code allocatable}); null means nothing. */
+    /**
+     * Parses a resource list ({@code requests}, {@code allocatable}); null means nothing. An amount
+     * that is not a quantity throws an IllegalArgumentException naming the resource and the value,
+     * in kube-apiserver's words.
+     */
     public static Resource parse(Map<String, Quantity> quantities) {
         if (quantities == null || quantities.isEmpty()) {
             return ZERO;
         }
         Builder b = new Builder();
-        quantities.forEach((name, q) -> b.add(name, q));
+        for (Map.Entry<String, Quantity> e : quantities.entrySet()) {
+            try {
+                b.add(e.getKey(), e.getValue());
+            } catch (ArithmeticException | IllegalArgumentException | NullPointerException bad) {
+                throw new IllegalArgumentException(e.getKey() + ": Invalid value: \"" + e.getValue()
+                        + "\": quantities must match the regular expression '" + QUANTITY_PATTERN + "'");
+            }
+        }
         return b.build();
     }
 

@@ -1,6 +1,7 @@
 package io.hotsched.api.framework;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.fabric8.kubernetes.api.model.Container;
@@ -113,5 +114,15 @@ class PodInfoTest {
         assertTrue(new HostPort("10.0.0.1", "TCP", 80).conflictsWith(new HostPort("10.0.0.1", null, 80)));
         assertTrue(!new HostPort("10.0.0.1", "TCP", 80).conflictsWith(new HostPort("10.0.0.2", "TCP", 80)));
         assertTrue(!any.conflictsWith(new HostPort("", "UDP", 80)));
+    }
+
+    @Test
+    void aMalformedQuantityIsRefusedNamingTheResourceAndTheValue() {
+        Pod p = pod(List.of(container("12xyz", "1Gi")), List.of(), null);
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> PodInfo.of(p));
+        assertEquals(
+                "cpu: Invalid value: \"12xyz\": quantities must match the regular expression"
+                        + " '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'",
+                e.getMessage());
     }
 }

@@ -16,6 +16,8 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The cluster's events, as the scheduler takes them (upstream's eventhandlers.go): bound pods and
@@ -25,11 +27,14 @@ import java.util.concurrent.CountDownLatch;
  */
 public final class EventHandlers implements ClusterEvents {
 
+    private static final Logger LOG = LoggerFactory.getLogger(EventHandlers.class);
+
     private final ClusterCache cache;
     private final SchedulingQueue queue;
     private final ProfileManager profiles;
     private final ObjectStore objects;
     private final Leadership leadership;
+    private final Reporter reporter;
     private final QueueingHints hints;
     private final Map<String, PodInfo> pendingForOthers = new ConcurrentHashMap<>();
     private final CountDownLatch synced = new CountDownLatch(1);
@@ -39,12 +44,14 @@ public final class EventHandlers implements ClusterEvents {
             SchedulingQueue queue,
             ProfileManager profiles,
             ObjectStore objects,
-            Leadership leadership) {
+            Leadership leadership,
+            Reporter reporter) {
         this.cache = cache;
         this.queue = queue;
         this.profiles = profiles;
         this.objects = objects;
         this.leadership = leadership;
+        this.reporter = reporter;
         this.hints = new QueueingHints(profile -> {
             ProfileState s = profiles.profile(profile);
             return s == null || !s.ready() ? null : s.framework().enqueueEvents();
@@ -96,7 +103,10 @@ public final class EventHandlers implements ClusterEvents {
 
     @Override
     public void podAdded(Pod pod) {
-        PodInfo p = PodInfo.of(pod);
+        PodInfo p = read(pod, true);
+        if (p == null) {
+            return;
+        }
         if (p.nodeName() != null) {
             cache.addOrUpdatePod(p);
             queue.onEvent(hints, ClusterEvent.POD, ActionType.ADD, null, pod);
@@ -111,7 +121,11 @@ public final class EventHandlers implements ClusterEvents {
 
     @Override
     public void podUpdated(Pod oldPod, Pod newPod) {
-        PodInfo p = PodInfo.of(newPod);
+        // only a change of the pod itself is reported again: our own condition write comes back as an update
+        PodInfo p = read(newPod, oldPod == null || specOrLabelsChanged(oldPod, newPod));
+        if (p == null) {
+            return;
+        }
         if (p.nodeName() != null) {
             // bound (by us or by anyone): no longer pending
             queue.delete(p);
@@ -141,13 +155,53 @@ public final class EventHandlers implements ClusterEvents {
 
     @Override
     public void podDeleted(Pod pod) {
-        PodInfo p = PodInfo.of(pod);
+        PodInfo p;
+        try {
+            p = PodInfo.of(pod);
+        } catch (IllegalArgumentException e) {
+            return; // never queued nor counted
+        }
         pendingForOthers.remove(p.uid());
         queue.delete(p);
         boolean wasCounted = cache.contains(p.uid()) && !cache.isAssumed(p.uid());
         if (wasCounted) {
             cache.removePod(p);
             queue.onEvent(hints, ClusterEvent.POD, ActionType.DELETE, pod, null);
+        }
+    }
+
+    /**
+     * The pod's derived values, or null when the pod cannot be read (a request that is not a
+     * quantity: a real API server refuses such a pod, a test server or a bad admission webhook may
+     * not). With {@code report}, a pending pod of ours is then told why, since no attempt will tell
+     * it; a bound one is left out of its node's usage, with a warning.
+     */
+    private PodInfo read(Pod pod, boolean report) {
+        try {
+            return PodInfo.of(pod);
+        } catch (IllegalArgumentException e) {
+            if (!report) {
+                return null;
+            }
+            String key =
+                    pod.getMetadata().getNamespace() + "/" + pod.getMetadata().getName();
+            String node = pod.getSpec() == null ? null : pod.getSpec().getNodeName();
+            String schedulerName = pod.getSpec() == null ? null : pod.getSpec().getSchedulerName();
+            String profile = schedulerName == null || schedulerName.isEmpty() ? "default-scheduler" : schedulerName;
+            if (node != null && !node.isEmpty()) {
+                LOG.warn(
+                        "Pod {} on node {} cannot be read, so it is not counted on its node: {}",
+                        key,
+                        node,
+                        e.getMessage());
+            } else if (!terminating(pod) && profiles.serves(profile)) {
+                String message = "pod cannot be scheduled: it cannot be read: " + e.getMessage();
+                LOG.warn("Pod {}: {}", key, message);
+                if (leadership.leading()) {
+                    reporter.unreadable(pod, key, profile, message);
+                }
+            }
+            return null;
         }
     }
 

@@ -1,5 +1,6 @@
 package io.hotsched.core.scheduler;
 
+import io.fabric8.kubernetes.api.model.Pod;
 import io.hotsched.api.cluster.ClusterBackend;
 import io.hotsched.api.framework.PodInfo;
 import io.hotsched.core.metrics.SchedulerMetrics;
@@ -88,6 +89,27 @@ record Reporter(
     /** The scheduler gave up a plugin call of the pod's attempt: {@code sched:explain} says so at once. */
     void note(QueuedPod qp, String profile, String note) {
         explanations.note(qp.pod().key(), profile, clock.instant(), qp.attempts(), note);
+    }
+
+    /**
+     * A pending pod the scheduler cannot read: explained, its condition set and a FailedScheduling
+     * Event recorded, as for a failed attempt (there will be none until the pod changes).
+     */
+    void unreadable(Pod pod, String key, String profile, String message) {
+        explanations.put(new Explanation(
+                key, profile, clock.instant(), 0, "cannot be read", message, Map.of(), List.of(), List.of()));
+        ClusterBackend b = backend.get();
+        if (b == null) {
+            return;
+        }
+        write(() -> {
+            try {
+                b.markUnschedulable(pod, "SchedulerError", message, null);
+                b.recordEvent(pod, "Warning", "FailedScheduling", message);
+            } catch (RuntimeException e) {
+                LOG.debug("Could not report unreadable pod {}: {}", key, e.toString());
+            }
+        });
     }
 
     void event(PodInfo pod, String type, String reason, String message) {

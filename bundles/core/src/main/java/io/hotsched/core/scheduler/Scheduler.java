@@ -100,8 +100,8 @@ public final class Scheduler implements AutoCloseable {
                 (plugin, fault) -> housekeeping.execute(() -> faults.failed(plugin, fault)));
         this.profiles = new ProfileManager(registry, services);
         this.profiles.addListener(this::profileChanged);
-        this.events = new EventHandlers(cache, queue, profiles, objects, leadership);
         Reporter reporter = new Reporter(explanations, clock, metrics, statusWriter, () -> backend);
+        this.events = new EventHandlers(cache, queue, profiles, objects, leadership, reporter);
         FailureHandler failures = new FailureHandler(queue, reporter);
         BindingCycle binding = new BindingCycle(cache, queue, binders, failures, reporter, faults, leadership);
         this.cycle = new SchedulingCycle(profiles, cache, queue, binding, failures, reporter, faults, metrics);
