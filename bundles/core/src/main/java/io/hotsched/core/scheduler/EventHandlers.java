@@ -35,6 +35,9 @@ public final class EventHandlers implements ClusterEvents {
     private final ObjectStore objects;
     private final Leadership leadership;
     private final Reporter reporter;
+    /** The pods told they cannot be read, with why: each is told once per reason. */
+    private final Map<String, String> unreadable = new ConcurrentHashMap<>();
+
     private final QueueingHints hints;
     private final Map<String, PodInfo> pendingForOthers = new ConcurrentHashMap<>();
     private final CountDownLatch synced = new CountDownLatch(1);
@@ -103,7 +106,7 @@ public final class EventHandlers implements ClusterEvents {
 
     @Override
     public void podAdded(Pod pod) {
-        PodInfo p = read(pod, true);
+        PodInfo p = read(pod);
         if (p == null) {
             return;
         }
@@ -121,8 +124,7 @@ public final class EventHandlers implements ClusterEvents {
 
     @Override
     public void podUpdated(Pod oldPod, Pod newPod) {
-        // only a change of the pod itself is reported again: our own condition write comes back as an update
-        PodInfo p = read(newPod, oldPod == null || specOrLabelsChanged(oldPod, newPod));
+        PodInfo p = read(newPod);
         if (p == null) {
             return;
         }
@@ -159,6 +161,8 @@ public final class EventHandlers implements ClusterEvents {
         try {
             p = PodInfo.of(pod);
         } catch (IllegalArgumentException e) {
+            unreadable.remove(
+                    pod.getMetadata().getNamespace() + "/" + pod.getMetadata().getName());
             return; // never queued nor counted
         }
         pendingForOthers.remove(p.uid());
@@ -173,18 +177,23 @@ public final class EventHandlers implements ClusterEvents {
     /**
      * The pod's derived values, or null when the pod cannot be read (a request that is not a
      * quantity: a real API server refuses such a pod, a test server or a bad admission webhook may
-     * not). With {@code report}, a pending pod of ours is then told why, since no attempt will tell
-     * it; a bound one is left out of its node's usage, with a warning.
+     * not). A pending pod of ours is then told why, once per reason, since no attempt will tell it
+     * (nor can its spec be compared: a quantity that does not parse equals nothing, so our own
+     * status write comes back looking like a change); a bound one is left out of its node's usage,
+     * with a warning.
      */
-    private PodInfo read(Pod pod, boolean report) {
+    private PodInfo read(Pod pod) {
+        String key = pod.getMetadata().getNamespace() + "/" + pod.getMetadata().getName();
         try {
-            return PodInfo.of(pod);
+            PodInfo p = PodInfo.of(pod);
+            if (!unreadable.isEmpty()) {
+                unreadable.remove(key);
+            }
+            return p;
         } catch (IllegalArgumentException e) {
-            if (!report) {
+            if (e.getMessage().equals(unreadable.put(key, e.getMessage()))) {
                 return null;
             }
-            String key =
-                    pod.getMetadata().getNamespace() + "/" + pod.getMetadata().getName();
             String node = pod.getSpec() == null ? null : pod.getSpec().getNodeName();
             String schedulerName = pod.getSpec() == null ? null : pod.getSpec().getSchedulerName();
             String profile = schedulerName == null || schedulerName.isEmpty() ? "default-scheduler" : schedulerName;
