@@ -1,14 +1,18 @@
 package io.hotsched.core.support;
 
+import io.hotsched.api.framework.Plugin;
 import io.hotsched.api.framework.PluginFactory;
 import io.hotsched.core.config.ConfigParser;
 import io.hotsched.core.config.SchedulerConfig;
 import io.hotsched.core.registry.PluginHealth;
 import io.hotsched.core.registry.PluginRegistry;
 import io.hotsched.core.registry.Registration;
+import io.hotsched.core.scheduler.Explanation;
 import io.hotsched.core.scheduler.Scheduler;
 import io.hotsched.core.scheduler.SchedulerOptions;
 import io.hotsched.testing.InMemoryCluster;
+import io.hotsched.testing.Nodes;
+import io.hotsched.testing.Pods;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.function.BooleanSupplier;
@@ -89,6 +93,23 @@ public final class SchedulerFixture implements AutoCloseable {
         return r;
     }
 
+    /** Registers {@code plugin} under its name at version 1.0.0: every profile gets this instance. */
+    public Registration add(Plugin plugin) {
+        return add(plugin.name(), TestPlugins.factory(h -> plugin), "1.0.0");
+    }
+
+    /**
+     * Registers {@code plugin}, adds node n1 (4 cpu) and pod default/p (100m), and starts {@link
+     * #BASE} with the plugin enabled after DefaultBinder.
+     */
+    public Registration startWithOnePod(Plugin plugin) throws Exception {
+        Registration r = add(plugin);
+        cluster.addNode(Nodes.node("n1").cpu("4").build());
+        cluster.addPod(Pods.pod("p").cpu("100m").build());
+        start(withPlugins(plugin.name()));
+        return r;
+    }
+
     public SchedulerFixture start(String yaml) throws Exception {
         SchedulerConfig c = ConfigParser.parse(yaml, "scheduler.yaml");
         scheduler.start(c);
@@ -110,6 +131,20 @@ public final class SchedulerFixture implements AutoCloseable {
             }
         }
         throw new AssertionError("not seen within 20 s: " + what);
+    }
+
+    /** What the default-scheduler profile says of itself ("running", "paused: waiting for ..."). */
+    public String describe() {
+        return scheduler.profiles().profile("default-scheduler").describe();
+    }
+
+    /** Waits until the last attempt at {@code podKey} ended in an error, and returns its message. */
+    public String awaitError(String podKey) {
+        await(podKey + " failed with an error", () -> {
+            Explanation e = scheduler.explain(podKey);
+            return e != null && "error".equals(e.outcome());
+        });
+        return scheduler.explain(podKey).message();
     }
 
     /**
