@@ -11,9 +11,9 @@ import io.hotsched.api.framework.NodeScores;
 import io.hotsched.api.framework.Status;
 import io.hotsched.core.registry.PluginRegistry;
 import io.hotsched.core.support.SchedulerFixture;
-import io.hotsched.core.support.TestPlugins;
 import io.hotsched.testing.Nodes;
 import io.hotsched.testing.Pods;
+import io.hotsched.testing.SimplePlugins;
 import java.io.InputStream;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -141,7 +141,7 @@ class FrameworkVectorsTest {
         int pct = fair.get("percentage").asInt();
         int toFind = fair.get("nodesToFind").asInt();
         PluginRegistry registry =
-                TestFrameworks.registry(TestFrameworks.plugin("NodeResourcesFit", h -> new TestPlugins.CpuFit()));
+                TestFrameworks.registry(TestFrameworks.plugin("NodeResourcesFit", h -> new SimplePlugins.CpuFit()));
         String yaml = SchedulerFixture.HEADER.replace("profiles:", "percentageOfNodesToScore: " + pct + "\nprofiles:")
                 + "- plugins:\n    multiPoint:\n      enabled:\n      - name: PrioritySort\n      - name: NodeResourcesFit\n"
                 + "      - name: DefaultBinder\n      disabled:\n      - name: \"*\"\n";

@@ -14,6 +14,7 @@ import io.hotsched.core.registry.PluginRegistry;
 import io.hotsched.core.registry.Registration;
 import io.hotsched.core.support.SchedulerFixture;
 import io.hotsched.core.support.TestPlugins;
+import io.hotsched.testing.SimplePlugins;
 import java.util.List;
 import java.util.concurrent.Executors;
 import java.util.function.Function;
@@ -35,8 +36,8 @@ final class TestFrameworks {
     /** A registry serving the simple PrioritySort and DefaultBinder, and {@code more}. */
     static PluginRegistry registry(Registration... more) {
         PluginRegistry registry = new PluginRegistry(new PluginHealth(0));
-        registry.add(plugin("PrioritySort", h -> new TestPlugins.Sort()));
-        registry.add(plugin("DefaultBinder", TestPlugins.Binder::new));
+        registry.add(plugin("PrioritySort", h -> new SimplePlugins.Sort()));
+        registry.add(plugin("DefaultBinder", SimplePlugins.Binder::new));
         for (Registration r : more) {
             registry.add(r);
         }

@@ -12,9 +12,9 @@ import io.hotsched.api.framework.ext.PreFilterTransformer;
 import io.hotsched.api.framework.ext.ScoreTransformer;
 import io.hotsched.api.framework.ext.Transformation;
 import io.hotsched.core.registry.PluginRegistry;
-import io.hotsched.core.support.TestPlugins;
 import io.hotsched.testing.Nodes;
 import io.hotsched.testing.Pods;
+import io.hotsched.testing.SimplePlugins;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
@@ -73,7 +73,7 @@ class TransformerTest {
 
     private FrameworkImpl framework(String extra) throws Exception {
         PluginRegistry registry = TestFrameworks.registry(
-                TestFrameworks.plugin("NodeResourcesFit", h -> new TestPlugins.CpuFit()),
+                TestFrameworks.plugin("NodeResourcesFit", h -> new SimplePlugins.CpuFit()),
                 TestFrameworks.plugin("Reserve3", h -> new Reserve3()),
                 TestFrameworks.plugin("Double", h -> new Double()));
         String yaml = TestFrameworks.PLUGINS

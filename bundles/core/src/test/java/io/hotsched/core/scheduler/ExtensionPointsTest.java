@@ -10,36 +10,24 @@ import io.hotsched.api.framework.ClusterEvent;
 import io.hotsched.api.framework.ClusterEventWithHint;
 import io.hotsched.api.framework.CycleState;
 import io.hotsched.api.framework.EnqueueExtensions;
-import io.hotsched.api.framework.FilterPlugin;
 import io.hotsched.api.framework.Handle;
 import io.hotsched.api.framework.NodeInfo;
 import io.hotsched.api.framework.NodeInfoLister;
 import io.hotsched.api.framework.NodeScores;
 import io.hotsched.api.framework.NodeToStatus;
-import io.hotsched.api.framework.PermitPlugin;
 import io.hotsched.api.framework.PermitResult;
 import io.hotsched.api.framework.PodInfo;
-import io.hotsched.api.framework.PostBindPlugin;
-import io.hotsched.api.framework.PostFilterPlugin;
 import io.hotsched.api.framework.PostFilterResult;
-import io.hotsched.api.framework.PreBindPlugin;
 import io.hotsched.api.framework.PreEnqueuePlugin;
 import io.hotsched.api.framework.PreFilterExtensions;
-import io.hotsched.api.framework.PreFilterPlugin;
 import io.hotsched.api.framework.PreFilterResult;
-import io.hotsched.api.framework.PreScorePlugin;
 import io.hotsched.api.framework.QueueingHint;
-import io.hotsched.api.framework.ReservePlugin;
 import io.hotsched.api.framework.ScoreExtensions;
-import io.hotsched.api.framework.ScorePlugin;
 import io.hotsched.api.framework.StateData;
 import io.hotsched.api.framework.StateKey;
 import io.hotsched.api.framework.Status;
-import io.hotsched.api.framework.ext.FilterTransformer;
-import io.hotsched.api.framework.ext.PostFilterTransformer;
-import io.hotsched.api.framework.ext.PreFilterTransformer;
-import io.hotsched.api.framework.ext.ScoreTransformer;
 import io.hotsched.api.framework.ext.Transformation;
+import io.hotsched.core.support.AllPoints;
 import io.hotsched.core.support.SchedulerFixture;
 import io.hotsched.testing.Nodes;
 import io.hotsched.testing.OnePoint;
@@ -72,24 +60,7 @@ class ExtensionPointsTest {
 
     static final Set<String> NOMINATED_ONCE = ConcurrentHashMap.newKeySet();
 
-    static final class Recorder
-            implements PreEnqueuePlugin,
-                    PreFilterPlugin,
-                    PreFilterExtensions,
-                    FilterPlugin,
-                    PostFilterPlugin,
-                    PreScorePlugin,
-                    ScorePlugin,
-                    ScoreExtensions,
-                    ReservePlugin,
-                    PermitPlugin,
-                    PreBindPlugin,
-                    PostBindPlugin,
-                    EnqueueExtensions,
-                    PreFilterTransformer,
-                    FilterTransformer,
-                    ScoreTransformer,
-                    PostFilterTransformer {
+    static final class Recorder implements AllPoints, PreEnqueuePlugin, EnqueueExtensions {
         private final Handle handle;
 
         Recorder(Handle handle) {

@@ -11,6 +11,7 @@ import io.hotsched.core.support.TestPlugins;
 import io.hotsched.testing.Nodes;
 import io.hotsched.testing.OnePoint;
 import io.hotsched.testing.Pods;
+import io.hotsched.testing.SimplePlugins;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -39,7 +40,7 @@ class NamespaceLabelsTest {
 
     @Test
     void namespaceLabelsFollowTheClusterEvents() throws Exception {
-        f.add("PrioritySort", TestPlugins.factory(h -> new TestPlugins.Sort()), "1.0.0");
+        f.add("PrioritySort", TestPlugins.factory(h -> new SimplePlugins.Sort()), "1.0.0");
         // in NodeResourcesFit's place: lets every node through and notes the labels of the pod's namespace
         f.add(
                 "NodeResourcesFit",
@@ -48,7 +49,7 @@ class NamespaceLabelsTest {
                     return Status.SUCCESS;
                 })),
                 "1.0.0");
-        f.add("DefaultBinder", TestPlugins.factory(TestPlugins.Binder::new), "1.0.0");
+        f.add("DefaultBinder", TestPlugins.factory(SimplePlugins.Binder::new), "1.0.0");
         f.cluster.addNode(Nodes.node("n1").cpu("4").build());
         f.start(SchedulerFixture.BASE);
         f.scheduler.events().objectChanged("Namespace", null, ns("team-a", Map.of("team", "a")));

@@ -20,6 +20,7 @@ import io.hotsched.core.support.TestPlugins;
 import io.hotsched.testing.Nodes;
 import io.hotsched.testing.OnePoint;
 import io.hotsched.testing.Pods;
+import io.hotsched.testing.SimplePlugins;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -194,7 +195,7 @@ class SwapTest {
         assertEquals(List.of(), f.cluster.bindings(), "never placed without its configured Filter");
         assertEquals("paused: waiting for plugin(s) NodeResourcesFit", f.describe());
 
-        f.add("NodeResourcesFit", TestPlugins.factory(h -> new TestPlugins.CpuFit()), "1.0.1");
+        f.add("NodeResourcesFit", TestPlugins.factory(h -> new SimplePlugins.CpuFit()), "1.0.1");
         await("bound once the plugin is back", () -> f.cluster.bindings().size() == 1);
     }
 

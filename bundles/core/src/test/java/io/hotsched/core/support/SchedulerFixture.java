@@ -13,6 +13,7 @@ import io.hotsched.core.scheduler.SchedulerOptions;
 import io.hotsched.testing.InMemoryCluster;
 import io.hotsched.testing.Nodes;
 import io.hotsched.testing.Pods;
+import io.hotsched.testing.SimplePlugins;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.function.BooleanSupplier;
@@ -40,18 +41,30 @@ public final class SchedulerFixture implements AutoCloseable {
                   - name: "*"
             """;
 
-    public static final String BASE = HEADER + """
-            - schedulerName: default-scheduler
-              plugins:
-                multiPoint:
-                  enabled:
-                  - name: PrioritySort
-                  - name: NodeResourcesFit
-                    weight: 1
-                  - name: DefaultBinder
-                  disabled:
-                  - name: "*"
-            """;
+    /**
+     * A profile of {@code schedulerName} with {@code first} (plugin names) at every point, then
+     * PrioritySort, NodeResourcesFit (weight 1) and DefaultBinder.
+     */
+    public static String profile(String schedulerName, String... first) {
+        StringBuilder enabled = new StringBuilder();
+        for (String name : first) {
+            enabled.append("\n      - name: ").append(name);
+        }
+        return """
+                - schedulerName: %s
+                  plugins:
+                    multiPoint:
+                      enabled:%s
+                      - name: PrioritySort
+                      - name: NodeResourcesFit
+                        weight: 1
+                      - name: DefaultBinder
+                      disabled:
+                      - name: "*"
+                """.formatted(schedulerName, enabled);
+    }
+
+    public static final String BASE = HEADER + profile("default-scheduler");
 
     /**
      * {@link #BASE} with more multiPoint entries after DefaultBinder, each given as the lines under
@@ -81,9 +94,9 @@ public final class SchedulerFixture implements AutoCloseable {
 
     /** Registers PrioritySort, NodeResourcesFit and DefaultBinder at version 1.0.0. */
     public SchedulerFixture withBasePlugins() {
-        add("PrioritySort", TestPlugins.factory(h -> new TestPlugins.Sort()), "1.0.0");
-        add("NodeResourcesFit", TestPlugins.factory(h -> new TestPlugins.CpuFit()), "1.0.0");
-        add("DefaultBinder", TestPlugins.factory(TestPlugins.Binder::new), "1.0.0");
+        add("PrioritySort", TestPlugins.factory(h -> new SimplePlugins.Sort()), "1.0.0");
+        add("NodeResourcesFit", TestPlugins.factory(h -> new SimplePlugins.CpuFit()), "1.0.0");
+        add("DefaultBinder", TestPlugins.factory(SimplePlugins.Binder::new), "1.0.0");
         return this;
     }
 

@@ -6,7 +6,6 @@ import io.hotsched.api.framework.PluginFactory;
 import io.hotsched.api.framework.ScorePlugin;
 import io.hotsched.core.registry.Registration;
 import io.hotsched.testing.OnePoint;
-import io.hotsched.testing.SimplePlugins;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -22,17 +21,6 @@ public final class TestPlugins {
 
     public static Registration registration(String name, PluginFactory f, String version) {
         return new Registration(name, f, "test.bundle." + name, Version.parseVersion(version), IDS.incrementAndGet());
-    }
-
-    /** The simple plugin set of the testing bundle, under the names the tests use. */
-    public static final class Sort extends SimplePlugins.Sort {}
-
-    public static final class CpuFit extends SimplePlugins.CpuFit {}
-
-    public static final class Binder extends SimplePlugins.Binder {
-        public Binder(Handle handle) {
-            super(handle);
-        }
     }
 
     public static PluginFactory factory(Function<Handle, Plugin> create) {
