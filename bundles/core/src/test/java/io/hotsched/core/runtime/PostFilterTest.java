@@ -6,11 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.hotsched.api.framework.CycleState;
 import io.hotsched.api.framework.NodeToStatus;
-import io.hotsched.api.framework.PodInfo;
-import io.hotsched.api.framework.PostFilterPlugin;
 import io.hotsched.api.framework.PostFilterResult;
 import io.hotsched.api.framework.Status;
 import io.hotsched.core.registry.PluginRegistry;
+import io.hotsched.testing.OnePoint;
 import io.hotsched.testing.Pods;
 import java.util.List;
 import java.util.Map;
@@ -19,24 +18,11 @@ import org.junit.jupiter.api.Test;
 /** How the PostFilter plugins' results combine, as upstream's RunPostFilterPlugins combines them. */
 class PostFilterTest {
 
-    private static PostFilterPlugin returning(String name, PostFilterResult r) {
-        return new PostFilterPlugin() {
-            @Override
-            public String name() {
-                return name;
-            }
-
-            @Override
-            public PostFilterResult postFilter(CycleState state, PodInfo pod, NodeToStatus statuses) {
-                return r;
-            }
-        };
-    }
-
     private static PostFilterResult run(PostFilterResult first, PostFilterResult second) throws Exception {
         PluginRegistry registry = TestFrameworks.registry(
-                TestFrameworks.plugin("First", h -> returning("First", first)),
-                TestFrameworks.plugin("Second", h -> returning("Second", second)));
+                TestFrameworks.plugin("First", h -> new OnePoint.PostFilter("First", (state, pod, statuses) -> first)),
+                TestFrameworks.plugin(
+                        "Second", h -> new OnePoint.PostFilter("Second", (state, pod, statuses) -> second)));
         FrameworkImpl f = TestFrameworks.build(TestFrameworks.PLUGINS + """
                     multiPoint:
                       enabled: [{name: PrioritySort}, {name: DefaultBinder}]

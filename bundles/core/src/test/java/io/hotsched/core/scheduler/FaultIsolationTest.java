@@ -13,7 +13,6 @@ import io.hotsched.api.framework.Status;
 import io.hotsched.core.config.ExtensionPoint;
 import io.hotsched.core.registry.Registration;
 import io.hotsched.core.support.SchedulerFixture;
-import io.hotsched.core.support.TestPlugins;
 import io.hotsched.testing.Nodes;
 import io.hotsched.testing.OnePoint;
 import io.hotsched.testing.Pods;
@@ -100,11 +99,16 @@ class FaultIsolationTest {
         }
     }
 
+    /** Registers {@code hanging} with a Filter time-out of 100ms. */
+    private Registration addWithTimeOut(Hanging hanging) {
+        f.scheduler.timeouts().set(ExtensionPoint.FILTER, 100);
+        return f.add(hanging);
+    }
+
     @Test
     void aCallPastItsTimeOutFailsTheAttemptAndCounts() throws Exception {
         Hanging slow = new Hanging();
-        Registration r = f.add("Hanging", TestPlugins.factory(h -> slow), "1.0.0");
-        f.scheduler.timeouts().set(ExtensionPoint.FILTER, 100);
+        Registration r = addWithTimeOut(slow);
         try {
             f.cluster.addNode(Nodes.node("n1").cpu("4").build());
             f.cluster.addPod(Pods.pod("stuck-p").cpu("100m").build());
@@ -130,8 +134,7 @@ class FaultIsolationTest {
     @Test
     void aCallThatHangsIsGivenUpItsPluginWaitsForItAndTheLoopGoesOn() throws Exception {
         Hanging hanging = new Hanging();
-        Registration r = f.add("Hanging", TestPlugins.factory(h -> hanging), "1.0.0");
-        f.scheduler.timeouts().set(ExtensionPoint.FILTER, 100);
+        Registration r = addWithTimeOut(hanging);
         try {
             for (int i = 0; i < 4; i++) {
                 f.cluster.addNode(Nodes.node("n" + i).cpu("4").build());
