@@ -32,7 +32,8 @@ final class ApiServerFixture implements AutoCloseable {
 
     private final Watch watch;
 
-    ApiServerFixture() throws Exception {
+    /** An API server holding {@code nodes}. */
+    ApiServerFixture(Node... nodes) throws Exception {
         server = new EmbeddedApiServer().start(0);
         client = server.client();
         watch = client.pods().inAnyNamespace().watch(new Watcher<>() {
@@ -48,6 +49,9 @@ final class ApiServerFixture implements AutoCloseable {
             @Override
             public void onClose(WatcherException e) {}
         });
+        for (Node n : nodes) {
+            create(n);
+        }
     }
 
     /** Connects a scheduler straight to the API server. */

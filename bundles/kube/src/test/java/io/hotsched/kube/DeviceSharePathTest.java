@@ -9,6 +9,7 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.hotsched.api.framework.PluginFactory;
 import io.hotsched.plugins.deviceshare.DeviceShare;
 import io.hotsched.plugins.deviceshare.DeviceShareFactory;
+import io.hotsched.testing.Devices;
 import io.hotsched.testing.Nodes;
 import io.hotsched.testing.Pods;
 import java.util.ArrayList;
@@ -51,23 +52,7 @@ class DeviceSharePathTest {
                 .build();
         List<Object> devices = new ArrayList<>();
         for (int minor = 0; minor < 2; minor++) {
-            devices.add(Map.of(
-                    "type",
-                    "gpu",
-                    "id",
-                    "GPU-" + minor,
-                    "minor",
-                    minor,
-                    "health",
-                    true,
-                    "resources",
-                    Map.of(
-                            "koordinator.sh/gpu-core",
-                            "100",
-                            "koordinator.sh/gpu-memory-ratio",
-                            "100",
-                            "koordinator.sh/gpu-memory",
-                            "16Gi")));
+            devices.add(Devices.gpu(minor, "16Gi"));
         }
         device.setAdditionalProperty("spec", Map.of("devices", devices));
         api.client

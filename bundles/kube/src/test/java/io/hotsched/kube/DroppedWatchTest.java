@@ -21,8 +21,7 @@ class DroppedWatchTest {
 
     @BeforeEach
     void start() throws Exception {
-        api = new ApiServerFixture();
-        api.create(Nodes.node("n1").cpu("2").build());
+        api = new ApiServerFixture(Nodes.node("n1").cpu("2").build());
         proxy = new CuttableProxy(api.server.port());
         var plugins = ConnectedScheduler.simplePlugins();
         api.connect(proxy.url(), plugins, ConnectedScheduler.config(plugins));

@@ -86,17 +86,9 @@ class LeaderElectionTest {
     }
 
     private EmbeddedApiServer server;
-    private Replica a;
-    private Replica b;
 
     @AfterEach
     void stop() {
-        if (a != null) {
-            a.close();
-        }
-        if (b != null) {
-            b.close();
-        }
         server.close();
     }
 
@@ -110,36 +102,36 @@ class LeaderElectionTest {
                 .count();
     }
 
+    private void createPods(int from, int to) {
+        for (int i = from; i < to; i++) {
+            server.client()
+                    .pods()
+                    .resource(Pods.pod("p" + i).cpu("100m").build())
+                    .create();
+        }
+    }
+
     @Test
     void onlyTheLeaderBindsAndTheOtherTakesOver() throws Exception {
         server = new EmbeddedApiServer().start(0);
         server.client().nodes().resource(Nodes.node("n1").cpu("64").build()).create();
-        a = new Replica(server.url(), "replica-a");
-        b = new Replica(server.url(), "replica-b");
-        await("a leader", () -> a.scheduler.isLeading() != b.scheduler.isLeading());
-        Replica leader = a.scheduler.isLeading() ? a : b;
-        Replica follower = leader == a ? b : a;
-        for (int i = 0; i < 10; i++) {
-            server.client()
-                    .pods()
-                    .resource(Pods.pod("p" + i).cpu("100m").build())
-                    .create();
-        }
-        await("10 bound", () -> bound() == 10);
-        assertEquals(10, leader.binds.get());
-        assertEquals(0, follower.binds.get(), "the follower never binds");
+        try (Replica a = new Replica(server.url(), "replica-a");
+                Replica b = new Replica(server.url(), "replica-b")) {
+            await("a leader", () -> a.scheduler.isLeading() != b.scheduler.isLeading());
+            Replica leader = a.scheduler.isLeading() ? a : b;
+            Replica follower = leader == a ? b : a;
+            createPods(0, 10);
+            await("10 bound", () -> bound() == 10);
+            assertEquals(10, leader.binds.get());
+            assertEquals(0, follower.binds.get(), "the follower never binds");
 
-        leader.election.close();
-        await("the follower leads", () -> follower.scheduler.isLeading());
-        assertTrue(!leader.scheduler.isLeading());
-        for (int i = 10; i < 15; i++) {
-            server.client()
-                    .pods()
-                    .resource(Pods.pod("p" + i).cpu("100m").build())
-                    .create();
+            leader.election.close();
+            await("the follower leads", () -> follower.scheduler.isLeading());
+            assertTrue(!leader.scheduler.isLeading());
+            createPods(10, 15);
+            await("15 bound", () -> bound() == 15);
+            assertEquals(10, leader.binds.get(), "the old leader stopped at once");
+            assertEquals(5, follower.binds.get());
         }
-        await("15 bound", () -> bound() == 15);
-        assertEquals(10, leader.binds.get(), "the old leader stopped at once");
-        assertEquals(5, follower.binds.get());
     }
 }

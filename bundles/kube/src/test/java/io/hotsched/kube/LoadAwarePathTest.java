@@ -27,9 +27,9 @@ class LoadAwarePathTest {
 
     @BeforeEach
     void start() throws Exception {
-        api = new ApiServerFixture();
-        api.create(Nodes.node("busy").cpu("8").memory("32Gi").build());
-        api.create(Nodes.node("idle").cpu("8").memory("32Gi").build());
+        api = new ApiServerFixture(
+                Nodes.node("busy").cpu("8").memory("32Gi").build(),
+                Nodes.node("idle").cpu("8").memory("32Gi").build());
         metric("busy", "6", "8Gi");
         metric("idle", "1", "8Gi");
         Map<String, PluginFactory> plugins =

@@ -28,8 +28,7 @@ class PreemptionPathTest {
 
     @BeforeEach
     void start() throws Exception {
-        api = new ApiServerFixture();
-        api.create(Nodes.node("n1").cpu("2").build());
+        api = new ApiServerFixture(Nodes.node("n1").cpu("2").build());
         Map<String, PluginFactory> plugins =
                 ConnectedScheduler.defaultPluginsAnd(DefaultPreemption.NAME, new DefaultPreemptionFactory());
         api.connect(plugins, ConnectedScheduler.config(plugins));

@@ -65,13 +65,7 @@ public final class SimplePlugins {
     }
 
     /** Binds through the cluster client, as DefaultBinder does. */
-    public static class Binder implements BindPlugin {
-        private final Handle handle;
-
-        public Binder(Handle handle) {
-            this.handle = handle;
-        }
-
+    public record Binder(Handle handle) implements BindPlugin {
         @Override
         public String name() {
             return "DefaultBinder";

@@ -37,6 +37,17 @@ class AffinityTermTest {
         assertFalse(s.matches(Map.of("app", "api")));
     }
 
+    /** A pod a term is matched against: only its metadata counts. */
+    private static PodInfo candidate(String name, String ns, Map<String, String> labels) {
+        return PodInfo.of(new PodBuilder()
+                .withNewMetadata()
+                .withName(name)
+                .withNamespace(ns)
+                .withLabels(labels)
+                .endMetadata()
+                .build());
+    }
+
     private static Pod pod(String ns, Map<String, String> labels) {
         return new PodBuilder()
                 .withNewMetadata()
@@ -76,48 +87,17 @@ class AffinityTermTest {
         assertTrue(p.hasAffinity());
         AffinityTerm required = p.requiredAntiAffinityTerms().get(0);
         assertEquals(Set.of("team-a"), required.namespaces(), "defaults to the owner's namespace");
-        assertTrue(required.matches(
-                PodInfo.of(new PodBuilder()
-                        .withNewMetadata()
-                        .withName("x")
-                        .withNamespace("team-a")
-                        .withLabels(Map.of("app", "web", "version", "v2"))
-                        .endMetadata()
-                        .build()),
-                Map.of()));
+        assertTrue(required.matches(candidate("x", "team-a", Map.of("app", "web", "version", "v2")), Map.of()));
         assertFalse(
-                required.matches(
-                        PodInfo.of(new PodBuilder()
-                                .withNewMetadata()
-                                .withName("x")
-                                .withNamespace("team-a")
-                                .withLabels(Map.of("app", "web", "version", "v1"))
-                                .endMetadata()
-                                .build()),
-                        Map.of()),
+                required.matches(candidate("x", "team-a", Map.of("app", "web", "version", "v1")), Map.of()),
                 "matchLabelKeys: same version only");
         assertFalse(
-                required.matches(
-                        PodInfo.of(new PodBuilder()
-                                .withNewMetadata()
-                                .withName("x")
-                                .withNamespace("team-b")
-                                .withLabels(Map.of("app", "web", "version", "v2"))
-                                .endMetadata()
-                                .build()),
-                        Map.of()),
+                required.matches(candidate("x", "team-b", Map.of("app", "web", "version", "v2")), Map.of()),
                 "other namespace");
         AffinityTerm preferred = p.preferredAntiAffinityTerms().get(0);
         assertEquals(5, preferred.weight());
         assertTrue(
-                preferred.matches(
-                        PodInfo.of(new PodBuilder()
-                                .withNewMetadata()
-                                .withName("y")
-                                .withNamespace("any")
-                                .endMetadata()
-                                .build()),
-                        Map.of()),
+                preferred.matches(candidate("y", "any", Map.of()), Map.of()),
                 "an empty namespace selector means all namespaces");
     }
 

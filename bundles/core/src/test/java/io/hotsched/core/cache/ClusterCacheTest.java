@@ -14,12 +14,12 @@ import io.hotsched.api.framework.ImageStateSummary;
 import io.hotsched.api.framework.NodeInfo;
 import io.hotsched.api.framework.PodInfo;
 import io.hotsched.core.runtime.Snapshot;
+import io.hotsched.core.support.ManualClock;
 import io.hotsched.testing.Nodes;
 import io.hotsched.testing.Pods;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
@@ -51,23 +51,8 @@ class ClusterCacheTest {
 
     @Test
     void assumedPodsCountUntilForgottenOrExpired() {
-        Clock[] now = {Clock.fixed(Instant.EPOCH, ZoneOffset.UTC)};
-        ClusterCache c = new ClusterCache(Duration.ofSeconds(30), new Clock() {
-            @Override
-            public ZoneId getZone() {
-                return ZoneOffset.UTC;
-            }
-
-            @Override
-            public Clock withZone(ZoneId z) {
-                return this;
-            }
-
-            @Override
-            public Instant instant() {
-                return now[0].instant();
-            }
-        });
+        ManualClock clock = new ManualClock(Instant.EPOCH);
+        ClusterCache c = new ClusterCache(Duration.ofSeconds(30), clock);
         c.addOrUpdateNode(Nodes.node("n1").cpu("4").build());
         PodInfo p = Pods.pod("p").node("n1").cpu("1").info();
         c.assume(p, "n1");
@@ -78,14 +63,14 @@ class ClusterCacheTest {
 
         c.assume(p, "n1");
         c.finishBinding(p);
-        now[0] = Clock.fixed(Instant.EPOCH.plusSeconds(31), ZoneOffset.UTC);
+        clock.advance(Duration.ofSeconds(31));
         assertEquals(List.of(p), c.cleanupExpired());
         assertEquals(0, c.node("n1").requested().milliCpu());
 
         c.assume(p, "n1");
         c.finishBinding(p);
         c.addOrUpdatePod(p);
-        now[0] = Clock.fixed(Instant.EPOCH.plusSeconds(100), ZoneOffset.UTC);
+        clock.advance(Duration.ofSeconds(69));
         assertEquals(List.of(), c.cleanupExpired(), "confirmed by the cluster: no longer expires");
         assertEquals(1000, c.node("n1").requested().milliCpu());
     }

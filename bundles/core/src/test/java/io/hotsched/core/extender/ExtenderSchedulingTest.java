@@ -125,12 +125,8 @@ class ExtenderSchedulingTest {
         server.answer("filter", ExtenderServer.Answer.status(500, ""));
         f.start(withExtender("filterVerb: filter"));
         f.cluster.addPod(Pods.pod("p").cpu("100m").build());
-        await(
-                "error",
-                () -> explained("p") != null && "error".equals(explained("p").outcome()));
         assertEquals(
-                "failed filter with extender at URL " + server.url() + "filter, code 500",
-                explained("p").message());
+                "failed filter with extender at URL " + server.url() + "filter, code 500", f.awaitError("default/p"));
 
         // the extenders list is live configuration: a reload makes the extender ignorable
         f.scheduler.reload(ConfigParser.parse(withExtender("filterVerb: filter\nignorable: true"), "s.yaml"));
@@ -139,15 +135,23 @@ class ExtenderSchedulingTest {
 
     private static final String GPU_ONLY = "managedResources:\n- name: example.com/gpu\n";
 
-    @Test
-    void podsTheSlowExtenderDoesNotHandleAreNotHeldUpByIt() throws Exception {
-        CountDownLatch thinking = new CountDownLatch(1);
-        server.answer("filter", ExtenderServer.Answer.held("{\"NodeNames\":[\"n2\"]}", thinking));
+    /**
+     * Starts with an extender for example.com/gpu that answers {@code node} once {@code thinking}
+     * opens, and returns once it has been asked about pod gpu ({@code cpu}, one GPU).
+     */
+    private void startWithSlowExtenderAsked(String node, CountDownLatch thinking, String cpu) throws Exception {
+        server.answer("filter", ExtenderServer.Answer.held("{\"NodeNames\":[\"" + node + "\"]}", thinking));
         f.scheduler.timeouts().setExtenderWait(50);
         f.start(withExtender("filterVerb: filter\nnodeCacheCapable: true\n" + GPU_ONLY));
         f.cluster.addPod(
-                Pods.pod("gpu").cpu("100m").request("example.com/gpu", "1").build());
+                Pods.pod("gpu").cpu(cpu).request("example.com/gpu", "1").build());
         await("the extender asked", () -> server.requests.size() == 1);
+    }
+
+    @Test
+    void podsTheSlowExtenderDoesNotHandleAreNotHeldUpByIt() throws Exception {
+        CountDownLatch thinking = new CountDownLatch(1);
+        startWithSlowExtenderAsked("n2", thinking, "100m");
         for (int i = 0; i < 20; i++) {
             f.cluster.addPod(Pods.pod("plain-" + i).cpu("100m").build());
         }
@@ -173,12 +177,7 @@ class ExtenderSchedulingTest {
     @Test
     void aNodeThatFilledUpWhileTheExtenderThoughtIsCheckedAgain() throws Exception {
         CountDownLatch thinking = new CountDownLatch(1);
-        server.answer("filter", ExtenderServer.Answer.held("{\"NodeNames\":[\"n1\"]}", thinking));
-        f.scheduler.timeouts().setExtenderWait(50);
-        f.start(withExtender("filterVerb: filter\nnodeCacheCapable: true\n" + GPU_ONLY));
-        f.cluster.addPod(
-                Pods.pod("gpu").cpu("1").request("example.com/gpu", "1").build());
-        await("the extender asked", () -> server.requests.size() == 1);
+        startWithSlowExtenderAsked("n1", thinking, "1");
         f.cluster.addPod(Pods.pod("filler").node("n1").cpu("4").build());
         // the extender answers once the scheduler has seen n1 fill up, and the loop has left the
         // attempt to wait for the extender (a pod the extender does not handle is bound meanwhile)

@@ -6,42 +6,17 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import io.hotsched.api.framework.ActionType;
 import io.hotsched.api.framework.PodInfo;
 import io.hotsched.api.framework.Status;
+import io.hotsched.core.support.ManualClock;
 import io.hotsched.testing.Pods;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
 import java.util.Set;
+import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
 
 class SchedulingQueueTest {
 
-    /** A clock the test moves by hand. */
-    static final class ManualClock extends Clock {
-        Instant now = Instant.parse("2026-01-01T00:00:00Z");
-
-        @Override
-        public ZoneId getZone() {
-            return ZoneOffset.UTC;
-        }
-
-        @Override
-        public Clock withZone(ZoneId zone) {
-            return this;
-        }
-
-        @Override
-        public Instant instant() {
-            return now;
-        }
-
-        void advance(Duration d) {
-            now = now.plus(d);
-        }
-    }
-
-    private final ManualClock clock = new ManualClock();
+    private final ManualClock clock = new ManualClock(Instant.parse("2026-01-01T00:00:00Z"));
 
     private SchedulingQueue queue() {
         SchedulingQueue q = new SchedulingQueue(
@@ -54,6 +29,26 @@ class SchedulingQueueTest {
         q.setLess((a, b) -> a.pod().priority() > b.pod().priority()
                 || a.pod().priority() == b.pod().priority() && a.timestamp().isBefore(b.timestamp()));
         return q;
+    }
+
+    /** Adds pod p and pops it, as the scheduling loop does before an attempt. */
+    private static QueuedPod popOne(SchedulingQueue q) throws InterruptedException {
+        q.add(Pods.pod("p").info());
+        return q.pop();
+    }
+
+    /**
+     * The one pod in {@code from} is still there once {@code before} has passed, and {@code flush}
+     * moves it to active once {@code after} more has.
+     */
+    private void staysThenMoves(
+            SchedulingQueue q, String from, Duration before, Duration after, Consumer<SchedulingQueue> flush) {
+        clock.advance(before);
+        flush.accept(q);
+        assertEquals(1, q.counts().get(from));
+        clock.advance(after);
+        flush.accept(q);
+        assertEquals(1, q.counts().get("active"));
     }
 
     @Test
@@ -119,8 +114,7 @@ class SchedulingQueueTest {
     @Test
     void unschedulablePodsMoveOnlyOnAnEventThatMayHelp() throws Exception {
         SchedulingQueue q = queue();
-        q.add(Pods.pod("p").info());
-        QueuedPod qp = q.pop();
+        QueuedPod qp = popOne(q);
         q.addUnschedulable(qp, Set.of("NodeResourcesFit"), "0/1 nodes are available: 1 Insufficient cpu.");
         assertEquals(1, q.counts().get("unschedulable"));
         assertEquals(0, q.onEvent("Node", ActionType.UPDATE_NODE_LABEL, x -> false));
@@ -136,8 +130,7 @@ class SchedulingQueueTest {
     @Test
     void aPodPoppedWhileItsProfileIsPausedComesBackWithoutBackoffOrAnAttempt() throws Exception {
         SchedulingQueue q = queue();
-        q.add(Pods.pod("p").info());
-        QueuedPod qp = q.pop();
+        QueuedPod qp = popOne(q);
         assertEquals(1, qp.attempts());
         q.parkWhilePaused(qp, "paused:default-scheduler", "profile default-scheduler paused: waiting for plugin(s) X");
         assertEquals(0, qp.attempts());
@@ -154,8 +147,7 @@ class SchedulingQueueTest {
     @Test
     void aPausedProfileThatCameBackDuringThePopSendsThePodStraightBack() throws Exception {
         SchedulingQueue q = queue();
-        q.add(Pods.pod("p").info());
-        QueuedPod qp = q.pop();
+        QueuedPod qp = popOne(q);
         q.moveIf(x -> true);
         q.parkWhilePaused(qp, "paused:default-scheduler", "paused");
         assertEquals(1, q.counts().get("active"));
@@ -164,30 +156,24 @@ class SchedulingQueueTest {
     @Test
     void aMoveRequestDuringTheAttemptSendsThePodToBackoff() throws Exception {
         SchedulingQueue q = queue();
-        q.add(Pods.pod("p").info());
-        QueuedPod qp = q.pop();
+        QueuedPod qp = popOne(q);
         q.onEvent("Node", ActionType.ADD, x -> true);
         q.addUnschedulable(qp, Set.of("NodeResourcesFit"), "no fit");
         assertEquals(1, q.counts().get("backoff"));
-        clock.advance(Duration.ofMillis(999));
-        q.flushBackoffCompleted();
-        assertEquals(1, q.counts().get("backoff"));
-        clock.advance(Duration.ofMillis(1));
-        q.flushBackoffCompleted();
-        assertEquals(1, q.counts().get("active"));
+        staysThenMoves(
+                q, "backoff", Duration.ofMillis(999), Duration.ofMillis(1), SchedulingQueue::flushBackoffCompleted);
     }
 
     @Test
     void leftoverUnschedulablePodsAreFlushedAfterFiveMinutes() throws Exception {
         SchedulingQueue q = queue();
-        q.add(Pods.pod("p").info());
-        q.addUnschedulable(q.pop(), Set.of("X"), "no");
-        clock.advance(Duration.ofMinutes(4));
-        q.flushUnschedulableLeftover();
-        assertEquals(1, q.counts().get("unschedulable"));
-        clock.advance(Duration.ofMinutes(2));
-        q.flushUnschedulableLeftover();
-        assertEquals(1, q.counts().get("active"));
+        q.addUnschedulable(popOne(q), Set.of("X"), "no");
+        staysThenMoves(
+                q,
+                "unschedulable",
+                Duration.ofMinutes(4),
+                Duration.ofMinutes(2),
+                SchedulingQueue::flushUnschedulableLeftover);
     }
 
     @Test

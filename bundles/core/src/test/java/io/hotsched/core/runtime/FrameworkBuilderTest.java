@@ -20,33 +20,20 @@ import io.hotsched.api.framework.Status;
 import io.hotsched.api.framework.ext.FilterTransformer;
 import io.hotsched.api.framework.ext.Transformation;
 import io.hotsched.core.config.ConfigParser;
-import io.hotsched.core.config.SchedulerConfig;
 import io.hotsched.core.extender.Extenders;
-import io.hotsched.core.registry.PluginHealth;
 import io.hotsched.core.registry.PluginRegistry;
 import io.hotsched.core.support.TestPlugins;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 
 /** MultiPoint expansion, precedence, weights and transformer placement. */
 class FrameworkBuilderTest {
 
-    static final class PF implements PreFilterPlugin, FilterPlugin, ScorePlugin {
-        private final String name;
-
-        PF(String name) {
-            this.name = name;
-        }
-
-        @Override
-        public String name() {
-            return name;
-        }
-
+    /** Neutral at PreFilter, Filter and Score. */
+    record PF(String name) implements PreFilterPlugin, FilterPlugin, ScorePlugin {
         @Override
         public PreFilterResult preFilter(CycleState s, PodInfo p, NodeInfoLister n) {
             return PreFilterResult.ALL_NODES;
@@ -75,33 +62,14 @@ class FrameworkBuilderTest {
         }
     }
 
-    private final PluginRegistry registry = new PluginRegistry(new PluginHealth(0));
-
-    FrameworkBuilderTest() {
-        registry.add(
-                TestPlugins.registration("PrioritySort", TestPlugins.factory(h -> new TestPlugins.Sort()), "1.0.0"));
-        registry.add(TestPlugins.registration("DefaultBinder", TestPlugins.factory(TestPlugins.Binder::new), "1.0.0"));
-        for (String n : List.of("A", "B", "C")) {
-            registry.add(TestPlugins.registration(n, TestPlugins.factory(h -> new PF(n)), "1.0.0"));
-        }
-        registry.add(TestPlugins.registration("NodeReservation", TestPlugins.factory(h -> new Reservation()), "1.0.0"));
-    }
+    private final PluginRegistry registry = TestFrameworks.registry(
+            TestFrameworks.plugin("A", h -> new PF("A")),
+            TestFrameworks.plugin("B", h -> new PF("B")),
+            TestFrameworks.plugin("C", h -> new PF("C")),
+            TestFrameworks.plugin("NodeReservation", h -> new Reservation()));
 
     private FrameworkImpl build(String plugins) throws Exception {
-        String yaml =
-                "apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\nprofiles:\n- plugins:\n"
-                        + plugins;
-        SchedulerConfig c = ConfigParser.parse(yaml, "s.yaml");
-        FrameworkServices services = new FrameworkServices(
-                new ParallelizerImpl(1, "t"),
-                null,
-                Snapshot::new,
-                n -> List.of(),
-                Executors.newSingleThreadScheduledExecutor());
-        FrameworkBuilder.Result r =
-                FrameworkBuilder.build(c.profiles().get(0), "s.yaml", 0, registry::serving, services);
-        assertTrue(r instanceof FrameworkBuilder.Built, r.toString());
-        return ((FrameworkBuilder.Built) r).framework();
+        return TestFrameworks.build(TestFrameworks.PLUGINS + plugins, registry, TestFrameworks.services(1));
     }
 
     private static final String MULTI = """
@@ -184,11 +152,11 @@ class FrameworkBuilderTest {
 
     @Test
     void aMissingPluginIsReportedNotBuilt() throws Exception {
-        String yaml =
-                "apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\nprofiles:\n- plugins:\n"
-                        + MULTI + "    filter:\n      enabled:\n      - name: Absent\n";
-        SchedulerConfig c = ConfigParser.parse(yaml, "s.yaml");
-        FrameworkBuilder.Result r = FrameworkBuilder.build(c.profiles().get(0), "s.yaml", 0, registry::serving, null);
+        FrameworkBuilder.Result r = TestFrameworks.result(
+                TestFrameworks.PLUGINS + MULTI + "    filter:\n      enabled:\n      - name: Absent\n",
+                registry,
+                null,
+                Extenders.NONE);
         assertEquals(new FrameworkBuilder.Missing(Set.of("Absent")), r);
     }
 
@@ -206,9 +174,7 @@ class FrameworkBuilderTest {
                     }
                 },
                 "1.0.0"));
-        String yaml =
-                "apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\nprofiles:\n- plugins:\n"
-                        + """
+        String yaml = TestFrameworks.PLUGINS + """
                     multiPoint:
                       enabled: [{name: PrioritySort}, {name: NodeResourcesFit}, {name: DefaultBinder}]
                       disabled: [{name: "*"}]
@@ -222,15 +188,8 @@ class FrameworkBuilderTest {
                   - {name: example.com/gpu, ignoredByScheduler: true}
                   - {name: example.com/fpga}
                 """;
-        SchedulerConfig c = ConfigParser.parse(yaml, "s.yaml");
-        FrameworkServices services = new FrameworkServices(
-                new ParallelizerImpl(1, "t"),
-                null,
-                Snapshot::new,
-                n -> List.of(),
-                Executors.newSingleThreadScheduledExecutor());
-        FrameworkBuilder.Result r = FrameworkBuilder.build(
-                c.profiles().get(0), "s.yaml", 0, registry::serving, services, Extenders.of(c.extenders(), null));
+        Extenders extenders = Extenders.of(ConfigParser.parse(yaml, "s.yaml").extenders(), null);
+        FrameworkBuilder.Result r = TestFrameworks.result(yaml, registry, TestFrameworks.services(1), extenders);
         assertTrue(r instanceof FrameworkBuilder.Built, r.toString());
         assertEquals(
                 List.of("example.com/gpu"), seen.get().get("ignoredResources"), "replaced, as upstream: " + seen.get());

@@ -7,15 +7,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.hotsched.api.framework.CycleState;
 import io.hotsched.api.framework.NodeInfo;
 import io.hotsched.api.framework.PodInfo;
-import io.hotsched.core.config.ConfigParser;
 import io.hotsched.core.metrics.SchedulerMetrics;
-import io.hotsched.core.registry.PluginHealth;
 import io.hotsched.core.registry.PluginRegistry;
-import io.hotsched.core.support.TestPlugins;
+import io.hotsched.core.support.SchedulerFixture;
 import io.hotsched.testing.Nodes;
 import io.hotsched.testing.Pods;
 import java.util.List;
-import java.util.concurrent.Executors;
 import org.junit.jupiter.api.Test;
 
 /** Extension points are timed on every attempt, plugin calls only on the sampled ones, with upstream's labels. */
@@ -24,22 +21,12 @@ class FrameworkMetricsTest {
     private final SchedulerMetrics metrics = new SchedulerMetrics();
 
     private FrameworkImpl framework() throws Exception {
-        PluginRegistry registry = new PluginRegistry(new PluginHealth(0));
-        registry.add(
-                TestPlugins.registration("PrioritySort", TestPlugins.factory(h -> new TestPlugins.Sort()), "1.0.0"));
-        registry.add(TestPlugins.registration("DefaultBinder", TestPlugins.factory(TestPlugins.Binder::new), "1.0.0"));
-        registry.add(
-                TestPlugins.registration("A", TestPlugins.factory(h -> new FrameworkBuilderTest.PF("A")), "1.0.0"));
-        String yaml =
-                "apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\nprofiles:\n- schedulerName: p1\n  plugins:\n"
-                        + "    multiPoint:\n      enabled:\n      - name: PrioritySort\n      - name: A\n      - name: DefaultBinder\n"
-                        + "      disabled:\n      - name: \"*\"\n";
-        FrameworkServices plain = new FrameworkServices(
-                new ParallelizerImpl(1, "t"),
-                null,
-                Snapshot::new,
-                n -> List.of(),
-                Executors.newSingleThreadScheduledExecutor());
+        PluginRegistry registry =
+                TestFrameworks.registry(TestFrameworks.plugin("A", h -> new FrameworkBuilderTest.PF("A")));
+        String yaml = SchedulerFixture.HEADER + "- schedulerName: p1\n  plugins:\n"
+                + "    multiPoint:\n      enabled:\n      - name: PrioritySort\n      - name: A\n      - name: DefaultBinder\n"
+                + "      disabled:\n      - name: \"*\"\n";
+        FrameworkServices plain = TestFrameworks.services(1);
         FrameworkServices services = new FrameworkServices(
                 plain.parallelizer(),
                 null,
@@ -52,9 +39,7 @@ class FrameworkMetricsTest {
                 null,
                 metrics,
                 (plugin, fault) -> {});
-        FrameworkBuilder.Result r = FrameworkBuilder.build(
-                ConfigParser.parse(yaml, "s.yaml").profiles().get(0), "s.yaml", 0, registry::serving, services);
-        return ((FrameworkBuilder.Built) r).framework();
+        return TestFrameworks.build(yaml, registry, services);
     }
 
     private void attempt(FrameworkImpl fw, boolean timesPlugins) {

@@ -9,12 +9,11 @@ import io.hotsched.api.framework.CycleState;
 import io.hotsched.api.framework.NodeInfo;
 import io.hotsched.api.framework.NodeScores;
 import io.hotsched.api.framework.Status;
-import io.hotsched.core.config.ConfigParser;
-import io.hotsched.core.registry.PluginHealth;
 import io.hotsched.core.registry.PluginRegistry;
-import io.hotsched.core.support.TestPlugins;
+import io.hotsched.core.support.SchedulerFixture;
 import io.hotsched.testing.Nodes;
 import io.hotsched.testing.Pods;
+import io.hotsched.testing.SimplePlugins;
 import java.io.InputStream;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -24,7 +23,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.Set;
-import java.util.concurrent.Executors;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
@@ -142,29 +140,18 @@ class FrameworkVectorsTest {
         int numNodes = fair.get("numAllNodes").asInt();
         int pct = fair.get("percentage").asInt();
         int toFind = fair.get("nodesToFind").asInt();
-        PluginRegistry registry = new PluginRegistry(new PluginHealth(0));
-        registry.add(
-                TestPlugins.registration("PrioritySort", TestPlugins.factory(h -> new TestPlugins.Sort()), "1.0.0"));
-        registry.add(TestPlugins.registration(
-                "NodeResourcesFit", TestPlugins.factory(h -> new TestPlugins.CpuFit()), "1.0.0"));
-        registry.add(TestPlugins.registration("DefaultBinder", TestPlugins.factory(TestPlugins.Binder::new), "1.0.0"));
-        String yaml =
-                "apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\npercentageOfNodesToScore: "
-                        + pct
-                        + "\nprofiles:\n- plugins:\n    multiPoint:\n      enabled:\n      - name: PrioritySort\n      - name: NodeResourcesFit\n"
-                        + "      - name: DefaultBinder\n      disabled:\n      - name: \"*\"\n";
-        var config = ConfigParser.parse(yaml, "s.yaml");
+        PluginRegistry registry =
+                TestFrameworks.registry(TestFrameworks.plugin("NodeResourcesFit", h -> new SimplePlugins.CpuFit()));
+        String yaml = SchedulerFixture.HEADER.replace("profiles:", "percentageOfNodesToScore: " + pct + "\nprofiles:")
+                + "- plugins:\n    multiPoint:\n      enabled:\n      - name: PrioritySort\n      - name: NodeResourcesFit\n"
+                + "      - name: DefaultBinder\n      disabled:\n      - name: \"*\"\n";
         ParallelizerImpl par = new ParallelizerImpl(4, "t");
         List<NodeInfo> nodes = new ArrayList<>();
         for (int i = 0; i < numNodes; i++) {
             nodes.add(Nodes.node(String.format("node-%03d", i)).cpu("8").info());
         }
         Snapshot snapshot = new Snapshot(nodes);
-        FrameworkServices services = new FrameworkServices(
-                par, null, () -> snapshot, n -> List.of(), Executors.newSingleThreadScheduledExecutor());
-        FrameworkImpl fw = ((FrameworkBuilder.Built)
-                        FrameworkBuilder.build(config.profiles().get(0), "s.yaml", pct, registry::serving, services))
-                .framework();
+        FrameworkImpl fw = TestFrameworks.build(yaml, registry, TestFrameworks.services(par, () -> snapshot));
         SchedulingAlgorithm alg = new SchedulingAlgorithm(par, new Random(1));
         for (int i = 0; i < 10; i++) {
             ScheduleResult r = alg.schedule(

@@ -11,16 +11,13 @@ import io.hotsched.api.framework.ext.FilterTransformer;
 import io.hotsched.api.framework.ext.PreFilterTransformer;
 import io.hotsched.api.framework.ext.ScoreTransformer;
 import io.hotsched.api.framework.ext.Transformation;
-import io.hotsched.core.config.ConfigParser;
-import io.hotsched.core.registry.PluginHealth;
 import io.hotsched.core.registry.PluginRegistry;
-import io.hotsched.core.support.TestPlugins;
 import io.hotsched.testing.Nodes;
 import io.hotsched.testing.Pods;
+import io.hotsched.testing.SimplePlugins;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
-import java.util.concurrent.Executors;
 import org.junit.jupiter.api.Test;
 
 /** Koordinator's transformers change what the plugins of their point see, and nothing else. */
@@ -75,60 +72,39 @@ class TransformerTest {
     }
 
     private FrameworkImpl framework(String extra) throws Exception {
-        PluginRegistry registry = new PluginRegistry(new PluginHealth(0));
-        registry.add(
-                TestPlugins.registration("PrioritySort", TestPlugins.factory(h -> new TestPlugins.Sort()), "1.0.0"));
-        registry.add(TestPlugins.registration(
-                "NodeResourcesFit", TestPlugins.factory(h -> new TestPlugins.CpuFit()), "1.0.0"));
-        registry.add(TestPlugins.registration("DefaultBinder", TestPlugins.factory(TestPlugins.Binder::new), "1.0.0"));
-        registry.add(TestPlugins.registration("Reserve3", TestPlugins.factory(h -> new Reserve3()), "1.0.0"));
-        registry.add(TestPlugins.registration("Double", TestPlugins.factory(h -> new Double()), "1.0.0"));
-        String yaml =
-                "apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\nprofiles:\n- plugins:\n"
-                        + "    multiPoint:\n      enabled:\n      - name: PrioritySort\n      - name: NodeResourcesFit\n      - name: DefaultBinder\n"
-                        + "      disabled:\n      - name: \"*\"\n" + extra;
-        var c = ConfigParser.parse(yaml, "s.yaml");
-        FrameworkServices services = new FrameworkServices(
-                new ParallelizerImpl(2, "t"),
-                null,
-                Snapshot::new,
-                n -> List.of(),
-                Executors.newSingleThreadScheduledExecutor());
-        return ((FrameworkBuilder.Built)
-                        FrameworkBuilder.build(c.profiles().get(0), "s.yaml", 0, registry::serving, services))
-                .framework();
+        PluginRegistry registry = TestFrameworks.registry(
+                TestFrameworks.plugin("NodeResourcesFit", h -> new SimplePlugins.CpuFit()),
+                TestFrameworks.plugin("Reserve3", h -> new Reserve3()),
+                TestFrameworks.plugin("Double", h -> new Double()));
+        String yaml = TestFrameworks.PLUGINS
+                + "    multiPoint:\n      enabled:\n      - name: PrioritySort\n      - name: NodeResourcesFit\n      - name: DefaultBinder\n"
+                + "      disabled:\n      - name: \"*\"\n" + extra;
+        return TestFrameworks.build(yaml, registry, TestFrameworks.services(2));
     }
 
-    private static Snapshot nodes() {
-        return new Snapshot(List.of(
+    /** Where a pod of 1500m cpu goes with n1 of 4 cpu and n2 of 2. */
+    private static ScheduleResult schedule(FrameworkImpl f) throws Exception {
+        Snapshot nodes = new Snapshot(List.of(
                 Nodes.node("n1").cpu("4").info(), Nodes.node("n2").cpu("2").info()));
+        return new SchedulingAlgorithm(new ParallelizerImpl(1, "t"), new Random(1))
+                .schedule(f, new CycleState(), Pods.pod("p").cpu("1500m").info(), nodes);
     }
 
     @Test
     void withoutTransformersTheBigNodeWins() throws Exception {
-        ScheduleResult r = new SchedulingAlgorithm(new ParallelizerImpl(1, "t"), new Random(1))
-                .schedule(
-                        framework(""),
-                        new CycleState(),
-                        Pods.pod("p").cpu("1500m").info(),
-                        nodes());
-        assertEquals("n1", r.suggestedHost());
+        assertEquals("n1", schedule(framework("")).suggestedHost());
     }
 
     @Test
     void aFilterTransformerChangesTheNodeFilterSees() throws Exception {
         FrameworkImpl f = framework(
                 "    filter:\n      enabled:\n      - name: Reserve3\n    score:\n      enabled:\n      - name: Reserve3\n");
-        ScheduleResult r = new SchedulingAlgorithm(new ParallelizerImpl(1, "t"), new Random(1))
-                .schedule(f, new CycleState(), Pods.pod("p").cpu("1500m").info(), nodes());
-        assertEquals("n2", r.suggestedHost(), "n1 has only 1 cpu left after the reservation");
+        assertEquals("n2", schedule(f).suggestedHost(), "n1 has only 1 cpu left after the reservation");
     }
 
     @Test
     void aPreFilterTransformerReplacesThePodForTheWholeAttempt() throws Exception {
-        FrameworkImpl f = framework("    preFilter:\n      enabled:\n      - name: Double\n");
-        ScheduleResult r = new SchedulingAlgorithm(new ParallelizerImpl(1, "t"), new Random(1))
-                .schedule(f, new CycleState(), Pods.pod("p").cpu("1500m").info(), nodes());
+        ScheduleResult r = schedule(framework("    preFilter:\n      enabled:\n      - name: Double\n"));
         assertEquals("n1", r.suggestedHost(), "3 cpu fit only on n1");
         assertEquals(3000, r.pod().requests().milliCpu());
     }

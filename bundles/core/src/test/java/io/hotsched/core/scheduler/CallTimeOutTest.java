@@ -5,36 +5,24 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.hotsched.api.framework.BindPlugin;
 import io.hotsched.api.framework.CycleState;
-import io.hotsched.api.framework.FilterPlugin;
 import io.hotsched.api.framework.Handle;
 import io.hotsched.api.framework.NodeInfo;
 import io.hotsched.api.framework.NodeInfoLister;
 import io.hotsched.api.framework.NodeScores;
 import io.hotsched.api.framework.NodeToStatus;
-import io.hotsched.api.framework.PermitPlugin;
 import io.hotsched.api.framework.PermitResult;
 import io.hotsched.api.framework.PodInfo;
-import io.hotsched.api.framework.PostBindPlugin;
-import io.hotsched.api.framework.PostFilterPlugin;
 import io.hotsched.api.framework.PostFilterResult;
-import io.hotsched.api.framework.PreBindPlugin;
 import io.hotsched.api.framework.PreFilterExtensions;
-import io.hotsched.api.framework.PreFilterPlugin;
 import io.hotsched.api.framework.PreFilterResult;
-import io.hotsched.api.framework.PreScorePlugin;
-import io.hotsched.api.framework.ReservePlugin;
 import io.hotsched.api.framework.ScoreExtensions;
-import io.hotsched.api.framework.ScorePlugin;
 import io.hotsched.api.framework.Status;
-import io.hotsched.api.framework.ext.FilterTransformer;
-import io.hotsched.api.framework.ext.PostFilterTransformer;
-import io.hotsched.api.framework.ext.PreFilterTransformer;
-import io.hotsched.api.framework.ext.ScoreTransformer;
 import io.hotsched.api.framework.ext.Transformation;
 import io.hotsched.core.config.ExtensionPoint;
 import io.hotsched.core.metrics.SchedulerMetrics;
 import io.hotsched.core.registry.Registration;
 import io.hotsched.core.runtime.PluginCall;
+import io.hotsched.core.support.AllPoints;
 import io.hotsched.core.support.SchedulerFixture;
 import io.hotsched.core.support.TestPlugins;
 import io.hotsched.testing.Nodes;
@@ -44,6 +32,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -97,9 +86,11 @@ class CallTimeOutTest {
         }
         boolean unfit = call.point() == ExtensionPoint.POST_FILTER || call == PluginCall.REMOVE_POD;
         f.cluster.addPod(Pods.pod("stuck").cpu(unfit ? "100" : "100m").build());
-        f.start(SchedulerFixture.HEADER + profile("default-scheduler", PLUGIN) + SchedulerFixture.PLAIN_PROFILE);
+        f.start(SchedulerFixture.HEADER
+                + SchedulerFixture.profile("default-scheduler", PLUGIN)
+                + SchedulerFixture.PLAIN_PROFILE);
 
-        await("the call entered", () -> plugin.entered.get() > 0);
+        await("the call entered", () -> plugin.entered().get() > 0);
         String label = call.point().label();
         await(
                 "the watchdog gave the call up and counted it",
@@ -128,7 +119,7 @@ class CallTimeOutTest {
             HangAt h = new HangAt(PluginCall.PRE_BIND, "Hang" + i, release);
             hanging.add(h);
             f.add(h.name(), TestPlugins.factory(h::withHandle), "1.0.0");
-            profiles.append(profile("p" + i, h.name()));
+            profiles.append(SchedulerFixture.profile("p" + i, h.name()));
             f.cluster.addPod(
                     Pods.pod("stuck-" + i).scheduler("p" + i).cpu("100m").build());
         }
@@ -136,7 +127,9 @@ class CallTimeOutTest {
         f.cluster.addNode(Nodes.node("n1").cpu("4").build());
         f.start(SchedulerFixture.HEADER + profiles + SchedulerFixture.PLAIN_PROFILE);
         for (HangAt h : hanging) {
-            await("every binding slot is in a hanging PreBind", () -> h.entered.get() == 1);
+            await(
+                    "every binding slot is in a hanging PreBind",
+                    () -> h.entered().get() == 1);
         }
         f.cluster.addPod(Pods.pod("after").scheduler("plain").cpu("100m").build());
         await("a pod is bound while the PreBinds still hang", () -> bound("default/after"));
@@ -154,65 +147,21 @@ class CallTimeOutTest {
         return f.cluster.bindings().stream().anyMatch(b -> b.podKey().equals(podKey));
     }
 
-    /** A profile of {@code schedulerName} with {@code plugin} first at every point, then the base plugins. */
-    private static String profile(String schedulerName, String plugin) {
-        return """
-                - schedulerName: %s
-                  plugins:
-                    multiPoint:
-                      enabled:
-                      - name: %s
-                      - name: PrioritySort
-                      - name: NodeResourcesFit
-                        weight: 1
-                      - name: DefaultBinder
-                      disabled:
-                      - name: "*"
-                """.formatted(schedulerName, plugin);
-    }
-
     /**
      * Serves every point, as plugin, transformer and extension; for the pods named "stuck*", the one
      * call it was made for blocks until the test ends. Everything else is neutral.
      */
-    static final class HangAt
-            implements PreFilterPlugin,
-                    PreFilterExtensions,
-                    FilterPlugin,
-                    PostFilterPlugin,
-                    PreScorePlugin,
-                    ScorePlugin,
-                    ScoreExtensions,
-                    ReservePlugin,
-                    PermitPlugin,
-                    PreBindPlugin,
-                    BindPlugin,
-                    PostBindPlugin,
-                    PreFilterTransformer,
-                    FilterTransformer,
-                    ScoreTransformer,
-                    PostFilterTransformer {
-
-        final AtomicInteger entered = new AtomicInteger();
-        private final PluginCall at;
-        private final String name;
-        private final CountDownLatch release;
-        private volatile Handle handle;
+    record HangAt(
+            PluginCall at, String name, CountDownLatch release, AtomicInteger entered, AtomicReference<Handle> handle)
+            implements AllPoints, BindPlugin {
 
         HangAt(PluginCall at, String name, CountDownLatch release) {
-            this.at = at;
-            this.name = name;
-            this.release = release;
+            this(at, name, release, new AtomicInteger(), new AtomicReference<>());
         }
 
         HangAt withHandle(Handle h) {
-            this.handle = h;
+            handle.set(h);
             return this;
-        }
-
-        @Override
-        public String name() {
-            return name;
         }
 
         private <T> T hang(PluginCall call, PodInfo pod, T value) {
@@ -277,8 +226,8 @@ class CallTimeOutTest {
             maybeHang(PluginCall.POST_FILTER, pod);
             if (at == PluginCall.REMOVE_POD) {
                 // as preemption does in its dry runs
-                NodeInfo n1 = handle.snapshot().get("n1");
-                handle.runPreFilterExtensionRemovePod(state, pod, pod, n1);
+                NodeInfo n1 = handle.get().snapshot().get("n1");
+                handle.get().runPreFilterExtensionRemovePod(state, pod, pod, n1);
             }
             return PostFilterResult.of(Status.unschedulable());
         }

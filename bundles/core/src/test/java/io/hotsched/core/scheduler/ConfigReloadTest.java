@@ -5,17 +5,15 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.hotsched.api.framework.CycleState;
 import io.hotsched.api.framework.FilterPlugin;
 import io.hotsched.api.framework.InvalidArgsException;
-import io.hotsched.api.framework.NodeInfo;
-import io.hotsched.api.framework.PodInfo;
 import io.hotsched.api.framework.Status;
 import io.hotsched.core.config.ConfigException;
 import io.hotsched.core.config.ConfigParser;
 import io.hotsched.core.support.SchedulerFixture;
 import io.hotsched.core.support.TestPlugins;
 import io.hotsched.testing.Nodes;
+import io.hotsched.testing.OnePoint;
 import io.hotsched.testing.Pods;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -48,7 +46,7 @@ class ConfigReloadTest {
                     if (!a.node.startsWith("n")) {
                         throw new InvalidArgsException("node", a.node, "must name a node (n1, n2)");
                     }
-                    return new TestPlugins.Prefer(a.node);
+                    return TestPlugins.prefer(a.node);
                 },
                 "1.0.0");
         f.cluster.addNode(Nodes.node("n1").cpu("64").build());
@@ -81,27 +79,16 @@ class ConfigReloadTest {
         assertEquals("n2", f.cluster.bindings().get(2).nodeName(), "the last good configuration still runs");
     }
 
-    static final class OnlyNode implements FilterPlugin {
-        final String node;
-
-        OnlyNode(String node) {
-            this.node = node;
-        }
-
-        @Override
-        public String name() {
-            return "OnlyNode";
-        }
-
-        @Override
-        public Status filter(CycleState state, PodInfo pod, NodeInfo n) {
-            return n.name().equals(node) ? Status.SUCCESS : Status.unschedulable("not " + node);
-        }
+    /** "OnlyNode": lets only {@code node} through. */
+    private static FilterPlugin onlyNode(String node) {
+        return new OnePoint.Filter(
+                "OnlyNode",
+                (state, pod, n) -> n.name().equals(node) ? Status.SUCCESS : Status.unschedulable("not " + node));
     }
 
     @Test
     void podsRefusedByTheOldConfigurationAreTriedAgainUnderTheNewOne() throws Exception {
-        f.add("OnlyNode", (args, handle) -> new OnlyNode(args.as(PreferArgs.class).node), "1.0.0");
+        f.add("OnlyNode", (args, handle) -> onlyNode(args.as(PreferArgs.class).node), "1.0.0");
         f.cluster.addNode(Nodes.node("n1").cpu("64").build());
         String only = SchedulerFixture.withPlugins("OnlyNode")
                 + "  pluginConfig:\n  - name: OnlyNode\n    args:\n      node: ";

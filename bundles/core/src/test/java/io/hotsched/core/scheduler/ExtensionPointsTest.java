@@ -6,43 +6,31 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.fabric8.kubernetes.api.model.Node;
 import io.hotsched.api.framework.ActionType;
-import io.hotsched.api.framework.BindPlugin;
 import io.hotsched.api.framework.ClusterEvent;
 import io.hotsched.api.framework.ClusterEventWithHint;
 import io.hotsched.api.framework.CycleState;
 import io.hotsched.api.framework.EnqueueExtensions;
-import io.hotsched.api.framework.FilterPlugin;
 import io.hotsched.api.framework.Handle;
 import io.hotsched.api.framework.NodeInfo;
 import io.hotsched.api.framework.NodeInfoLister;
 import io.hotsched.api.framework.NodeScores;
 import io.hotsched.api.framework.NodeToStatus;
-import io.hotsched.api.framework.PermitPlugin;
 import io.hotsched.api.framework.PermitResult;
 import io.hotsched.api.framework.PodInfo;
-import io.hotsched.api.framework.PostBindPlugin;
-import io.hotsched.api.framework.PostFilterPlugin;
 import io.hotsched.api.framework.PostFilterResult;
-import io.hotsched.api.framework.PreBindPlugin;
 import io.hotsched.api.framework.PreEnqueuePlugin;
 import io.hotsched.api.framework.PreFilterExtensions;
-import io.hotsched.api.framework.PreFilterPlugin;
 import io.hotsched.api.framework.PreFilterResult;
-import io.hotsched.api.framework.PreScorePlugin;
 import io.hotsched.api.framework.QueueingHint;
-import io.hotsched.api.framework.ReservePlugin;
 import io.hotsched.api.framework.ScoreExtensions;
-import io.hotsched.api.framework.ScorePlugin;
 import io.hotsched.api.framework.StateData;
 import io.hotsched.api.framework.StateKey;
 import io.hotsched.api.framework.Status;
-import io.hotsched.api.framework.ext.FilterTransformer;
-import io.hotsched.api.framework.ext.PostFilterTransformer;
-import io.hotsched.api.framework.ext.PreFilterTransformer;
-import io.hotsched.api.framework.ext.ScoreTransformer;
 import io.hotsched.api.framework.ext.Transformation;
+import io.hotsched.core.support.AllPoints;
 import io.hotsched.core.support.SchedulerFixture;
 import io.hotsched.testing.Nodes;
+import io.hotsched.testing.OnePoint;
 import io.hotsched.testing.Pods;
 import java.util.List;
 import java.util.Map;
@@ -72,24 +60,7 @@ class ExtensionPointsTest {
 
     static final Set<String> NOMINATED_ONCE = ConcurrentHashMap.newKeySet();
 
-    static final class Recorder
-            implements PreEnqueuePlugin,
-                    PreFilterPlugin,
-                    PreFilterExtensions,
-                    FilterPlugin,
-                    PostFilterPlugin,
-                    PreScorePlugin,
-                    ScorePlugin,
-                    ScoreExtensions,
-                    ReservePlugin,
-                    PermitPlugin,
-                    PreBindPlugin,
-                    PostBindPlugin,
-                    EnqueueExtensions,
-                    PreFilterTransformer,
-                    FilterTransformer,
-                    ScoreTransformer,
-                    PostFilterTransformer {
+    static final class Recorder implements AllPoints, PreEnqueuePlugin, EnqueueExtensions {
         private final Handle handle;
 
         Recorder(Handle handle) {
@@ -250,22 +221,6 @@ class ExtensionPointsTest {
         }
     }
 
-    static final class FailingBinder implements BindPlugin {
-        @Override
-        public String name() {
-            return "FailingBinder";
-        }
-
-        @Override
-        public Status bind(CycleState state, PodInfo pod, String nodeName) {
-            if (pod.labels().containsKey("failbind")) {
-                CALLS.add(pod.name() + ":Bind fails");
-                return Status.error("bind refused");
-            }
-            return Status.SKIP;
-        }
-    }
-
     private final SchedulerFixture f = new SchedulerFixture().withBasePlugins();
 
     @AfterEach
@@ -278,6 +233,19 @@ class ExtensionPointsTest {
             "      - name: PrioritySort\n",
             "      - name: PrioritySort\n      - name: Recorder\n        weight: 2\n      - name: FailingBinder\n");
 
+    /** The Recorder, and before DefaultBinder a binder that fails pods labelled "failbind"; node n1. */
+    private void addPluginsAndN1() {
+        f.add("Recorder", (args, handle) -> new Recorder(handle), "1.0.0");
+        f.add(new OnePoint.Bind("FailingBinder", (state, pod, node) -> {
+            if (pod.labels().containsKey("failbind")) {
+                CALLS.add(pod.name() + ":Bind fails");
+                return Status.error("bind refused");
+            }
+            return Status.SKIP;
+        }));
+        f.cluster.addNode(Nodes.node("n1").cpu("4").build());
+    }
+
     private List<String> callsOf(String pod) {
         return CALLS.stream()
                 .filter(c -> c.startsWith(pod + ":"))
@@ -287,9 +255,7 @@ class ExtensionPointsTest {
 
     @Test
     void everyExtensionPointRunsInUpstreamsOrder() throws Exception {
-        f.add("Recorder", (args, handle) -> new Recorder(handle), "1.0.0");
-        f.add("FailingBinder", (args, handle) -> new FailingBinder(), "1.0.0");
-        f.cluster.addNode(Nodes.node("n1").cpu("4").build());
+        addPluginsAndN1();
         f.cluster.addNode(Nodes.node("n2").cpu("4").build());
         f.start(CONFIG);
 
@@ -353,9 +319,7 @@ class ExtensionPointsTest {
 
     @Test
     void aNominationClearedThroughTheApiIsForgotten() throws Exception {
-        f.add("Recorder", (args, handle) -> new Recorder(handle), "1.0.0");
-        f.add("FailingBinder", (args, handle) -> new FailingBinder(), "1.0.0");
-        f.cluster.addNode(Nodes.node("n1").cpu("4").build());
+        addPluginsAndN1();
         f.start(CONFIG);
         f.cluster.addPod(
                 Pods.pod("once-nowhere").label("nowhere", "1").cpu("100m").build());
@@ -382,9 +346,7 @@ class ExtensionPointsTest {
 
     @Test
     void queueingHintsDecideWhichEventsMoveAPod() throws Exception {
-        f.add("Recorder", (args, handle) -> new Recorder(handle), "1.0.0");
-        f.add("FailingBinder", (args, handle) -> new FailingBinder(), "1.0.0");
-        f.cluster.addNode(Nodes.node("n1").cpu("4").build());
+        addPluginsAndN1();
         f.start(CONFIG.replace(
                         "      - name: Recorder\n        weight: 2\n", "      - name: Recorder\n        weight: 2\n")
                 + "    postFilter:\n      disabled:\n      - name: Recorder\n");

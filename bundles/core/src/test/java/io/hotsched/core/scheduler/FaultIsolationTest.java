@@ -7,16 +7,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.hotsched.api.framework.CycleState;
 import io.hotsched.api.framework.FilterPlugin;
 import io.hotsched.api.framework.NodeInfo;
-import io.hotsched.api.framework.PermitPlugin;
 import io.hotsched.api.framework.PermitResult;
 import io.hotsched.api.framework.PodInfo;
-import io.hotsched.api.framework.ScorePlugin;
 import io.hotsched.api.framework.Status;
 import io.hotsched.core.config.ExtensionPoint;
 import io.hotsched.core.registry.Registration;
 import io.hotsched.core.support.SchedulerFixture;
-import io.hotsched.core.support.TestPlugins;
 import io.hotsched.testing.Nodes;
+import io.hotsched.testing.OnePoint;
 import io.hotsched.testing.Pods;
 import java.time.Duration;
 import java.util.Set;
@@ -36,82 +34,43 @@ class FaultIsolationTest {
         f.close();
     }
 
-    /** Throws for pods labelled "boom" while {@code broken} is set. */
-    static final class Flaky implements FilterPlugin {
-        final AtomicBoolean broken = new AtomicBoolean(true);
-
-        @Override
-        public String name() {
-            return "Flaky";
-        }
-
-        @Override
-        public Status filter(CycleState state, PodInfo pod, NodeInfo node) {
+    /** "Flaky": throws while {@code broken} is set. */
+    private static FilterPlugin flaky(AtomicBoolean broken) {
+        return new OnePoint.Filter("Flaky", (state, pod, node) -> {
             if (broken.get()) {
                 throw new IllegalStateException("flaky broke");
             }
             return Status.SUCCESS;
-        }
+        });
     }
 
     @Test
     void aThrowingPluginFailsTheAttemptIsQuarantinedAndCanBeReleased() throws Exception {
-        Flaky flaky = new Flaky();
-        Registration r = f.add("Flaky", TestPlugins.factory(h -> flaky), "1.0.0");
-        f.cluster.addNode(Nodes.node("n1").cpu("4").build());
-        f.cluster.addPod(Pods.pod("p").cpu("100m").build());
-        f.start(SchedulerFixture.withPlugins("Flaky"));
-
-        await("error recorded", () -> {
-            Explanation e = f.scheduler.explain("default/p");
-            return e != null && "error".equals(e.outcome());
-        });
-        assertTrue(
-                f.scheduler.explain("default/p").message().contains("running \"Flaky\" filter plugin: flaky broke"),
-                f.scheduler.explain("default/p").message());
+        AtomicBoolean broken = new AtomicBoolean(true);
+        Registration r = f.startWithOnePod(flaky(broken));
+        String message = f.awaitError("default/p");
+        assertTrue(message.contains("running \"Flaky\" filter plugin: flaky broke"), message);
         await("quarantined after 3 failed attempts", () -> f.health.quarantined(r));
-        await(
-                "profile paused",
-                () -> f.scheduler
-                        .profiles()
-                        .profile("default-scheduler")
-                        .describe()
-                        .equals("paused: waiting for plugin(s) Flaky"));
+        await("profile paused", () -> f.describe().equals("paused: waiting for plugin(s) Flaky"));
         assertEquals(3, f.health.counters(r).failures());
         assertTrue(f.cluster.bindings().isEmpty());
 
-        flaky.broken.set(false);
+        broken.set(false);
         assertTrue(f.scheduler.release("Flaky"));
         await("bound after release", () -> f.cluster.bindings().size() == 1);
     }
 
-    static final class OutOfRange implements ScorePlugin {
-        @Override
-        public String name() {
-            return "OutOfRange";
-        }
-
-        @Override
-        public long score(CycleState state, PodInfo pod, NodeInfo node) {
-            return 500;
-        }
-    }
-
     @Test
     void anOutOfRangeScoreFailsTheAttemptWithUpstreamsMessage() throws Exception {
-        f.add("OutOfRange", TestPlugins.factory(h -> new OutOfRange()), "1.0.0");
+        f.add(new OnePoint.Score("OutOfRange", (state, pod, node) -> 500));
         f.cluster.addNode(Nodes.node("n1").cpu("4").build());
         f.cluster.addNode(Nodes.node("n2").cpu("4").build());
         f.cluster.addPod(Pods.pod("p").cpu("100m").build());
         f.start(SchedulerFixture.withPlugins("OutOfRange"));
-        await("error recorded", () -> {
-            Explanation e = f.scheduler.explain("default/p");
-            return e != null && "error".equals(e.outcome());
-        });
         assertEquals(
                 "applying score defaultWeights on Score plugins: plugin \"OutOfRange\" returns an invalid score 500, "
                         + "it should in the range of [0, 100] after normalizing",
-                f.scheduler.explain("default/p").message());
+                f.awaitError("default/p"));
     }
 
     /** Blocks in Filter for pods named "stuck-*" until released: a plugin that hangs. */
@@ -140,20 +99,21 @@ class FaultIsolationTest {
         }
     }
 
+    /** Registers {@code hanging} with a Filter time-out of 100ms. */
+    private Registration addWithTimeOut(Hanging hanging) {
+        f.scheduler.timeouts().set(ExtensionPoint.FILTER, 100);
+        return f.add(hanging);
+    }
+
     @Test
     void aCallPastItsTimeOutFailsTheAttemptAndCounts() throws Exception {
         Hanging slow = new Hanging();
-        Registration r = f.add("Hanging", TestPlugins.factory(h -> slow), "1.0.0");
-        f.scheduler.timeouts().set(ExtensionPoint.FILTER, 100);
+        Registration r = addWithTimeOut(slow);
         try {
             f.cluster.addNode(Nodes.node("n1").cpu("4").build());
             f.cluster.addPod(Pods.pod("stuck-p").cpu("100m").build());
             f.start(SchedulerFixture.withPlugins("Hanging"));
-            await("error recorded", () -> {
-                Explanation e = f.scheduler.explain("default/stuck-p");
-                return e != null && "error".equals(e.outcome());
-            });
-            String msg = f.scheduler.explain("default/stuck-p").message();
+            String msg = f.awaitError("default/stuck-p");
             // given up by the watchdog while running, or measured when it returned: the same words
             assertTrue(
                     msg.matches(
@@ -174,34 +134,23 @@ class FaultIsolationTest {
     @Test
     void aCallThatHangsIsGivenUpItsPluginWaitsForItAndTheLoopGoesOn() throws Exception {
         Hanging hanging = new Hanging();
-        Registration r = f.add("Hanging", TestPlugins.factory(h -> hanging), "1.0.0");
-        f.scheduler.timeouts().set(ExtensionPoint.FILTER, 100);
+        Registration r = addWithTimeOut(hanging);
         try {
             for (int i = 0; i < 4; i++) {
                 f.cluster.addNode(Nodes.node("n" + i).cpu("4").build());
             }
             f.cluster.addPod(Pods.pod("stuck-1").cpu("100m").build());
             f.start(SchedulerFixture.withPlugins("Hanging") + SchedulerFixture.PLAIN_PROFILE);
-            await("the stuck attempt given up", () -> {
-                Explanation e = f.scheduler.explain("default/stuck-1");
-                return e != null && "error".equals(e.outcome());
-            });
+            String given = f.awaitError("default/stuck-1");
             assertTrue(
-                    f.scheduler
-                            .explain("default/stuck-1")
-                            .message()
-                            .matches(
-                                    "running \"Hanging\" filter plugin: still running after \\d+ms, over the 100ms time-out for Filter"),
-                    f.scheduler.explain("default/stuck-1").message());
+                    given.matches(
+                            "running \"Hanging\" filter plugin: still running after \\d+ms, over the 100ms time-out for Filter"),
+                    given);
             // its plugin serves no new attempt while the call runs; its profile pauses
             await("the plugin stuck", () -> f.health.stuck(r));
             await(
                     "the profile waits for the plugin",
-                    () -> f.scheduler
-                            .profiles()
-                            .profile("default-scheduler")
-                            .describe()
-                            .equals("paused: waiting for plugin(s) Hanging"));
+                    () -> f.describe().equals("paused: waiting for plugin(s) Hanging"));
             // the loop went on: the other profile schedules while the call hangs
             for (int i = 0; i < 20; i++) {
                 f.cluster.addPod(
@@ -234,25 +183,17 @@ class FaultIsolationTest {
         }
     }
 
-    /** Holds pods named "gang-*" in Permit for a minute. */
-    static final class Holding implements PermitPlugin {
-        @Override
-        public String name() {
-            return "Holding";
-        }
-
-        @Override
-        public PermitResult permit(CycleState state, PodInfo pod, String nodeName) {
-            return pod.name().startsWith("gang-") ? PermitResult.waitFor(Duration.ofMinutes(1)) : PermitResult.ALLOW;
-        }
-    }
-
     @Test
     void podsWaitingInPermitHoldNoBindingThread() throws Exception {
         try (SchedulerFixture one = new SchedulerFixture(
                         new SchedulerOptions(1, Duration.ofSeconds(30), Duration.ofSeconds(5), 3, 1000))
                 .withBasePlugins()) {
-            one.add("Holding", TestPlugins.factory(h -> new Holding()), "1.0.0");
+            // holds the pods named "gang-*" for a minute
+            one.add(new OnePoint.Permit(
+                    "Holding",
+                    (state, pod, node) -> pod.name().startsWith("gang-")
+                            ? PermitResult.waitFor(Duration.ofMinutes(1))
+                            : PermitResult.ALLOW));
             one.cluster.addNode(Nodes.node("n1").cpu("4").build());
             for (int i = 0; i < 3; i++) {
                 one.cluster.addPod(Pods.pod("gang-" + i).cpu("100m").build());
@@ -279,19 +220,12 @@ class FaultIsolationTest {
 
     @Test
     void otherProfilesKeepSchedulingWhileOneIsPaused() throws Exception {
-        Flaky flaky = new Flaky();
-        f.add("Flaky", TestPlugins.factory(h -> flaky), "1.0.0");
+        f.add(flaky(new AtomicBoolean(true)));
         String twoProfiles = SchedulerFixture.withPlugins("Flaky") + SchedulerFixture.PLAIN_PROFILE;
         f.cluster.addNode(Nodes.node("n1").cpu("4").build());
         f.cluster.addPod(Pods.pod("flaky-pod").cpu("100m").build());
         f.start(twoProfiles);
-        await(
-                "quarantined",
-                () -> f.scheduler
-                        .profiles()
-                        .profile("default-scheduler")
-                        .describe()
-                        .startsWith("paused"));
+        await("quarantined", () -> f.describe().startsWith("paused"));
         f.cluster.addPod(Pods.pod("plain-pod").scheduler("plain").cpu("100m").build());
         await("the other profile binds", () -> f.cluster.bindings().size() == 1);
         assertEquals("default/plain-pod", f.cluster.bindings().get(0).podKey());

@@ -5,16 +5,13 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.fabric8.kubernetes.api.model.Namespace;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
-import io.hotsched.api.framework.CycleState;
-import io.hotsched.api.framework.FilterPlugin;
-import io.hotsched.api.framework.Handle;
-import io.hotsched.api.framework.NodeInfo;
-import io.hotsched.api.framework.PodInfo;
 import io.hotsched.api.framework.Status;
 import io.hotsched.core.support.SchedulerFixture;
 import io.hotsched.core.support.TestPlugins;
 import io.hotsched.testing.Nodes;
+import io.hotsched.testing.OnePoint;
 import io.hotsched.testing.Pods;
+import io.hotsched.testing.SimplePlugins;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -26,26 +23,6 @@ class NamespaceLabelsTest {
 
     private final SchedulerFixture f = new SchedulerFixture();
     private final List<Map<String, String>> seen = new CopyOnWriteArrayList<>();
-
-    /** Lets every node through and notes the labels of the pod's namespace. */
-    private final class NamespaceFit implements FilterPlugin {
-        private final Handle handle;
-
-        NamespaceFit(Handle handle) {
-            this.handle = handle;
-        }
-
-        @Override
-        public String name() {
-            return "NodeResourcesFit";
-        }
-
-        @Override
-        public Status filter(CycleState state, PodInfo pod, NodeInfo node) {
-            seen.add(handle.namespaceLabels(pod.namespace()));
-            return Status.SUCCESS;
-        }
-    }
 
     @AfterEach
     void close() {
@@ -63,9 +40,16 @@ class NamespaceLabelsTest {
 
     @Test
     void namespaceLabelsFollowTheClusterEvents() throws Exception {
-        f.add("PrioritySort", TestPlugins.factory(h -> new TestPlugins.Sort()), "1.0.0");
-        f.add("NodeResourcesFit", TestPlugins.factory(NamespaceFit::new), "1.0.0");
-        f.add("DefaultBinder", TestPlugins.factory(TestPlugins.Binder::new), "1.0.0");
+        f.add("PrioritySort", TestPlugins.factory(h -> new SimplePlugins.Sort()), "1.0.0");
+        // in NodeResourcesFit's place: lets every node through and notes the labels of the pod's namespace
+        f.add(
+                "NodeResourcesFit",
+                TestPlugins.factory(h -> new OnePoint.Filter("NodeResourcesFit", (state, pod, node) -> {
+                    seen.add(h.namespaceLabels(pod.namespace()));
+                    return Status.SUCCESS;
+                })),
+                "1.0.0");
+        f.add("DefaultBinder", TestPlugins.factory(SimplePlugins.Binder::new), "1.0.0");
         f.cluster.addNode(Nodes.node("n1").cpu("4").build());
         f.start(SchedulerFixture.BASE);
         f.scheduler.events().objectChanged("Namespace", null, ns("team-a", Map.of("team", "a")));

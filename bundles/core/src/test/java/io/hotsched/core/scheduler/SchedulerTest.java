@@ -124,12 +124,17 @@ class SchedulerTest {
                 e.rejections());
     }
 
-    @Test
-    void aNodeEventRequeuesAnUnschedulablePod() throws Exception {
+    /** Starts with pod big (2 cpu) and node n1 (1 cpu); returns once big is unschedulable. */
+    private void startWithAPodTooBig() throws Exception {
         f.cluster.addNode(Nodes.node("n1").cpu("1").build());
         f.cluster.addPod(Pods.pod("big").cpu("2").build());
         f.start(SchedulerFixture.BASE);
         await("unschedulable", () -> f.scheduler.queue().counts().get("unschedulable") == 1);
+    }
+
+    @Test
+    void aNodeEventRequeuesAnUnschedulablePod() throws Exception {
+        startWithAPodTooBig();
         f.cluster.addNode(Nodes.node("n2").cpu("8").build());
         await("bound after the node came", () -> f.cluster.bindings().size() == 1);
         assertEquals("n2", f.cluster.bindings().get(0).nodeName());
@@ -155,10 +160,7 @@ class SchedulerTest {
 
     @Test
     void deletedPendingPodIsForgotten() throws Exception {
-        f.cluster.addNode(Nodes.node("n1").cpu("1").build());
-        f.cluster.addPod(Pods.pod("big").cpu("2").build());
-        f.start(SchedulerFixture.BASE);
-        await("unschedulable", () -> f.scheduler.queue().counts().get("unschedulable") == 1);
+        startWithAPodTooBig();
         f.cluster.removePod("default", "big");
         await("gone from the queue", () -> f.scheduler.queue().entries().isEmpty());
     }

@@ -12,14 +12,15 @@ import io.hotsched.api.framework.NodeInfo;
 import io.hotsched.api.framework.PermitPlugin;
 import io.hotsched.api.framework.PermitResult;
 import io.hotsched.api.framework.PodInfo;
-import io.hotsched.api.framework.PreBindPlugin;
 import io.hotsched.api.framework.ReservePlugin;
 import io.hotsched.api.framework.Status;
 import io.hotsched.core.registry.Registration;
 import io.hotsched.core.support.SchedulerFixture;
 import io.hotsched.core.support.TestPlugins;
 import io.hotsched.testing.Nodes;
+import io.hotsched.testing.OnePoint;
 import io.hotsched.testing.Pods;
+import io.hotsched.testing.SimplePlugins;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -68,23 +69,25 @@ class SwapTest {
 
     private static final String PAUSED = "profile default-scheduler paused: waiting for plugin(s) ";
 
-    private String describe() {
-        return f.scheduler.profiles().profile("default-scheduler").describe();
+    /**
+     * Once a call is held in {@code hold}, removes {@code r} on another thread; returns the removal
+     * once it waits for that call.
+     */
+    private CompletableFuture<Void> removeWhileHeld(Registration r, TestPlugins.Hold hold, String why)
+            throws InterruptedException {
+        assertTrue(hold.awaitEntered());
+        CompletableFuture<Void> removal = CompletableFuture.runAsync(() -> f.scheduler.pluginRemoved(r));
+        // the profile pauses before the removal waits for the attempts on the old instance
+        await("the removal under way", () -> f.describe().contains("waiting for plugin(s) " + r.name()));
+        assertFalse(removal.isDone(), why);
+        return removal;
     }
 
     @Test
     void aLeavingPluginWaitsForTheAttemptUsingItThenIsClosed() throws Exception {
         Gate gate = new Gate();
-        Registration r = f.add("Gate", TestPlugins.factory(h -> gate), "1.0.0");
-        f.cluster.addNode(Nodes.node("n1").cpu("4").build());
-        f.cluster.addPod(Pods.pod("p").cpu("100m").build());
-        f.start(SchedulerFixture.withPlugins("Gate"));
-        assertTrue(gate.hold.awaitEntered());
-
-        CompletableFuture<Void> removal = CompletableFuture.runAsync(() -> f.scheduler.pluginRemoved(r));
-        // the profile pauses before the removal waits for the attempts on the old instance
-        await("the removal under way", () -> describe().contains("waiting for plugin(s) Gate"));
-        assertFalse(removal.isDone(), "removal must wait for the attempt still in the plugin");
+        CompletableFuture<Void> removal = removeWhileHeld(
+                f.startWithOnePod(gate), gate.hold, "removal must wait for the attempt still in the plugin");
         assertFalse(gate.closed.get(), "not closed while in use");
 
         gate.hold.release.countDown();
@@ -163,61 +166,42 @@ class SwapTest {
         assertEquals(1000, f.scheduler.cache().node("n1").requested().milliCpu(), "counted once");
     }
 
-    /** PreBind holds between Reserve and Bind. */
-    static final class SlowPreBind implements PreBindPlugin {
-        final TestPlugins.Hold hold = new TestPlugins.Hold();
-
-        @Override
-        public String name() {
-            return "SlowPreBind";
-        }
-
-        @Override
-        public Status preBind(CycleState state, PodInfo pod, String nodeName) {
-            hold.here();
-            return Status.SUCCESS;
-        }
-    }
-
     @Test
     void removalWaitsForAPodBetweenReserveAndBind() throws Exception {
-        SlowPreBind slow = new SlowPreBind();
-        Registration r = f.add("SlowPreBind", TestPlugins.factory(h -> slow), "1.0.0");
-        f.cluster.addNode(Nodes.node("n1").cpu("4").build());
-        f.cluster.addPod(Pods.pod("p").cpu("100m").build());
-        f.start(SchedulerFixture.withPlugins("SlowPreBind"));
-        assertTrue(slow.hold.awaitEntered());
-        CompletableFuture<Void> removal = CompletableFuture.runAsync(() -> f.scheduler.pluginRemoved(r));
-        await("the removal under way", () -> describe().contains("waiting for plugin(s) SlowPreBind"));
-        assertFalse(removal.isDone(), "removal must wait for the pod between Reserve and Bind");
-        slow.hold.release.countDown();
+        TestPlugins.Hold hold = new TestPlugins.Hold();
+        Registration r = f.startWithOnePod(new OnePoint.PreBind("SlowPreBind", (state, pod, node) -> {
+            hold.here();
+            return Status.SUCCESS;
+        }));
+        CompletableFuture<Void> removal =
+                removeWhileHeld(r, hold, "removal must wait for the pod between Reserve and Bind");
+        hold.release.countDown();
         removal.get(10, TimeUnit.SECONDS);
         await("bound", () -> f.cluster.bindings().size() == 1);
     }
 
-    @Test
-    void aProfileMissingAPluginPausesAndResumesWhenItReturns() throws Exception {
-        Registration fit = f.registry.serving("NodeResourcesFit").orElseThrow();
-        f.scheduler.pluginRemoved(fit);
+    /** Starts {@link SchedulerFixture#BASE} without NodeResourcesFit; returns once pod p waits for it. */
+    private void startWithoutFit() throws Exception {
+        f.scheduler.pluginRemoved(f.registry.serving("NodeResourcesFit").orElseThrow());
         f.cluster.addNode(Nodes.node("n1").cpu("4").build());
         f.cluster.addPod(Pods.pod("p").cpu("100m").build());
         f.start(SchedulerFixture.BASE);
         f.awaitQueued("default/p", PAUSED + "NodeResourcesFit");
-        assertEquals(List.of(), f.cluster.bindings(), "never placed without its configured Filter");
-        assertEquals("paused: waiting for plugin(s) NodeResourcesFit", describe());
+    }
 
-        f.add("NodeResourcesFit", TestPlugins.factory(h -> new TestPlugins.CpuFit()), "1.0.1");
+    @Test
+    void aProfileMissingAPluginPausesAndResumesWhenItReturns() throws Exception {
+        startWithoutFit();
+        assertEquals(List.of(), f.cluster.bindings(), "never placed without its configured Filter");
+        assertEquals("paused: waiting for plugin(s) NodeResourcesFit", f.describe());
+
+        f.add("NodeResourcesFit", TestPlugins.factory(h -> new SimplePlugins.CpuFit()), "1.0.1");
         await("bound once the plugin is back", () -> f.cluster.bindings().size() == 1);
     }
 
     @Test
     void aPodWaitingOnAPausedProfileSaysWhyItIsPausedNow() throws Exception {
-        Registration fit = f.registry.serving("NodeResourcesFit").orElseThrow();
-        f.scheduler.pluginRemoved(fit);
-        f.cluster.addNode(Nodes.node("n1").cpu("4").build());
-        f.cluster.addPod(Pods.pod("p").cpu("100m").build());
-        f.start(SchedulerFixture.BASE);
-        f.awaitQueued("default/p", PAUSED + "NodeResourcesFit");
+        startWithoutFit();
 
         // the plugin comes back, but refuses its arguments: still paused, for another reason
         f.add(
@@ -237,7 +221,7 @@ class SwapTest {
 
     @Test
     void theHighestVersionServesAndRemovingItRollsBack() throws Exception {
-        f.add("Prefer", TestPlugins.factory(h -> new TestPlugins.Prefer("n1")), "1.0.0");
+        f.add("Prefer", TestPlugins.factory(h -> TestPlugins.prefer("n1")), "1.0.0");
         f.cluster.addNode(Nodes.node("n1").cpu("64").build());
         f.cluster.addNode(Nodes.node("n2").cpu("64").build());
         f.start(SchedulerFixture.withPlugins("Prefer\n        weight: 10"));
@@ -245,7 +229,7 @@ class SwapTest {
         await("a", () -> f.cluster.bindings().size() == 1);
         assertEquals("n1", f.cluster.bindings().get(0).nodeName());
 
-        Registration v2 = f.add("Prefer", TestPlugins.factory(h -> new TestPlugins.Prefer("n2")), "2.0.0");
+        Registration v2 = f.add("Prefer", TestPlugins.factory(h -> TestPlugins.prefer("n2")), "2.0.0");
         f.cluster.addPod(Pods.pod("b").cpu("100m").build());
         await("b", () -> f.cluster.bindings().size() == 2);
         assertEquals("n2", f.cluster.bindings().get(1).nodeName());

@@ -1,14 +1,19 @@
 package io.hotsched.core.support;
 
+import io.hotsched.api.framework.Plugin;
 import io.hotsched.api.framework.PluginFactory;
 import io.hotsched.core.config.ConfigParser;
 import io.hotsched.core.config.SchedulerConfig;
 import io.hotsched.core.registry.PluginHealth;
 import io.hotsched.core.registry.PluginRegistry;
 import io.hotsched.core.registry.Registration;
+import io.hotsched.core.scheduler.Explanation;
 import io.hotsched.core.scheduler.Scheduler;
 import io.hotsched.core.scheduler.SchedulerOptions;
 import io.hotsched.testing.InMemoryCluster;
+import io.hotsched.testing.Nodes;
+import io.hotsched.testing.Pods;
+import io.hotsched.testing.SimplePlugins;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.function.BooleanSupplier;
@@ -36,18 +41,30 @@ public final class SchedulerFixture implements AutoCloseable {
                   - name: "*"
             """;
 
-    public static final String BASE = HEADER + """
-            - schedulerName: default-scheduler
-              plugins:
-                multiPoint:
-                  enabled:
-                  - name: PrioritySort
-                  - name: NodeResourcesFit
-                    weight: 1
-                  - name: DefaultBinder
-                  disabled:
-                  - name: "*"
-            """;
+    /**
+     * A profile of {@code schedulerName} with {@code first} (plugin names) at every point, then
+     * PrioritySort, NodeResourcesFit (weight 1) and DefaultBinder.
+     */
+    public static String profile(String schedulerName, String... first) {
+        StringBuilder enabled = new StringBuilder();
+        for (String name : first) {
+            enabled.append("\n      - name: ").append(name);
+        }
+        return """
+                - schedulerName: %s
+                  plugins:
+                    multiPoint:
+                      enabled:%s
+                      - name: PrioritySort
+                      - name: NodeResourcesFit
+                        weight: 1
+                      - name: DefaultBinder
+                      disabled:
+                      - name: "*"
+                """.formatted(schedulerName, enabled);
+    }
+
+    public static final String BASE = HEADER + profile("default-scheduler");
 
     /**
      * {@link #BASE} with more multiPoint entries after DefaultBinder, each given as the lines under
@@ -77,15 +94,32 @@ public final class SchedulerFixture implements AutoCloseable {
 
     /** Registers PrioritySort, NodeResourcesFit and DefaultBinder at version 1.0.0. */
     public SchedulerFixture withBasePlugins() {
-        add("PrioritySort", TestPlugins.factory(h -> new TestPlugins.Sort()), "1.0.0");
-        add("NodeResourcesFit", TestPlugins.factory(h -> new TestPlugins.CpuFit()), "1.0.0");
-        add("DefaultBinder", TestPlugins.factory(TestPlugins.Binder::new), "1.0.0");
+        add("PrioritySort", TestPlugins.factory(h -> new SimplePlugins.Sort()), "1.0.0");
+        add("NodeResourcesFit", TestPlugins.factory(h -> new SimplePlugins.CpuFit()), "1.0.0");
+        add("DefaultBinder", TestPlugins.factory(SimplePlugins.Binder::new), "1.0.0");
         return this;
     }
 
     public Registration add(String name, PluginFactory f, String version) {
         Registration r = TestPlugins.registration(name, f, version);
         scheduler.pluginAdded(r);
+        return r;
+    }
+
+    /** Registers {@code plugin} under its name at version 1.0.0: every profile gets this instance. */
+    public Registration add(Plugin plugin) {
+        return add(plugin.name(), TestPlugins.factory(h -> plugin), "1.0.0");
+    }
+
+    /**
+     * Registers {@code plugin}, adds node n1 (4 cpu) and pod default/p (100m), and starts {@link
+     * #BASE} with the plugin enabled after DefaultBinder.
+     */
+    public Registration startWithOnePod(Plugin plugin) throws Exception {
+        Registration r = add(plugin);
+        cluster.addNode(Nodes.node("n1").cpu("4").build());
+        cluster.addPod(Pods.pod("p").cpu("100m").build());
+        start(withPlugins(plugin.name()));
         return r;
     }
 
@@ -110,6 +144,20 @@ public final class SchedulerFixture implements AutoCloseable {
             }
         }
         throw new AssertionError("not seen within 20 s: " + what);
+    }
+
+    /** What the default-scheduler profile says of itself ("running", "paused: waiting for ..."). */
+    public String describe() {
+        return scheduler.profiles().profile("default-scheduler").describe();
+    }
+
+    /** Waits until the last attempt at {@code podKey} ended in an error, and returns its message. */
+    public String awaitError(String podKey) {
+        await(podKey + " failed with an error", () -> {
+            Explanation e = scheduler.explain(podKey);
+            return e != null && "error".equals(e.outcome());
+        });
+        return scheduler.explain(podKey).message();
     }
 
     /**

@@ -1,14 +1,11 @@
 package io.hotsched.core.support;
 
-import io.hotsched.api.framework.CycleState;
 import io.hotsched.api.framework.Handle;
-import io.hotsched.api.framework.NodeInfo;
 import io.hotsched.api.framework.Plugin;
 import io.hotsched.api.framework.PluginFactory;
-import io.hotsched.api.framework.PodInfo;
 import io.hotsched.api.framework.ScorePlugin;
 import io.hotsched.core.registry.Registration;
-import io.hotsched.testing.SimplePlugins;
+import io.hotsched.testing.OnePoint;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -26,38 +23,13 @@ public final class TestPlugins {
         return new Registration(name, f, "test.bundle." + name, Version.parseVersion(version), IDS.incrementAndGet());
     }
 
-    /** The simple plugin set of the testing bundle, under the names the tests use. */
-    public static final class Sort extends SimplePlugins.Sort {}
-
-    public static final class CpuFit extends SimplePlugins.CpuFit {}
-
-    public static final class Binder extends SimplePlugins.Binder {
-        public Binder(Handle handle) {
-            super(handle);
-        }
-    }
-
     public static PluginFactory factory(Function<Handle, Plugin> create) {
         return (args, handle) -> create.apply(handle);
     }
 
-    /** Scores one node 100 and every other 0. */
-    public static final class Prefer implements ScorePlugin {
-        private final String node;
-
-        public Prefer(String node) {
-            this.node = node;
-        }
-
-        @Override
-        public String name() {
-            return "Prefer";
-        }
-
-        @Override
-        public long score(CycleState state, PodInfo pod, NodeInfo n) {
-            return n.name().equals(node) ? 100 : 0;
-        }
+    /** "Prefer": scores {@code node} 100 and every other node 0. */
+    public static ScorePlugin prefer(String node) {
+        return new OnePoint.Score("Prefer", (state, pod, n) -> n.name().equals(node) ? 100 : 0);
     }
 
     /**

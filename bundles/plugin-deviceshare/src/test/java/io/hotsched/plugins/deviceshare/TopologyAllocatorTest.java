@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.hotsched.api.framework.PodInfo;
 import io.hotsched.api.framework.Status;
+import io.hotsched.testing.Devices;
 import io.hotsched.testing.Pods;
 import java.math.BigDecimal;
 import java.util.ArrayList;
@@ -26,25 +27,11 @@ class TopologyAllocatorTest {
     private static List<DeviceEntry> gpus() {
         List<Object> devices = new ArrayList<>();
         for (int minor = 0; minor < 8; minor++) {
-            devices.add(Map.of(
-                    "type",
-                    "gpu",
-                    "id",
-                    "GPU-" + minor,
-                    "minor",
-                    minor,
-                    "health",
-                    true,
+            Map<String, Object> gpu = Devices.gpu(minor, MEMORY);
+            gpu.put(
                     "topology",
-                    Map.of("socketID", minor / 4, "nodeID", minor / 4, "pcieID", Integer.toString(minor / 2)),
-                    "resources",
-                    Map.of(
-                            DeviceResources.GPU_CORE,
-                            "100",
-                            DeviceResources.GPU_MEMORY_RATIO,
-                            "100",
-                            DeviceResources.GPU_MEMORY,
-                            MEMORY)));
+                    Map.of("socketID", minor / 4, "nodeID", minor / 4, "pcieID", Integer.toString(minor / 2)));
+            devices.add(gpu);
         }
         return DeviceEntry.of(Map.of("devices", devices));
     }
@@ -141,21 +128,9 @@ class TopologyAllocatorTest {
     void withoutTopologyTheDefaultOrderDecides() {
         List<Object> devices = new ArrayList<>();
         for (int minor = 0; minor < 2; minor++) {
-            devices.add(Map.of(
-                    "type",
-                    "gpu",
-                    "minor",
-                    minor,
-                    "health",
-                    true,
-                    "resources",
-                    Map.of(
-                            DeviceResources.GPU_CORE,
-                            "100",
-                            DeviceResources.GPU_MEMORY_RATIO,
-                            "100",
-                            DeviceResources.GPU_MEMORY,
-                            MEMORY)));
+            Map<String, Object> gpu = Devices.gpu(minor, MEMORY);
+            gpu.remove("id");
+            devices.add(gpu);
         }
         NodeDevices flat = new NodeDevices(DeviceEntry.of(Map.of("devices", devices)), new TreeMap<>());
         PreFilterState.Outcome o = PreFilterState.of(PodInfo.of(gpus(3).build()));

@@ -309,18 +309,21 @@ final class LoadAwareRunner {
         return new Vectorizer(names);
     }
 
+    /** Replaces the field {@code time + "OffsetSeconds"} of {@code o}, when there is one, by {@code time}: now plus the offset. */
+    private static void offsetToTime(ObjectNode o, String time, Instant now) {
+        String offset = time + "OffsetSeconds";
+        if (o.has(offset)) {
+            o.put(time, now.plusSeconds(o.path(offset).asLong()).toString());
+            o.remove(offset);
+        }
+    }
+
     /** A NodeMetric with {@code status.updateTimeOffsetSeconds} turned into {@code status.updateTime}. */
     static GenericKubernetesResource nodeMetric(JsonNode n, Instant now) {
         ObjectNode copy = (ObjectNode) n.deepCopy();
         JsonNode status = copy.path("status");
-        if (status.isObject() && status.has("updateTimeOffsetSeconds")) {
-            ((ObjectNode) status)
-                    .put(
-                            "updateTime",
-                            now.plusSeconds(status.path("updateTimeOffsetSeconds")
-                                            .asLong())
-                                    .toString());
-            ((ObjectNode) status).remove("updateTimeOffsetSeconds");
+        if (status.isObject()) {
+            offsetToTime((ObjectNode) status, "updateTime", now);
         }
         if (!copy.has("metadata") || copy.path("metadata").isEmpty()) {
             copy.putObject("metadata").put("name", "node");
@@ -332,15 +335,7 @@ final class LoadAwareRunner {
     static Pod pod(JsonNode n, Instant now) {
         JsonNode copy = n.deepCopy();
         for (JsonNode cond : copy.path("status").path("conditions")) {
-            if (cond.has("lastTransitionTimeOffsetSeconds")) {
-                ((ObjectNode) cond)
-                        .put(
-                                "lastTransitionTime",
-                                now.plusSeconds(cond.path("lastTransitionTimeOffsetSeconds")
-                                                .asLong())
-                                        .toString());
-                ((ObjectNode) cond).remove("lastTransitionTimeOffsetSeconds");
-            }
+            offsetToTime((ObjectNode) cond, "lastTransitionTime", now);
         }
         Pod p = ConformanceRunner.pod(copy);
         if (p.getMetadata().getNamespace() == null) {

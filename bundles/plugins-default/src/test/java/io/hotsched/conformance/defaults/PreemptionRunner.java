@@ -3,7 +3,6 @@ package io.hotsched.conformance.defaults;
 import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
 import io.hotsched.api.framework.Code;
 import io.hotsched.api.framework.CycleState;
-import io.hotsched.api.framework.FilterPlugin;
 import io.hotsched.api.framework.Handle;
 import io.hotsched.api.framework.NodeInfo;
 import io.hotsched.api.framework.NodeToStatus;
@@ -27,6 +26,7 @@ import io.hotsched.plugins.defaults.defaultpreemption.Candidate;
 import io.hotsched.plugins.defaults.defaultpreemption.DefaultPreemption;
 import io.hotsched.plugins.defaults.defaultpreemption.Evaluator;
 import io.hotsched.testing.FakeHandle;
+import io.hotsched.testing.OnePoint;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -247,18 +247,10 @@ final class PreemptionRunner {
         AtomicReference<Handle> handle = new AtomicReference<>();
         used.put(COUNTER, (args, h) -> {
             handle.set(h);
-            return new FilterPlugin() {
-                @Override
-                public String name() {
-                    return COUNTER;
-                }
-
-                @Override
-                public Status filter(CycleState state, PodInfo pod, NodeInfo node) {
-                    calls.incrementAndGet();
-                    return Status.SUCCESS;
-                }
-            };
+            return new OnePoint.Filter(COUNTER, (state, pod, node) -> {
+                calls.incrementAndGet();
+                return Status.SUCCESS;
+            });
         });
         byPoint.computeIfAbsent("filter", k -> new ArrayList<>()).add(COUNTER);
         for (String name : List.of("PrioritySort", "DefaultBinder", DefaultPreemption.NAME)) {

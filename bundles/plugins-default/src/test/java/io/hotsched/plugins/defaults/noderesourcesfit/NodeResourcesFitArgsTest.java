@@ -45,32 +45,22 @@ class NodeResourcesFitArgsTest {
                 e.getMessage());
     }
 
+    /** The field named when a RequestedToCapacityRatio strategy with {@code shape} is refused. */
+    private static String shapeRefused(List<Map<String, Integer>> shape) {
+        return refused(Map.of(
+                        "scoringStrategy",
+                        Map.of("type", "RequestedToCapacityRatio", "requestedToCapacityRatio", Map.of("shape", shape))))
+                .field();
+    }
+
     @Test
     void shapeMustRiseAndStayInRange() {
         assertEquals(
                 "scoringStrategy.requestedToCapacityRatio.shape[1].utilization",
-                refused(Map.of(
-                                "scoringStrategy",
-                                Map.of(
-                                        "type",
-                                        "RequestedToCapacityRatio",
-                                        "requestedToCapacityRatio",
-                                        Map.of(
-                                                "shape",
-                                                List.of(
-                                                        Map.of("utilization", 50, "score", 1),
-                                                        Map.of("utilization", 50, "score", 2))))))
-                        .field());
+                shapeRefused(List.of(Map.of("utilization", 50, "score", 1), Map.of("utilization", 50, "score", 2))));
         assertEquals(
                 "scoringStrategy.requestedToCapacityRatio.shape[0].score",
-                refused(Map.of(
-                                "scoringStrategy",
-                                Map.of(
-                                        "type",
-                                        "RequestedToCapacityRatio",
-                                        "requestedToCapacityRatio",
-                                        Map.of("shape", List.of(Map.of("utilization", 0, "score", 11))))))
-                        .field());
+                shapeRefused(List.of(Map.of("utilization", 0, "score", 11))));
         assertEquals(
                 "scoringStrategy.requestedToCapacityRatio.shape",
                 refused(Map.of("scoringStrategy", Map.of("type", "RequestedToCapacityRatio")))

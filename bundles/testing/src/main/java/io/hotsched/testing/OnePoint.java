@@ -1,0 +1,91 @@
+package io.hotsched.testing;
+
+import io.hotsched.api.framework.BindPlugin;
+import io.hotsched.api.framework.CycleState;
+import io.hotsched.api.framework.FilterPlugin;
+import io.hotsched.api.framework.NodeInfo;
+import io.hotsched.api.framework.NodeToStatus;
+import io.hotsched.api.framework.PermitPlugin;
+import io.hotsched.api.framework.PermitResult;
+import io.hotsched.api.framework.PodInfo;
+import io.hotsched.api.framework.PostFilterPlugin;
+import io.hotsched.api.framework.PostFilterResult;
+import io.hotsched.api.framework.PreBindPlugin;
+import io.hotsched.api.framework.ScorePlugin;
+import io.hotsched.api.framework.Status;
+
+/**
+ * Plugins of one extension point, made of a name and a lambda: for a test that needs a plugin
+ * doing one thing, {@code new OnePoint.Filter("OnlyN1", (s, pod, node) -> ...)}, so that the
+ * test reads what the plugin does next to what it checks.
+ */
+public final class OnePoint {
+
+    private OnePoint() {}
+
+    public record Filter(String name, Call call) implements FilterPlugin {
+        public interface Call {
+            Status filter(CycleState state, PodInfo pod, NodeInfo node);
+        }
+
+        @Override
+        public Status filter(CycleState state, PodInfo pod, NodeInfo node) {
+            return call.filter(state, pod, node);
+        }
+    }
+
+    public record Score(String name, Call call) implements ScorePlugin {
+        public interface Call {
+            long score(CycleState state, PodInfo pod, NodeInfo node);
+        }
+
+        @Override
+        public long score(CycleState state, PodInfo pod, NodeInfo node) {
+            return call.score(state, pod, node);
+        }
+    }
+
+    public record PostFilter(String name, Call call) implements PostFilterPlugin {
+        public interface Call {
+            PostFilterResult postFilter(CycleState state, PodInfo pod, NodeToStatus statuses);
+        }
+
+        @Override
+        public PostFilterResult postFilter(CycleState state, PodInfo pod, NodeToStatus statuses) {
+            return call.postFilter(state, pod, statuses);
+        }
+    }
+
+    public record Permit(String name, Call call) implements PermitPlugin {
+        public interface Call {
+            PermitResult permit(CycleState state, PodInfo pod, String nodeName);
+        }
+
+        @Override
+        public PermitResult permit(CycleState state, PodInfo pod, String nodeName) {
+            return call.permit(state, pod, nodeName);
+        }
+    }
+
+    public record PreBind(String name, Call call) implements PreBindPlugin {
+        public interface Call {
+            Status preBind(CycleState state, PodInfo pod, String nodeName);
+        }
+
+        @Override
+        public Status preBind(CycleState state, PodInfo pod, String nodeName) {
+            return call.preBind(state, pod, nodeName);
+        }
+    }
+
+    public record Bind(String name, Call call) implements BindPlugin {
+        public interface Call {
+            Status bind(CycleState state, PodInfo pod, String nodeName);
+        }
+
+        @Override
+        public Status bind(CycleState state, PodInfo pod, String nodeName) {
+            return call.bind(state, pod, nodeName);
+        }
+    }
+}
