@@ -8,11 +8,13 @@ import io.fabric8.kubernetes.api.model.PodConditionBuilder;
 import io.fabric8.kubernetes.api.model.PodStatus;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.dsl.PodResource;
 import io.hotsched.api.cluster.ClusterBackend;
 import io.hotsched.api.framework.ClusterException;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Function;
 import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
 
@@ -63,38 +65,17 @@ final class KubeBackend implements ClusterBackend {
 
     @Override
     public void patchPod(Pod pod, UnaryOperator<Pod> change) {
-        limiter.acquire();
-        retrying(
-                "patching pod " + key(pod),
-                true,
-                () -> client.pods()
-                        .inNamespace(namespace(pod))
-                        .withName(pod.getMetadata().getName())
-                        .edit(change));
+        onPod(pod, "patching pod " + key(pod), true, r -> r.edit(change));
     }
 
     @Override
     public void patchPodStatus(Pod pod, UnaryOperator<Pod> change) {
-        limiter.acquire();
-        retrying(
-                "updating the status of pod " + key(pod),
-                true,
-                () -> client.pods()
-                        .inNamespace(namespace(pod))
-                        .withName(pod.getMetadata().getName())
-                        .editStatus(change));
+        onPod(pod, "updating the status of pod " + key(pod), true, r -> r.editStatus(change));
     }
 
     @Override
     public void deletePod(Pod pod) {
-        limiter.acquire();
-        retrying(
-                "deleting pod " + key(pod),
-                false,
-                () -> client.pods()
-                        .inNamespace(namespace(pod))
-                        .withName(pod.getMetadata().getName())
-                        .delete());
+        onPod(pod, "deleting pod " + key(pod), false, PodResource::delete);
     }
 
     @Override
@@ -104,42 +85,57 @@ final class KubeBackend implements ClusterBackend {
 
     @Override
     public void markUnschedulable(Pod pod, String reason, String message, String nominatedNodeName) {
-        limiter.acquire();
-        retrying(
+        onPod(
+                pod,
                 "updating the PodScheduled condition of " + key(pod),
                 true,
-                () -> client.pods()
+                r -> r.editStatus(p -> unschedulable(p, reason, message, nominatedNodeName)));
+    }
+
+    /** One write to the pod's API object, within the client's rate limit and retried as {@link #retrying} says. */
+    private <T> T onPod(Pod pod, String what, boolean retryConflicts, Function<PodResource, T> write) {
+        limiter.acquire();
+        return retrying(
+                what,
+                retryConflicts,
+                () -> write.apply(client.pods()
                         .inNamespace(namespace(pod))
-                        .withName(pod.getMetadata().getName())
-                        .editStatus(p -> {
-                            PodStatus s = p.getStatus() == null ? new PodStatus() : p.getStatus();
-                            List<PodCondition> conditions =
-                                    s.getConditions() == null ? new ArrayList<>() : new ArrayList<>(s.getConditions());
-                            PodCondition old = conditions.stream()
-                                    .filter(c -> "PodScheduled".equals(c.getType()))
-                                    .findFirst()
-                                    .orElse(null);
-                            boolean same = old != null
-                                    && "False".equals(old.getStatus())
-                                    && reason.equals(old.getReason())
-                                    && message.equals(old.getMessage());
-                            if (!same) {
-                                conditions.remove(old);
-                                conditions.add(new PodConditionBuilder()
-                                        .withType("PodScheduled")
-                                        .withStatus("False")
-                                        .withReason(reason)
-                                        .withMessage(message)
-                                        .withLastTransitionTime(Instant.now().toString())
-                                        .build());
-                            }
-                            s.setConditions(conditions);
-                            if (nominatedNodeName != null) {
-                                s.setNominatedNodeName(nominatedNodeName.isEmpty() ? null : nominatedNodeName);
-                            }
-                            p.setStatus(s);
-                            return p;
-                        }));
+                        .withName(pod.getMetadata().getName())));
+    }
+
+    /**
+     * The pod with condition PodScheduled=False for {@code reason} and {@code message} (its
+     * transition time kept when they are unchanged) and, unless null, the nominated node (empty:
+     * cleared).
+     */
+    private static Pod unschedulable(Pod p, String reason, String message, String nominatedNodeName) {
+        PodStatus s = p.getStatus() == null ? new PodStatus() : p.getStatus();
+        List<PodCondition> conditions =
+                s.getConditions() == null ? new ArrayList<>() : new ArrayList<>(s.getConditions());
+        PodCondition old = conditions.stream()
+                .filter(c -> "PodScheduled".equals(c.getType()))
+                .findFirst()
+                .orElse(null);
+        boolean same = old != null
+                && "False".equals(old.getStatus())
+                && reason.equals(old.getReason())
+                && message.equals(old.getMessage());
+        if (!same) {
+            conditions.remove(old);
+            conditions.add(new PodConditionBuilder()
+                    .withType("PodScheduled")
+                    .withStatus("False")
+                    .withReason(reason)
+                    .withMessage(message)
+                    .withLastTransitionTime(Instant.now().toString())
+                    .build());
+        }
+        s.setConditions(conditions);
+        if (nominatedNodeName != null) {
+            s.setNominatedNodeName(nominatedNodeName.isEmpty() ? null : nominatedNodeName);
+        }
+        p.setStatus(s);
+        return p;
     }
 
     /** Runs {@code call}, retrying what an API server says may work later. */

@@ -10,7 +10,6 @@ import io.hotsched.core.registry.PluginHealth;
 import io.hotsched.core.registry.Registration;
 import io.hotsched.core.runtime.FrameworkImpl;
 import io.hotsched.core.runtime.PluginInstance;
-import io.hotsched.core.scheduler.Explanation;
 import io.hotsched.core.scheduler.ProfileState;
 import io.hotsched.core.scheduler.Scheduler;
 import java.util.ArrayList;
@@ -111,22 +110,6 @@ final class AdminViews {
     }
 
     static Optional<ExplainView> explain(Scheduler s, String podKey) {
-        Explanation e = s.explain(podKey);
-        if (e == null) {
-            return Optional.empty();
-        }
-        List<ExplainView.NodeScores> top = e.topScores().stream()
-                .map(l -> new ExplainView.NodeScores(l.node(), l.total(), l.byPlugin()))
-                .toList();
-        return Optional.of(new ExplainView(
-                e.podKey(),
-                e.profile(),
-                e.time(),
-                e.attempt(),
-                e.outcome(),
-                e.message(),
-                e.rejections(),
-                top,
-                e.notes()));
+        return Optional.ofNullable(s.explain(podKey));
     }
 }

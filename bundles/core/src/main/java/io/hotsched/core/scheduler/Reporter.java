@@ -3,6 +3,7 @@ package io.hotsched.core.scheduler;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.hotsched.api.cluster.ClusterBackend;
 import io.hotsched.api.framework.PodInfo;
+import io.hotsched.core.admin.ExplainView;
 import io.hotsched.core.metrics.SchedulerMetrics;
 import io.hotsched.core.queue.QueuedPod;
 import io.hotsched.core.runtime.Attempt;
@@ -51,7 +52,7 @@ record Reporter(
             String conditionReason,
             String nominated) {
         PodInfo pod = qp.pod();
-        explanations.put(new Explanation(
+        explanations.put(new ExplainView(
                 pod.key(), profile, clock.instant(), qp.attempts(), outcome, message, byNode, List.of(), List.of()));
         write(() -> markUnschedulable(pod, conditionReason, message, nominated));
         event(pod, "Warning", "FailedScheduling", message);
@@ -65,16 +66,16 @@ record Reporter(
             order.add(i);
         }
         order.sort(Comparator.comparingLong(t::total).reversed());
-        List<Explanation.NodeScoreLine> top = new ArrayList<>();
+        List<ExplainView.NodeScores> top = new ArrayList<>();
         for (int k = 0; k < Math.min(3, order.size()); k++) {
             int i = order.get(k);
             Map<String, String> byPlugin = new LinkedHashMap<>();
             for (int p = 0; p < t.plugins().size(); p++) {
                 byPlugin.put(t.plugins().get(p), t.score(p, i) + "×" + t.weight(p));
             }
-            top.add(new Explanation.NodeScoreLine(t.nodes().get(i), t.total(i), byPlugin));
+            top.add(new ExplainView.NodeScores(t.nodes().get(i), t.total(i), byPlugin));
         }
-        explanations.put(new Explanation(
+        explanations.put(new ExplainView(
                 qp.pod().key(),
                 profile,
                 clock.instant(),
@@ -96,7 +97,7 @@ record Reporter(
      * Event recorded, as for a failed attempt (there will be none until the pod changes).
      */
     void unreadable(Pod pod, String key, String profile, String message) {
-        explanations.put(new Explanation(
+        explanations.put(new ExplainView(
                 key, profile, clock.instant(), 0, "cannot be read", message, Map.of(), List.of(), List.of()));
         ClusterBackend b = backend.get();
         if (b == null) {

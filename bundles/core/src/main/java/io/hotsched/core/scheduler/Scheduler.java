@@ -3,6 +3,7 @@ package io.hotsched.core.scheduler;
 import io.hotsched.api.cluster.ClusterBackend;
 import io.hotsched.api.framework.PodInfo;
 import io.hotsched.api.framework.Status;
+import io.hotsched.core.admin.ExplainView;
 import io.hotsched.core.cache.ClusterCache;
 import io.hotsched.core.cache.ObjectStore;
 import io.hotsched.core.config.ConfigException;
@@ -377,7 +378,7 @@ public final class Scheduler implements AutoCloseable {
         return health;
     }
 
-    public Explanation explain(String podKey) {
+    public ExplainView explain(String podKey) {
         return explanations.get(podKey);
     }
 

@@ -4,8 +4,8 @@ import static io.hotsched.core.support.SchedulerFixture.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.hotsched.core.admin.ExplainView;
 import io.hotsched.core.config.ConfigParser;
-import io.hotsched.core.scheduler.Explanation;
 import io.hotsched.core.support.SchedulerFixture;
 import io.hotsched.testing.Nodes;
 import io.hotsched.testing.Pods;
@@ -43,7 +43,7 @@ class ExtenderSchedulingTest {
         return SchedulerFixture.BASE + "extenders:\n- urlPrefix: \"" + server.url() + "\"\n" + fields.indent(2);
     }
 
-    private Explanation explained(String pod) {
+    private ExplainView explained(String pod) {
         return f.scheduler.explain("default/" + pod);
     }
 
@@ -95,7 +95,7 @@ class ExtenderSchedulingTest {
         f.cluster.addPod(Pods.pod("p").cpu("100m").build());
         await("bound", () -> f.cluster.bindings().size() == 1);
         assertEquals("n2", f.cluster.bindings().get(0).nodeName());
-        Explanation.NodeScoreLine top = explained("p").topScores().get(0);
+        ExplainView.NodeScores top = explained("p").topScores().get(0);
         assertEquals("n2", top.node());
         assertEquals("10×50", top.byPlugin().get("extender " + server.url()), top.toString());
     }

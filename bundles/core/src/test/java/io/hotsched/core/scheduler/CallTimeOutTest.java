@@ -18,6 +18,7 @@ import io.hotsched.api.framework.PreFilterResult;
 import io.hotsched.api.framework.ScoreExtensions;
 import io.hotsched.api.framework.Status;
 import io.hotsched.api.framework.ext.Transformation;
+import io.hotsched.core.admin.ExplainView;
 import io.hotsched.core.config.ExtensionPoint;
 import io.hotsched.core.metrics.SchedulerMetrics;
 import io.hotsched.core.registry.Registration;
@@ -98,7 +99,7 @@ class CallTimeOutTest {
         await("counted against the plugin", () -> f.health.counters(r).failures() >= 1);
         String named = call.describe(PLUGIN) + ": still running after ";
         await("named in sched:explain", () -> {
-            Explanation e = f.scheduler.explain("default/stuck");
+            ExplainView e = f.scheduler.explain("default/stuck");
             return e != null
                     && (e.message().contains(named) || e.notes().stream().anyMatch(n -> n.contains(named)));
         });
@@ -137,7 +138,7 @@ class CallTimeOutTest {
         for (int i = 0; i < slots; i++) {
             String key = "default/stuck-" + i;
             await("the given-up binding failed its pod", () -> {
-                Explanation e = f.scheduler.explain(key);
+                ExplainView e = f.scheduler.explain(key);
                 return e != null && "error".equals(e.outcome());
             });
         }

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.fabric8.kubernetes.api.model.Pod;
+import io.hotsched.core.admin.ExplainView;
 import io.hotsched.core.support.SchedulerFixture;
 import io.hotsched.testing.InMemoryCluster;
 import io.hotsched.testing.Nodes;
@@ -117,7 +118,7 @@ class SchedulerTest {
                 () -> metricsText()
                         .contains(
                                 "scheduler_schedule_attempts_total{profile=\"default-scheduler\",result=\"unschedulable\"} "));
-        Explanation e = f.scheduler.explain("default/big");
+        ExplainView e = f.scheduler.explain("default/big");
         assertEquals("unschedulable", e.outcome());
         assertEquals(
                 Map.of("n1", "NodeResourcesFit: Insufficient cpu", "n2", "NodeResourcesFit: Insufficient cpu"),

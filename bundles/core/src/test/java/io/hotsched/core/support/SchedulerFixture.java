@@ -2,12 +2,12 @@ package io.hotsched.core.support;
 
 import io.hotsched.api.framework.Plugin;
 import io.hotsched.api.framework.PluginFactory;
+import io.hotsched.core.admin.ExplainView;
 import io.hotsched.core.config.ConfigParser;
 import io.hotsched.core.config.SchedulerConfig;
 import io.hotsched.core.registry.PluginHealth;
 import io.hotsched.core.registry.PluginRegistry;
 import io.hotsched.core.registry.Registration;
-import io.hotsched.core.scheduler.Explanation;
 import io.hotsched.core.scheduler.Scheduler;
 import io.hotsched.core.scheduler.SchedulerOptions;
 import io.hotsched.testing.InMemoryCluster;
@@ -154,7 +154,7 @@ public final class SchedulerFixture implements AutoCloseable {
     /** Waits until the last attempt at {@code podKey} ended in an error, and returns its message. */
     public String awaitError(String podKey) {
         await(podKey + " failed with an error", () -> {
-            Explanation e = scheduler.explain(podKey);
+            ExplainView e = scheduler.explain(podKey);
             return e != null && "error".equals(e.outcome());
         });
         return scheduler.explain(podKey).message();

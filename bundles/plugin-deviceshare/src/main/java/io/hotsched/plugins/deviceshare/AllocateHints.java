@@ -6,7 +6,6 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.json.JsonMapper;
 
 /**
  * {@code scheduling.koordinator.sh/device-allocate-hint}: per device type, which devices may be
@@ -19,24 +18,21 @@ final class AllocateHints {
 
     static final String KEY = "scheduling.koordinator.sh/device-allocate-hint";
     static final String PCIE_LEVEL = "PCIeLevel";
-    private static final JsonMapper JSON = JsonMapper.builder().build();
 
     private AllocateHints() {}
 
     /** The pod's hints by device type; empty without the annotation. */
     static Map<String, DeviceRequestSplit.Hint> of(Pod pod) throws DeviceRequests.Invalid {
-        Map<String, String> annotations =
-                pod.getMetadata() == null ? null : pod.getMetadata().getAnnotations();
-        String text = annotations == null ? null : annotations.get(KEY);
+        String text = Annotations.of(pod, KEY);
         Map<String, DeviceRequestSplit.Hint> out = new LinkedHashMap<>();
-        if (text == null || text.isBlank()) {
+        if (text == null) {
             return out;
         }
         try {
-            for (Map.Entry<String, JsonNode> e : JSON.readTree(text).properties()) {
+            for (Map.Entry<String, JsonNode> e : Annotations.JSON.readTree(text).properties()) {
                 JsonNode h = e.getValue();
                 LabelSelector selector = h.hasNonNull("selector")
-                        ? LabelSelector.of(JSON.treeToValue(
+                        ? LabelSelector.of(Annotations.JSON.treeToValue(
                                 h.path("selector"), io.fabric8.kubernetes.api.model.LabelSelector.class))
                         : null;
                 String scope = h.path("requiredTopologyScope").asText("");

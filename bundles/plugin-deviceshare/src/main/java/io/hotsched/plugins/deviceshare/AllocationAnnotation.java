@@ -10,7 +10,6 @@ import java.util.Map;
 import java.util.TreeMap;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.json.JsonMapper;
 
 /**
  * {@code scheduling.koordinator.sh/device-allocated}: the devices a pod holds, by device type,
@@ -21,21 +20,18 @@ import tools.jackson.databind.json.JsonMapper;
 public final class AllocationAnnotation {
 
     public static final String KEY = "scheduling.koordinator.sh/device-allocated";
-    private static final JsonMapper JSON = JsonMapper.builder().build();
 
     private AllocationAnnotation() {}
 
     /** The pod's allocations, or null when it has none or the annotation cannot be read. */
     static Map<String, List<GpuMemoryFill.Allocation>> of(Pod pod) {
-        Map<String, String> annotations =
-                pod.getMetadata() == null ? null : pod.getMetadata().getAnnotations();
-        String text = annotations == null ? null : annotations.get(KEY);
-        if (text == null || text.isBlank()) {
+        String text = Annotations.of(pod, KEY);
+        if (text == null) {
             return null;
         }
         JsonNode json;
         try {
-            json = JSON.readTree(text);
+            json = Annotations.JSON.readTree(text);
         } catch (JacksonException e) {
             return null;
         }
@@ -89,7 +85,7 @@ public final class AllocationAnnotation {
                 b.append(',');
             }
             firstType = false;
-            b.append(JSON.writeValueAsString(type.getKey())).append(":[");
+            b.append(Annotations.JSON.writeValueAsString(type.getKey())).append(":[");
             boolean firstDevice = true;
             for (GpuMemoryFill.Allocation a : type.getValue()) {
                 if (!firstDevice) {
@@ -107,16 +103,16 @@ public final class AllocationAnnotation {
                             b.append(',');
                         }
                         firstResource = false;
-                        b.append(JSON.writeValueAsString(r.getKey()))
+                        b.append(Annotations.JSON.writeValueAsString(r.getKey()))
                                 .append(':')
-                                .append(JSON.writeValueAsString(GoQuantity.format(
+                                .append(Annotations.JSON.writeValueAsString(GoQuantity.format(
                                         r.getValue(), r.getKey().equals(DeviceResources.GPU_MEMORY))));
                     }
                     b.append('}');
                 }
                 String id = ids.getOrDefault(type.getKey(), Map.of()).get(a.minor());
                 if (id != null && !id.isEmpty()) {
-                    b.append(",\"id\":").append(JSON.writeValueAsString(id));
+                    b.append(",\"id\":").append(Annotations.JSON.writeValueAsString(id));
                 }
                 b.append('}');
             }

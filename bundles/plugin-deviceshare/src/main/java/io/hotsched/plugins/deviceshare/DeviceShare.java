@@ -31,7 +31,6 @@ import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Koordinator's DeviceShare: GPUs (whole or shared), RDMA and FPGA devices from each node's
@@ -55,7 +54,6 @@ public final class DeviceShare
     public static final StateKey<PreFilterState> STATE = StateKey.of(NAME, PreFilterState.class);
     public static final StateKey<Preemptible> PREEMPTIBLE = StateKey.of(NAME + "/preemptible", Preemptible.class);
     public static final StateKey<Allocated> ALLOCATED = StateKey.of(NAME + "/allocated", Allocated.class);
-    private static final JsonMapper JSON = JsonMapper.builder().build();
     /** Parsed annotations by their text: Filter reads every pod's on every node it checks. */
     private static final int PARSED_LIMIT = 20_000;
 
@@ -319,7 +317,7 @@ public final class DeviceShare
                 continue;
             }
             try {
-                JsonNode json = JSON.readTree(hint);
+                JsonNode json = Annotations.JSON.readTree(hint);
                 if (json.path("extensions").has(NAME)) {
                     return AllocationAnnotation.of(pod);
                 }

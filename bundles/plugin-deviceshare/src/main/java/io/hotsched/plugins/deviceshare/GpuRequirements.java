@@ -6,7 +6,6 @@ import java.math.BigDecimal;
 import java.util.Map;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.json.JsonMapper;
 
 /**
  * What allocation needs to know of a pod's GPU request: how many GPUs and what each gives, whether
@@ -22,7 +21,6 @@ public record GpuRequirements(
         BigDecimal ringBusBandwidth) {
 
     static final String PARTITION_SPEC = "scheduling.koordinator.sh/gpu-partition-spec";
-    private static final JsonMapper JSON = JsonMapper.builder().build();
 
     /** The requirements of a normalized GPU part of a request; null when there is none. */
     public static GpuRequirements of(Pod pod, Map<String, BigDecimal> gpu) throws DeviceRequests.Invalid {
@@ -32,6 +30,7 @@ public record GpuRequirements(
         GpuSplit split = GpuSplit.of(gpu);
         Map<String, String> annotations =
                 pod.getMetadata() == null ? null : pod.getMetadata().getAnnotations();
+        // a blank annotation is still one, and invalid, as in Koordinator
         String spec = annotations == null ? null : annotations.get(PARTITION_SPEC);
         boolean honor = false;
         boolean restricted = false;
@@ -39,7 +38,7 @@ public record GpuRequirements(
         if (spec != null) {
             JsonNode json;
             try {
-                json = JSON.readTree(spec);
+                json = Annotations.JSON.readTree(spec);
             } catch (JacksonException e) {
                 throw new DeviceRequests.Invalid(
                         "invalid " + PARTITION_SPEC + " " + spec + ": " + e.getOriginalMessage());
