@@ -43,10 +43,13 @@ final class Discovery {
                 List.of(
                         new Res("deployments", "Deployment", true, "deploy"),
                         new Res("deployments/status", "Deployment", true),
+                        new Res("deployments/scale", "Scale", true),
                         new Res("replicasets", "ReplicaSet", true, "rs"),
                         new Res("replicasets/status", "ReplicaSet", true),
+                        new Res("replicasets/scale", "Scale", true),
                         new Res("statefulsets", "StatefulSet", true, "sts"),
                         new Res("statefulsets/status", "StatefulSet", true),
+                        new Res("statefulsets/scale", "Scale", true),
                         new Res("daemonsets", "DaemonSet", true, "ds"),
                         new Res("daemonsets/status", "DaemonSet", true)));
         GROUPS.put("batch/v1", List.of(new Res("jobs", "Job", true), new Res("jobs/status", "Job", true)));
@@ -119,6 +122,7 @@ final class Discovery {
                     .append(r.namespaced())
                     .append(",\"kind\":\"")
                     .append(r.kind())
+                    .append(r.name().endsWith("/scale") ? "\",\"group\":\"autoscaling\",\"version\":\"v1" : "")
                     .append("\",\"verbs\":[")
                     .append(
                             r.name().contains("/")
