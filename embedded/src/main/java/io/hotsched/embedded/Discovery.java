@@ -37,6 +37,7 @@ final class Discovery {
         GROUPS.put("coordination.k8s.io/v1", List.of(new Res("leases", "Lease", true)));
         GROUPS.put("policy/v1", List.of(new Res("poddisruptionbudgets", "PodDisruptionBudget", true, "pdb")));
         GROUPS.put("scheduling.k8s.io/v1", List.of(new Res("priorityclasses", "PriorityClass", false, "pc")));
+        GROUPS.put("storage.k8s.io/v1", List.of(new Res("storageclasses", "StorageClass", false, "sc")));
         GROUPS.put("events.k8s.io/v1", List.of(new Res("events", "Event", true, "ev")));
         GROUPS.put(
                 "apps/v1",

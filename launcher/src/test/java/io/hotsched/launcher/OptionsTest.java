@@ -46,7 +46,7 @@ class OptionsTest {
                 "--embedded --master http://x|--embedded cannot be combined with --kubeconfig or --master",
                 "--config --no-shell|option '--config' needs a value",
                 "--no-stand-in kubelet,robot|--no-stand-in: unknown stand-in 'robot' (known: kubelet, koordlet, deployment,"
-                        + " replicaset, job, statefulset, daemonset, garbage-collector)",
+                        + " replicaset, job, statefulset, daemonset, garbage-collector, persistent-volume, volume-provisioner)",
                 "--no-stand-in job --master http://x|--embedded-port, --cluster-dir, --print-kubeconfig and --no-stand-in"
                         + " apply to the embedded API server, not to --kubeconfig or --master",
             })

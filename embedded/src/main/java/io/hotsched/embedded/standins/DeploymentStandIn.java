@@ -235,28 +235,24 @@ final class DeploymentStandIn extends OwnerController<Deployment, ReplicaSet> {
 
     /** maxSurge of a rolling update, rounded up (25 % by default); 0 for Recreate. */
     private static int surge(Deployment d) {
-        if (d.getSpec().getStrategy() != null
-                && "Recreate".equals(d.getSpec().getStrategy().getType())) {
-            return 0;
-        }
-        IntOrString v =
-                d.getSpec().getStrategy() == null || d.getSpec().getStrategy().getRollingUpdate() == null
-                        ? null
-                        : d.getSpec().getStrategy().getRollingUpdate().getMaxSurge();
-        return scaled(v, replicas(d), true);
+        return rolling(d, replicas(d), true);
     }
 
     /** maxUnavailable of a rolling update, rounded down (25 % by default); 0 for Recreate. */
     private static int unavailableAllowed(Deployment d, int replicas) {
+        return Math.min(replicas, rolling(d, replicas, false));
+    }
+
+    private static int rolling(Deployment d, int replicas, boolean surge) {
         if (d.getSpec().getStrategy() != null
                 && "Recreate".equals(d.getSpec().getStrategy().getType())) {
             return 0;
         }
-        IntOrString v =
-                d.getSpec().getStrategy() == null || d.getSpec().getStrategy().getRollingUpdate() == null
-                        ? null
-                        : d.getSpec().getStrategy().getRollingUpdate().getMaxUnavailable();
-        return Math.min(replicas, scaled(v, replicas, false));
+        var update = d.getSpec().getStrategy() == null
+                ? null
+                : d.getSpec().getStrategy().getRollingUpdate();
+        IntOrString v = update == null ? null : surge ? update.getMaxSurge() : update.getMaxUnavailable();
+        return scaled(v, replicas, surge);
     }
 
     private static int scaled(IntOrString v, int total, boolean roundUp) {

@@ -144,11 +144,26 @@ abstract class OwnerController<T extends HasMetadata, D extends HasMetadata> imp
 
     /** Writes {@code withStatus}'s status (the status subresource) when it differs from {@code current}'s. */
     final void writeStatus(T current, T withStatus, Object currentStatus, Object newStatus) {
-        if (java.util.Objects.equals(currentStatus, newStatus)) {
-            return;
+        if (!java.util.Objects.equals(currentStatus, newStatus)) {
+            putStatus(client, withStatus);
         }
-        withStatus.getMetadata().setResourceVersion(null);
-        client.resource(withStatus).updateStatus();
+    }
+
+    /** Writes {@code o}'s status; the stand-in is the only writer of it, so no resource version is checked. */
+    static void putStatus(KubernetesClient client, HasMetadata o) {
+        o.getMetadata().setResourceVersion(null);
+        client.resource(o).updateStatus();
+    }
+
+    /** Creates {@code o}; one of that name already there is as good. */
+    static void createIfAbsent(KubernetesClient client, HasMetadata o) {
+        try {
+            client.resource(o).create();
+        } catch (KubernetesClientException e) {
+            if (e.getCode() != 409) {
+                throw e;
+            }
+        }
     }
 
     static <X> X copy(X o) {

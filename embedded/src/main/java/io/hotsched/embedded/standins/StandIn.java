@@ -22,7 +22,11 @@ public enum StandIn {
     STATEFULSET,
     DAEMONSET,
     /** Deletes objects whose controller owner was deleted. */
-    GARBAGE_COLLECTOR;
+    GARBAGE_COLLECTOR,
+    /** Binds PersistentVolumeClaims to PersistentVolumes. */
+    PERSISTENT_VOLUME,
+    /** Provisions volumes for claims of classes with a provisioner. */
+    VOLUME_PROVISIONER;
 
     public String cliName() {
         return name().toLowerCase(Locale.ROOT).replace('_', '-');

@@ -51,6 +51,16 @@ public final class StandIns implements AutoCloseable {
                 gc.start();
                 s.running.add(gc);
             }
+            if (on.contains(StandIn.PERSISTENT_VOLUME)) {
+                VolumeBinderStandIn binder = new VolumeBinderStandIn(client);
+                s.running.add(binder);
+                binder.start();
+            }
+            if (on.contains(StandIn.VOLUME_PROVISIONER)) {
+                ProvisionerStandIn provisioner = new ProvisionerStandIn(client);
+                s.running.add(provisioner);
+                provisioner.start();
+            }
         } catch (RuntimeException e) {
             s.close();
             throw e;

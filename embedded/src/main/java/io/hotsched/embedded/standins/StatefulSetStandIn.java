@@ -10,7 +10,6 @@ import io.fabric8.kubernetes.api.model.apps.StatefulSet;
 import io.fabric8.kubernetes.api.model.apps.StatefulSetStatus;
 import io.fabric8.kubernetes.api.model.apps.StatefulSetStatusBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -165,13 +164,7 @@ final class StatefulSetStandIn extends OwnerController<StatefulSet, Pod> {
                         .withOwnerReferences(Ownership.controllerRef(set))
                         .endMetadata();
             }
-            try {
-                client.resource(claim.build()).create();
-            } catch (KubernetesClientException e) {
-                if (e.getCode() != 409) {
-                    throw e;
-                }
-            }
+            createIfAbsent(client, claim.build());
         }
     }
 
