@@ -29,16 +29,31 @@ final class Discovery {
                         new Res("namespaces", "Namespace", false, "ns"),
                         new Res("events", "Event", true, "ev"),
                         new Res("configmaps", "ConfigMap", true, "cm"),
+                        new Res("persistentvolumeclaims", "PersistentVolumeClaim", true, "pvc"),
+                        new Res("persistentvolumeclaims/status", "PersistentVolumeClaim", true),
+                        new Res("persistentvolumes", "PersistentVolume", false, "pv"),
+                        new Res("persistentvolumes/status", "PersistentVolume", false),
                         new Res("services", "Service", true, "svc")));
         GROUPS.put("coordination.k8s.io/v1", List.of(new Res("leases", "Lease", true)));
         GROUPS.put("policy/v1", List.of(new Res("poddisruptionbudgets", "PodDisruptionBudget", true, "pdb")));
         GROUPS.put("scheduling.k8s.io/v1", List.of(new Res("priorityclasses", "PriorityClass", false, "pc")));
+        GROUPS.put("storage.k8s.io/v1", List.of(new Res("storageclasses", "StorageClass", false, "sc")));
         GROUPS.put("events.k8s.io/v1", List.of(new Res("events", "Event", true, "ev")));
         GROUPS.put(
                 "apps/v1",
                 List.of(
+                        new Res("deployments", "Deployment", true, "deploy"),
+                        new Res("deployments/status", "Deployment", true),
+                        new Res("deployments/scale", "Scale", true),
                         new Res("replicasets", "ReplicaSet", true, "rs"),
-                        new Res("statefulsets", "StatefulSet", true, "sts")));
+                        new Res("replicasets/status", "ReplicaSet", true),
+                        new Res("replicasets/scale", "Scale", true),
+                        new Res("statefulsets", "StatefulSet", true, "sts"),
+                        new Res("statefulsets/status", "StatefulSet", true),
+                        new Res("statefulsets/scale", "Scale", true),
+                        new Res("daemonsets", "DaemonSet", true, "ds"),
+                        new Res("daemonsets/status", "DaemonSet", true)));
+        GROUPS.put("batch/v1", List.of(new Res("jobs", "Job", true), new Res("jobs/status", "Job", true)));
         GROUPS.put("slo.koordinator.sh/v1alpha1", List.of(new Res("nodemetrics", "NodeMetric", false)));
         GROUPS.put("scheduling.koordinator.sh/v1alpha1", List.of(new Res("devices", "Device", false)));
     }
@@ -108,6 +123,7 @@ final class Discovery {
                     .append(r.namespaced())
                     .append(",\"kind\":\"")
                     .append(r.kind())
+                    .append(r.name().endsWith("/scale") ? "\",\"group\":\"autoscaling\",\"version\":\"v1" : "")
                     .append("\",\"verbs\":[")
                     .append(
                             r.name().contains("/")

@@ -10,15 +10,19 @@ import io.fabric8.kubernetes.client.jdkhttp.JdkHttpClientFactory;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.fabric8.mockwebserver.Context;
 import io.fabric8.mockwebserver.MockWebServer;
+import io.hotsched.embedded.standins.StandIn;
+import io.hotsched.embedded.standins.StandIns;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.InetAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -66,6 +70,7 @@ public final class EmbeddedApiServer implements AutoCloseable {
     });
     private KubernetesClient client;
     private KubeletStandIn kubelet;
+    private StandIns controllers;
 
     public EmbeddedApiServer() {
         this(true);
@@ -167,13 +172,28 @@ public final class EmbeddedApiServer implements AutoCloseable {
     }
 
     /**
-     * Plays the node agents: marks bound pods Running, as a kubelet would, so listings look like a
-     * cluster; and reports every NodeMetric again every 30 s (a fresh {@code status.updateTime}), as
-     * Koordinator's koordlet would, so load-aware plugins keep trusting the seeded usage.
+     * Plays the node agents and the controllers: every stand-in of {@link StandIn} (see
+     * {@link #startStandIns}).
      */
     public void startKubelet() {
-        kubelet = new KubeletStandIn(client());
-        kubelet.start();
+        startStandIns(EnumSet.allOf(StandIn.class));
+    }
+
+    /**
+     * Plays the stand-ins among {@code on}: the kubelet marks bound pods Running, as a kubelet would,
+     * so listings look like a cluster; the koordlet reports every NodeMetric again every 30 s (a fresh
+     * {@code status.updateTime}), as Koordinator's koordlet would, so load-aware plugins keep trusting
+     * the seeded usage; the workload controllers and the garbage collector are {@link StandIns}.
+     */
+    public void startStandIns(Set<StandIn> on) {
+        if (on.contains(StandIn.KUBELET)) {
+            kubelet = new KubeletStandIn(client());
+            kubelet.start();
+        }
+        controllers = StandIns.start(client(), on);
+        if (!on.contains(StandIn.KOORDLET)) {
+            return;
+        }
         KoordletStandIn koordlet = new KoordletStandIn(client(), java.time.Clock.systemUTC());
         housekeeping.scheduleWithFixedDelay(
                 () -> {
@@ -229,6 +249,9 @@ public final class EmbeddedApiServer implements AutoCloseable {
         housekeeping.shutdownNow();
         if (kubelet != null) {
             kubelet.close();
+        }
+        if (controllers != null) {
+            controllers.close();
         }
         if (client != null) {
             client.close();

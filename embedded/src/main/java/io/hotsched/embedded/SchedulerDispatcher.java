@@ -167,9 +167,26 @@ final class SchedulerDispatcher extends KubernetesCrudDispatcher {
         index.clear();
     }
 
+    private final ScaleSubresource scale = new ScaleSubresource(this::handleGet, this::mergePatch);
+
+    private MockResponse mergePatch(String path, String patch) {
+        return handlePatch(new RecordedRequest(
+                "HTTP/1.1",
+                HttpMethod.PATCH,
+                path,
+                Headers.builder()
+                        .add("Content-Type", "application/merge-patch+json")
+                        .build(),
+                new Buffer(patch.getBytes(StandardCharsets.UTF_8))));
+    }
+
     @Override
     public MockResponse dispatch(RecordedRequest request) {
         String path = request.getPath();
+        MockResponse scaled = path.endsWith("/scale") || path.contains("/scale?") ? scale.dispatch(request) : null;
+        if (scaled != null) {
+            return scaled;
+        }
         if (request.method() == HttpMethod.GET) {
             String doc = Discovery.document(path);
             if (doc != null) {
@@ -396,15 +413,7 @@ final class SchedulerDispatcher extends KubernetesCrudDispatcher {
             if (!bound.isEmpty()) {
                 return alreadyBound(name, bound);
             }
-            String patch = "{\"spec\":{\"nodeName\":" + StatusJson.quote(node) + "}}";
-            MockResponse r = handlePatch(new RecordedRequest(
-                    "HTTP/1.1",
-                    HttpMethod.PATCH,
-                    podPath,
-                    Headers.builder()
-                            .add("Content-Type", "application/merge-patch+json")
-                            .build(),
-                    new Buffer(patch.getBytes(StandardCharsets.UTF_8))));
+            MockResponse r = mergePatch(podPath, "{\"spec\":{\"nodeName\":" + StatusJson.quote(node) + "}}");
             if (r.code() >= 300) {
                 return r;
             }

@@ -1,10 +1,12 @@
 package io.hotsched.launcher;
 
 import io.hotsched.embedded.EmbeddedApiServer;
+import io.hotsched.embedded.standins.StandIn;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Set;
 
 /** Starts the embedded API server for a run that names no cluster, seeded and with its kubeconfig written. */
 final class EmbeddedCluster {
@@ -13,9 +15,11 @@ final class EmbeddedCluster {
 
     /**
      * @param seedDir the folder of *.yaml objects to create, or null for none
+     * @param standIns the stand-ins to play
      * @param kubeconfig where to write a kubeconfig for kubectl
      */
-    static EmbeddedApiServer start(int port, Path seedDir, Path kubeconfig, PrintStream err) throws IOException {
+    static EmbeddedApiServer start(int port, Path seedDir, Set<StandIn> standIns, Path kubeconfig, PrintStream err)
+            throws IOException {
         EmbeddedApiServer server = new EmbeddedApiServer().start(port);
         try {
             int objects = 0;
@@ -25,7 +29,7 @@ final class EmbeddedCluster {
                 }
                 objects = server.seed(seedDir);
             }
-            server.startKubelet();
+            server.startStandIns(standIns);
             Files.createDirectories(kubeconfig.getParent());
             Files.writeString(kubeconfig, server.kubeconfig());
             err.println("hotsched: embedded API server at " + server.url()

@@ -124,7 +124,7 @@ public final class Main {
             Path seed = options.clusterDir()
                     .orElse(Files.isDirectory(etc.resolve("cluster")) ? etc.resolve("cluster") : null);
             Path kubeconfig = home.resolve("data").resolve("kubeconfig");
-            embedded = EmbeddedCluster.start(options.embeddedPort(), seed, kubeconfig, err);
+            embedded = EmbeddedCluster.start(options.embeddedPort(), seed, options.standIns(), kubeconfig, err);
             fw.put("hotsched.master", embedded.url());
             if (options.printKubeconfig()) {
                 System.out.print(embedded.kubeconfig());

@@ -1,11 +1,14 @@
 package io.hotsched.launcher;
 
+import io.hotsched.embedded.standins.StandIn;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * The command line. Parsing is pure: it never exits or prints, so that {@link Main} decides what a
@@ -41,6 +44,8 @@ public final class Options {
             "  --embedded-port N   port of the embedded API server on 127.0.0.1 (default: a free one)",
             "  --cluster-dir DIR   seed the embedded API server from DIR/*.yaml instead",
             "  --print-kubeconfig  print a kubeconfig for the embedded API server (for kubectl)",
+            "  --no-stand-in LIST  turn off stand-ins of the embedded cluster (comma-separated; repeatable):",
+            "                      " + StandIn.names(EnumSet.allOf(StandIn.class)),
             "  --leader-elect      run as one of several replicas: only the holder of the Lease",
             "                      schedules (see etc/io.hotsched.kube.cfg for its name)",
             "  --once              schedule until only unschedulable pods are left, print the",
@@ -62,6 +67,7 @@ public final class Options {
     private boolean leaderElect;
     private boolean printKubeconfig;
     private int embeddedPort;
+    private final Set<StandIn> standIns = EnumSet.allOf(StandIn.class);
     private Path clusterDir;
     private Path home;
     private Path config;
@@ -89,6 +95,7 @@ public final class Options {
                 case "--once" -> o.once = flag(word, value);
                 case "--leader-elect" -> o.leaderElect = flag(word, value);
                 case "--print-kubeconfig" -> o.printKubeconfig = flag(word, value);
+                case "--no-stand-in" -> o.turnOff(value != null ? value : next(words, ++i, word));
                 case "--embedded-port" -> o.embeddedPort = port(value != null ? value : next(words, ++i, word));
                 case "--cluster-dir" -> o.clusterDir = Path.of(value != null ? value : next(words, ++i, word));
                 case "--home" -> {
@@ -103,12 +110,24 @@ public final class Options {
         if (o.embedded && (o.kubeconfig != null || o.master != null)) {
             throw new UsageException("--embedded cannot be combined with --kubeconfig or --master");
         }
-        if ((o.embeddedPort != 0 || o.clusterDir != null || o.printKubeconfig) && !o.embeddedMode()) {
+        boolean standInsChanged = o.standIns.size() != StandIn.values().length;
+        if ((o.embeddedPort != 0 || o.clusterDir != null || o.printKubeconfig || standInsChanged)
+                && !o.embeddedMode()) {
             throw new UsageException(
-                    "--embedded-port, --cluster-dir and --print-kubeconfig apply to the embedded API server, "
-                            + "not to --kubeconfig or --master");
+                    "--embedded-port, --cluster-dir, --print-kubeconfig and --no-stand-in apply to the embedded API "
+                            + "server, not to --kubeconfig or --master");
         }
         return o;
+    }
+
+    private void turnOff(String list) throws UsageException {
+        for (String name : list.split(",")) {
+            try {
+                standIns.remove(StandIn.named(name));
+            } catch (IllegalArgumentException e) {
+                throw new UsageException("--no-stand-in: " + e.getMessage());
+            }
+        }
     }
 
     private static boolean flag(String word, String value) throws UsageException {
@@ -178,6 +197,11 @@ public final class Options {
 
     public int embeddedPort() {
         return embeddedPort;
+    }
+
+    /** The stand-ins the embedded cluster plays: all but those turned off. */
+    public Set<StandIn> standIns() {
+        return EnumSet.copyOf(standIns);
     }
 
     public Optional<Path> clusterDir() {

@@ -5,7 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.hotsched.embedded.standins.StandIn;
 import java.nio.file.Path;
+import java.util.EnumSet;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -43,10 +45,25 @@ class OptionsTest {
                 "--master ftp://x|--master 'ftp://x' is not an http:// or https:// URL",
                 "--embedded --master http://x|--embedded cannot be combined with --kubeconfig or --master",
                 "--config --no-shell|option '--config' needs a value",
+                "--no-stand-in kubelet,robot|--no-stand-in: unknown stand-in 'robot' (known: kubelet, koordlet, deployment,"
+                        + " replicaset, job, statefulset, daemonset, garbage-collector, persistent-volume, volume-provisioner)",
+                "--no-stand-in job --master http://x|--embedded-port, --cluster-dir, --print-kubeconfig and --no-stand-in"
+                        + " apply to the embedded API server, not to --kubeconfig or --master",
             })
     void badCommandLinesNameTheWord(String line, String message) {
         Options.UsageException e = assertThrows(Options.UsageException.class, () -> Options.parse(line.split(" ")));
         assertEquals(message, e.getMessage());
+    }
+
+    @Test
+    void standInsAreAllOnUnlessTurnedOff() throws Exception {
+        assertEquals(EnumSet.allOf(StandIn.class), Options.parse().standIns());
+        Options o = Options.parse("--no-stand-in", "job,daemonset", "--no-stand-in=garbage-collector");
+        assertEquals(
+                EnumSet.complementOf(EnumSet.of(StandIn.JOB, StandIn.DAEMONSET, StandIn.GARBAGE_COLLECTOR)),
+                o.standIns());
+        assertTrue(Options.USAGE.contains("--no-stand-in"));
+        assertTrue(Options.USAGE.contains(StandIn.names(EnumSet.allOf(StandIn.class))));
     }
 
     @Test
