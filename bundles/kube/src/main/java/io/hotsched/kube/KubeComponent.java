@@ -84,12 +84,13 @@ public final class KubeComponent {
             election = new LeaderElection(
                     client,
                     events,
-                    settings.leaseNamespace(),
-                    settings.leaseName(),
-                    identity,
-                    Duration.ofSeconds(settings.leaseDurationSeconds()),
-                    Duration.ofSeconds(settings.renewDeadlineSeconds()),
-                    Duration.ofSeconds(settings.retryPeriodSeconds()));
+                    new Lease(
+                            settings.leaseNamespace(),
+                            settings.leaseName(),
+                            identity,
+                            Duration.ofSeconds(settings.leaseDurationSeconds()),
+                            Duration.ofSeconds(settings.renewDeadlineSeconds()),
+                            Duration.ofSeconds(settings.retryPeriodSeconds())));
             election.start();
         }
         connection = new KubeConnection(client, events);

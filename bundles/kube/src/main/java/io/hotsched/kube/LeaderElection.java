@@ -5,7 +5,6 @@ import io.fabric8.kubernetes.client.extended.leaderelection.LeaderCallbacks;
 import io.fabric8.kubernetes.client.extended.leaderelection.LeaderElectionConfigBuilder;
 import io.fabric8.kubernetes.client.extended.leaderelection.resourcelock.LeaseLock;
 import io.hotsched.api.cluster.ClusterEvents;
-import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -21,32 +20,14 @@ public final class LeaderElection implements AutoCloseable {
 
     private final KubernetesClient client;
     private final ClusterEvents events;
-    private final String namespace;
-    private final String name;
-    private final String identity;
-    private final Duration leaseDuration;
-    private final Duration renewDeadline;
-    private final Duration retryPeriod;
+    private final Lease lease;
     private volatile CompletableFuture<?> running;
     private volatile boolean closed;
 
-    public LeaderElection(
-            KubernetesClient client,
-            ClusterEvents events,
-            String namespace,
-            String name,
-            String identity,
-            Duration leaseDuration,
-            Duration renewDeadline,
-            Duration retryPeriod) {
+    public LeaderElection(KubernetesClient client, ClusterEvents events, Lease lease) {
         this.client = client;
         this.events = events;
-        this.namespace = namespace;
-        this.name = name;
-        this.identity = identity;
-        this.leaseDuration = leaseDuration;
-        this.renewDeadline = renewDeadline;
-        this.retryPeriod = retryPeriod;
+        this.lease = lease;
     }
 
     /** Tells the scheduler it does not lead yet, then competes for the lease in the background. */
@@ -59,14 +40,14 @@ public final class LeaderElection implements AutoCloseable {
         if (closed) {
             return;
         }
-        LOG.info("Competing for lease {}/{} as {}", namespace, name, identity);
+        LOG.info("Competing for lease {} as {}", lease, lease.identity());
         running = client.leaderElector()
                 .withConfig(new LeaderElectionConfigBuilder()
-                        .withName(name)
-                        .withLock(new LeaseLock(namespace, name, identity))
-                        .withLeaseDuration(leaseDuration)
-                        .withRenewDeadline(renewDeadline)
-                        .withRetryPeriod(retryPeriod)
+                        .withName(lease.name())
+                        .withLock(new LeaseLock(lease.namespace(), lease.name(), lease.identity()))
+                        .withLeaseDuration(lease.leaseDuration())
+                        .withRenewDeadline(lease.renewDeadline())
+                        .withRetryPeriod(lease.retryPeriod())
                         .withReleaseOnCancel(true)
                         .withLeaderCallbacks(new LeaderCallbacks(
                                 () -> events.leading(true),
@@ -74,21 +55,18 @@ public final class LeaderElection implements AutoCloseable {
                                     events.leading(false);
                                     if (!closed) {
                                         // kube-scheduler exits here and restarts; we stay up and compete again
-                                        LOG.warn(
-                                                "Lost lease {}/{}; scheduling stopped, competing again",
-                                                namespace,
-                                                name);
+                                        LOG.warn("Lost lease {}; scheduling stopped, competing again", lease);
                                         CompletableFuture.runAsync(this::compete);
                                     }
                                 },
-                                leader -> LOG.info("Lease {}/{} held by {}", namespace, name, leader)))
+                                leader -> LOG.info("Lease {} held by {}", lease, leader)))
                         .build())
                 .build()
                 .start();
     }
 
     public String identity() {
-        return identity;
+        return lease.identity();
     }
 
     @Override

@@ -65,12 +65,13 @@ class LeaderElectionTest {
             election = new LeaderElection(
                     client,
                     scheduler.events(),
-                    "kube-system",
-                    "hotsched",
-                    identity,
-                    Duration.ofSeconds(3),
-                    Duration.ofSeconds(2),
-                    Duration.ofMillis(200));
+                    new Lease(
+                            "kube-system",
+                            "hotsched",
+                            identity,
+                            Duration.ofSeconds(3),
+                            Duration.ofSeconds(2),
+                            Duration.ofMillis(200)));
             election.start();
             connection = new KubeConnection(client, scheduler.events());
             connection.start();

@@ -23,6 +23,7 @@ import io.hotsched.core.runtime.ParallelizerImpl;
 import io.hotsched.core.runtime.PreFilterOutcome;
 import io.hotsched.core.runtime.Snapshot;
 import io.hotsched.plugins.defaults.defaultpreemption.Candidate;
+import io.hotsched.plugins.defaults.defaultpreemption.CandidateLimits;
 import io.hotsched.plugins.defaults.defaultpreemption.DefaultPreemption;
 import io.hotsched.plugins.defaults.defaultpreemption.Evaluator;
 import io.hotsched.testing.FakeHandle;
@@ -82,13 +83,14 @@ final class PreemptionRunner {
         }
         try (Composed f = compose(plugins, in, nodes, pdbs)) {
             Map<String, Object> args = ConformanceRunner.args(in);
-            int percentage = ((Number) args.getOrDefault("minCandidateNodesPercentage", 10)).intValue();
-            int absolute = ((Number) args.getOrDefault("minCandidateNodesAbsolute", 100)).intValue();
+            CandidateLimits limits = new CandidateLimits(
+                    ((Number) args.getOrDefault("minCandidateNodesPercentage", 10)).intValue(),
+                    ((Number) args.getOrDefault("minCandidateNodesAbsolute", 100)).intValue());
             switch (c.path("kind").asText()) {
                 case "postfilter", "preempt" -> postFilter(f, in, want, nodes);
-                case "dryRunPreemption" -> dryRun(f, in, want, nodes, pdbs, percentage, absolute);
-                case "selectCandidate" -> select(f, in, want, nodes, pdbs, percentage, absolute);
-                case "podEligibleToPreemptOthers" -> eligibility(f, in, want, percentage, absolute);
+                case "dryRunPreemption" -> dryRun(f, in, want, nodes, pdbs, limits);
+                case "selectCandidate" -> select(f, in, want, nodes, pdbs, limits);
+                case "podEligibleToPreemptOthers" -> eligibility(f, in, want, limits);
                 default -> Check.fail("case kind '" + c.path("kind").asText() + "' is not run for DefaultPreemption");
             }
         }
@@ -143,8 +145,7 @@ final class PreemptionRunner {
             JsonNode want,
             List<NodeInfo> nodes,
             List<PodDisruptionBudget> pdbs,
-            int percentage,
-            int absolute) {
+            CandidateLimits limits) {
         JsonNode offsets = in.path("offsetPerCycle");
         JsonNode expectedCycles = want.path("candidatesPerCycle");
         JsonNode expectedCalls = want.path("extraFilterCallsPerCycle");
@@ -153,7 +154,7 @@ final class PreemptionRunner {
             PodInfo pod = PodInfo.of(ConformanceRunner.pod(p));
             CycleState state = new CycleState();
             preFilter(f, state, pod, nodes);
-            Evaluator ev = new Evaluator(f.handle(), DefaultPreemption.NAME, percentage, absolute, n -> 0);
+            Evaluator ev = new Evaluator(f.handle(), DefaultPreemption.NAME, limits, n -> 0);
             int offset = offsets.has(cycle) ? offsets.get(cycle).asInt() : 0;
             f.filterCalls().set(0);
             Evaluator.DryRun dr =
@@ -195,12 +196,11 @@ final class PreemptionRunner {
             JsonNode want,
             List<NodeInfo> nodes,
             List<PodDisruptionBudget> pdbs,
-            int percentage,
-            int absolute) {
+            CandidateLimits limits) {
         PodInfo pod = PodInfo.of(ConformanceRunner.pod(in.path("pod")));
         CycleState state = new CycleState();
         preFilter(f, state, pod, nodes);
-        Evaluator ev = new Evaluator(f.handle(), DefaultPreemption.NAME, percentage, absolute, n -> 0);
+        Evaluator ev = new Evaluator(f.handle(), DefaultPreemption.NAME, limits, n -> 0);
         Instant now = Instant.now();
         Evaluator.DryRun dr = ev.dryRun(state, pod, nodes, pdbs, 0, nodes.size(), now);
         Candidate best = ev.select(dr.candidates(), now);
@@ -212,7 +212,7 @@ final class PreemptionRunner {
                         + "; candidates " + dr.candidates());
     }
 
-    private static void eligibility(Composed f, JsonNode in, JsonNode want, int percentage, int absolute) {
+    private static void eligibility(Composed f, JsonNode in, JsonNode want, CandidateLimits limits) {
         PodInfo pod = PodInfo.of(ConformanceRunner.pod(in.path("pod")));
         JsonNode s = in.path("nominatedNodeStatus");
         Status nominatedStatus = s.isNull() || s.isMissingNode()
@@ -221,8 +221,8 @@ final class PreemptionRunner {
                         s.isObject()
                                 ? s
                                 : ConformanceRunner.JSON.createObjectNode().put("code", s.asText())));
-        Evaluator.Eligibility e = new Evaluator(f.handle(), DefaultPreemption.NAME, percentage, absolute, n -> 0)
-                .eligibility(pod, nominatedStatus);
+        Evaluator.Eligibility e =
+                new Evaluator(f.handle(), DefaultPreemption.NAME, limits, n -> 0).eligibility(pod, nominatedStatus);
         Check.equal(want.path("eligible").asBoolean(), e.eligible(), "eligible; message " + e.message());
         if (want.has("message")) {
             Check.equal(want.get("message").asText(), e.message(), "message");

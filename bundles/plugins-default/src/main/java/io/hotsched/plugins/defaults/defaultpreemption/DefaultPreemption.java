@@ -27,22 +27,7 @@ public final class DefaultPreemption implements PostFilterPlugin {
     }
 
     static DefaultPreemption create(PluginArgs args, Handle handle) throws InvalidArgsException {
-        Args a = args.as(Args.class);
-        int percentage = a.minCandidateNodesPercentage == null ? 10 : a.minCandidateNodesPercentage;
-        int absolute = a.minCandidateNodesAbsolute == null ? 100 : a.minCandidateNodesAbsolute;
-        if (percentage < 0 || percentage > 100) {
-            throw new InvalidArgsException("minCandidateNodesPercentage", percentage, "not in valid range [0, 100]");
-        }
-        if (absolute < 0) {
-            throw new InvalidArgsException("minCandidateNodesAbsolute", absolute, "not in valid range [0, inf)");
-        }
-        if (percentage == 0 && absolute == 0) {
-            throw new InvalidArgsException(
-                    "minCandidateNodesAbsolute",
-                    absolute,
-                    "cannot be zero at the same time as minCandidateNodesPercentage");
-        }
-        return new DefaultPreemption(new Evaluator(handle, NAME, percentage, absolute));
+        return new DefaultPreemption(new Evaluator(handle, NAME, CandidateLimits.of(args.as(Args.class))));
     }
 
     private final Evaluator evaluator;

@@ -50,33 +50,21 @@ public final class Evaluator {
 
     private final Handle handle;
     private final String pluginName;
-    private final int minCandidateNodesPercentage;
-    private final int minCandidateNodesAbsolute;
+    private final CandidateLimits limits;
     private final IntUnaryOperator offsets;
     private final VictimSelection victims;
 
     /** @param offsets the first node to try among n potential nodes (upstream: random) */
-    public Evaluator(
-            Handle handle,
-            String pluginName,
-            int minCandidateNodesPercentage,
-            int minCandidateNodesAbsolute,
-            IntUnaryOperator offsets) {
+    public Evaluator(Handle handle, String pluginName, CandidateLimits limits, IntUnaryOperator offsets) {
         this.handle = handle;
         this.pluginName = pluginName;
-        this.minCandidateNodesPercentage = minCandidateNodesPercentage;
-        this.minCandidateNodesAbsolute = minCandidateNodesAbsolute;
+        this.limits = limits;
         this.offsets = offsets;
         this.victims = new VictimSelection(handle);
     }
 
-    Evaluator(Handle handle, String pluginName, int percentage, int absolute) {
-        this(
-                handle,
-                pluginName,
-                percentage,
-                absolute,
-                n -> ThreadLocalRandom.current().nextInt(n));
+    Evaluator(Handle handle, String pluginName, CandidateLimits limits) {
+        this(handle, pluginName, limits, n -> ThreadLocalRandom.current().nextInt(n));
     }
 
     /** The whole PostFilter: the result is not yet prefixed with "preemption: ". */
@@ -187,11 +175,9 @@ public final class Evaluator {
         return out;
     }
 
-    /** upstream's numCandidates: a share of the potential nodes, at least the absolute minimum, at most all. */
+    /** upstream's numCandidates (see {@link CandidateLimits#numCandidates}). */
     public int numCandidates(int numNodes) {
-        int n = (int) ((long) numNodes * minCandidateNodesPercentage / 100);
-        n = Math.max(n, minCandidateNodesAbsolute);
-        return Math.min(n, numNodes);
+        return limits.numCandidates(numNodes);
     }
 
     public Eligibility eligibility(PodInfo pod, Status nominatedNodeStatus) {
