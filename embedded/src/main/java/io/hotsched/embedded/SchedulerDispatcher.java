@@ -169,11 +169,28 @@ final class SchedulerDispatcher extends KubernetesCrudDispatcher {
 
     @Override
     public MockResponse dispatch(RecordedRequest request) {
+        MockResponse refused = Negotiation.notAcceptable(request);
+        if (refused != null) {
+            return refused;
+        }
+        try {
+            RecordedRequest readable = Negotiation.readable(request);
+            return Negotiation.typed(StatusJson.explained(route(readable), readable.getPath()));
+        } catch (Negotiation.Unsupported e) {
+            return e.answer;
+        }
+    }
+
+    private MockResponse route(RecordedRequest request) {
         String path = request.getPath();
         if (request.method() == HttpMethod.GET) {
             String doc = Discovery.document(path);
             if (doc != null) {
                 return StatusJson.json(doc);
+            }
+            if (path.startsWith("/openapi/")) {
+                // no OpenAPI document is served: say so, rather than the empty list the store answers
+                return StatusJson.failure(404, "NotFound", "the server could not find the requested resource");
             }
             boolean watch = path.contains("watch=true");
             FieldSelector.Split fields = path.contains("/pods") && !watch ? FieldSelector.split(path) : null;
