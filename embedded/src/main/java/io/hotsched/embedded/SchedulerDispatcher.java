@@ -39,6 +39,7 @@ final class SchedulerDispatcher extends KubernetesCrudDispatcher {
     private final Object bindLock = new Object();
     private final WatchResume watchResume = new WatchResume();
     private final StoreIndex index = new StoreIndex();
+    private final Admission admission = new Admission();
     private final boolean indexed;
 
     /** Named look-ups answered from the index (for the benchmark and the behaviour test). */
@@ -88,6 +89,7 @@ final class SchedulerDispatcher extends KubernetesCrudDispatcher {
             GenericKubernetesResource resource,
             String newState) {
         super.processEvent(path, pathAttributes, oldAttributes, resource, newState);
+        admission.written(path, newState);
         if (!indexed) {
             return;
         }
@@ -165,6 +167,7 @@ final class SchedulerDispatcher extends KubernetesCrudDispatcher {
     public void reset() {
         super.reset();
         index.clear();
+        admission.clear();
     }
 
     @Override
@@ -175,7 +178,7 @@ final class SchedulerDispatcher extends KubernetesCrudDispatcher {
         }
         try {
             RecordedRequest readable = Negotiation.readable(request);
-            return Negotiation.typed(StatusJson.explained(route(readable), readable.getPath()));
+            return Negotiation.typed(StoreAnswers.asKubeApiserver(route(readable), readable));
         } catch (Negotiation.Unsupported e) {
             return e.answer;
         }
@@ -228,6 +231,10 @@ final class SchedulerDispatcher extends KubernetesCrudDispatcher {
                 }
                 return bind(bindings.group(1), name, body);
             }
+        }
+        if (request.method() == HttpMethod.POST || request.method() == HttpMethod.PUT) {
+            Admission.Outcome admitted = admission.admit(request);
+            return admitted.refusal() != null ? admitted.refusal() : super.dispatch(admitted.request());
         }
         return super.dispatch(request);
     }

@@ -20,32 +20,6 @@ final class StatusJson {
                 + quote(message) + ",\"reason\":\"" + reason + "\",\"code\":" + code + "}";
     }
 
-    /**
-     * {@code answer}, with the Status kube-apiserver gives when it is a 404 without a body (the
-     * store answers a missing object with nothing): {@code pods "x" not found}.
-     */
-    static MockResponse explained(MockResponse answer, String path) {
-        if (answer == null
-                || answer.code() != 404
-                || (answer.getBody() != null && answer.getBody().size() > 0)) {
-            return answer;
-        }
-        String p = path.contains("?") ? path.substring(0, path.indexOf('?')) : path;
-        String[] parts = p.split("/");
-        String message = "the server could not find the requested resource";
-        if (parts.length >= 5) {
-            String name = parts[parts.length - 1];
-            String resource = parts[parts.length - 2];
-            // pods/NAME/status names the pod, not a resource called NAME
-            if ((name.equals("status") || name.equals("binding"))) {
-                resource = parts[parts.length - 3];
-                name = parts[parts.length - 2];
-            }
-            message = resource + " \"" + name + "\" not found";
-        }
-        return failure(404, "NotFound", message);
-    }
-
     static MockResponse created() {
         return new MockResponse()
                 .setResponseCode(201)
