@@ -7,6 +7,7 @@ import com.google.protobuf.Descriptors.FileDescriptor;
 import com.google.protobuf.DynamicMessage;
 import com.google.protobuf.InvalidProtocolBufferException;
 import com.google.protobuf.Message;
+import io.kubernetes.client.proto.Meta;
 import io.kubernetes.client.proto.Runtime;
 import io.kubernetes.client.proto.V1;
 import io.kubernetes.client.proto.V1Apps;
@@ -83,6 +84,11 @@ final class ProtobufBodies {
             for (Descriptor d : f.getMessageTypes()) {
                 KINDS.put(apiVersion + " " + d.getName(), d);
             }
+        }
+        // DeleteOptions (kubectl delete, drain) travel as v1 and as meta.k8s.io/v1
+        for (Descriptor d : Meta.getDescriptor().getMessageTypes()) {
+            KINDS.putIfAbsent("v1 " + d.getName(), d);
+            KINDS.putIfAbsent("meta.k8s.io/v1 " + d.getName(), d);
         }
     }
 

@@ -40,6 +40,7 @@ final class SchedulerDispatcher extends KubernetesCrudDispatcher {
     private final WatchResume watchResume = new WatchResume();
     private final StoreIndex index = new StoreIndex();
     private final Admission admission = new Admission();
+    private final Patches patches;
     private final boolean indexed;
 
     /** Named look-ups answered from the index (for the benchmark and the behaviour test). */
@@ -77,6 +78,18 @@ final class SchedulerDispatcher extends KubernetesCrudDispatcher {
     SchedulerDispatcher(List<CustomResourceDefinitionContext> crds, boolean indexed) {
         super(crds);
         this.indexed = indexed;
+        java.util.concurrent.locks.Lock write = storeWriteLock();
+        this.patches = new Patches(
+                crds.stream()
+                        .map(CustomResourceDefinitionContext::getGroup)
+                        .collect(java.util.stream.Collectors.toSet()),
+                write != null ? write : new java.util.concurrent.locks.ReentrantLock(),
+                path -> {
+                    java.util.Map.Entry<AttributeSet, String> e =
+                            findResource(getAttributeExtractor().fromPath(path));
+                    return e == null ? null : e.getValue();
+                },
+                this::route);
     }
 
     // ---- the index: kept in step on the single write path, used for named look-ups ------------------
@@ -178,7 +191,11 @@ final class SchedulerDispatcher extends KubernetesCrudDispatcher {
         }
         try {
             RecordedRequest readable = Negotiation.readable(request);
-            return Negotiation.typed(StoreAnswers.asKubeApiserver(route(readable), readable));
+            MockResponse answer = route(readable);
+            if (readable.method() == HttpMethod.GET) {
+                answer = ListKinds.typed(answer, readable.getPath());
+            }
+            return Negotiation.typed(StoreAnswers.asKubeApiserver(answer, readable));
         } catch (Negotiation.Unsupported e) {
             return e.answer;
         }
@@ -216,6 +233,10 @@ final class SchedulerDispatcher extends KubernetesCrudDispatcher {
             }
         }
         if (request.method() == HttpMethod.POST) {
+            MockResponse evicted = Evictions.evict(path, this::handleDelete);
+            if (evicted != null) {
+                return evicted;
+            }
             Matcher pod = POD_BINDING.matcher(path);
             Matcher bindings = BINDINGS.matcher(path);
             if (pod.matches() || bindings.matches()) {
@@ -231,6 +252,9 @@ final class SchedulerDispatcher extends KubernetesCrudDispatcher {
                 }
                 return bind(bindings.group(1), name, body);
             }
+        }
+        if (request.method() == HttpMethod.PATCH) {
+            return patches.patch(request);
         }
         if (request.method() == HttpMethod.POST || request.method() == HttpMethod.PUT) {
             Admission.Outcome admitted = admission.admit(request);

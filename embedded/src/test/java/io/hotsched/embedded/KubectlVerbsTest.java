@@ -132,4 +132,80 @@ class KubectlVerbsTest {
         assertEquals(1, r.exit());
         assertTrue(r.out().contains("Error from server (NotFound): pods \"nope\" not found"), r.out());
     }
+
+    private static Pod createPod(String name) throws Exception {
+        kubectlWithInput(
+                        "apiVersion: v1\nkind: Pod\nmetadata: {name: " + name + "}\nspec:\n"
+                                + "  containers: [{name: c, image: pause}]\n",
+                        "create",
+                        "--validate=false",
+                        "-f",
+                        "-")
+                .ok();
+        return client.pods().inNamespace("default").withName(name).get();
+    }
+
+    @Test
+    void labelAndAnnotateAddAndRemove() throws Exception {
+        createPod("marked");
+        kubectl("label", "pod", "marked", "tier=web").ok();
+        kubectl("annotate", "pod", "marked", "note=x").ok();
+        Pod p = client.pods().inNamespace("default").withName("marked").get();
+        assertEquals("web", p.getMetadata().getLabels().get("tier"));
+        assertEquals("x", p.getMetadata().getAnnotations().get("note"));
+        kubectl("label", "pod", "marked", "tier-").ok();
+        kubectl("annotate", "pod", "marked", "note-").ok();
+        p = client.pods().inNamespace("default").withName("marked").get();
+        assertFalse(p.getMetadata().getLabels() != null
+                && p.getMetadata().getLabels().containsKey("tier"));
+        assertFalse(p.getMetadata().getAnnotations() != null
+                && p.getMetadata().getAnnotations().containsKey("note"));
+    }
+
+    @Test
+    void patchOfAllThreeTypes() throws Exception {
+        createPod("patched");
+        kubectl("patch", "pod", "patched", "-p", "{\"spec\":{\"containers\":[{\"name\":\"c\",\"image\":\"pause:2\"}]}}")
+                .ok();
+        kubectl("patch", "pod", "patched", "--type=merge", "-p", "{\"metadata\":{\"labels\":{\"m\":\"1\"}}}")
+                .ok();
+        kubectl(
+                        "patch",
+                        "pod",
+                        "patched",
+                        "--type=json",
+                        "-p",
+                        "[{\"op\":\"add\",\"path\":\"/metadata/labels/j\",\"value\":\"2\"}]")
+                .ok();
+        Pod p = client.pods().inNamespace("default").withName("patched").get();
+        assertEquals(1, p.getSpec().getContainers().size());
+        assertEquals("pause:2", p.getSpec().getContainers().get(0).getImage());
+        assertEquals("1", p.getMetadata().getLabels().get("m"));
+        assertEquals("2", p.getMetadata().getLabels().get("j"));
+    }
+
+    @Test
+    void cordonDrainUncordon() throws Exception {
+        client.nodes()
+                .resource(new NodeBuilder()
+                        .withNewMetadata()
+                        .withName("node-d")
+                        .endMetadata()
+                        .build())
+                .create();
+        createPod("on-d");
+        client.pods().inNamespace("default").withName("on-d").edit(x -> {
+            x.getSpec().setNodeName("node-d");
+            return x;
+        });
+        kubectl("cordon", "node-d").ok();
+        assertEquals(true, client.nodes().withName("node-d").get().getSpec().getUnschedulable());
+        Run drained = kubectl("drain", "node-d", "--force", "--timeout=20s").ok();
+        assertTrue(drained.out().contains("drained"), drained.out());
+        assertEquals(null, client.pods().inNamespace("default").withName("on-d").get(), drained.out());
+        kubectl("uncordon", "node-d").ok();
+        Boolean unschedulable =
+                client.nodes().withName("node-d").get().getSpec().getUnschedulable();
+        assertFalse(unschedulable != null && unschedulable);
+    }
 }
