@@ -40,13 +40,6 @@ class KubectlVerbsTest {
         client = server.client();
         kubeconfig = dir.resolve("kubeconfig");
         Files.writeString(kubeconfig, server.kubeconfig());
-        client.nodes()
-                .resource(new NodeBuilder()
-                        .withNewMetadata()
-                        .withName("node-1")
-                        .endMetadata()
-                        .build())
-                .create();
     }
 
     @AfterAll
@@ -111,19 +104,10 @@ class KubectlVerbsTest {
 
     @Test
     void describePodReadsTheJsonAnswer() throws Exception {
-        kubectlWithInput(
-                        "apiVersion: v1\nkind: Pod\nmetadata: {name: described}\nspec:\n"
-                                + "  containers: [{name: c, image: pause}]\n",
-                        "create",
-                        "--validate=false",
-                        "-f",
-                        "-")
-                .ok();
+        assertNotNull(createPod("described"));
         Run r = kubectl("describe", "pod", "described").ok();
         assertTrue(r.out().contains("Name:") && r.out().contains("described"), r.out());
         assertFalse(r.out().contains("protobuf"), r.out());
-        Pod p = client.pods().inNamespace("default").withName("described").get();
-        assertNotNull(p);
     }
 
     @Test

@@ -12,9 +12,6 @@ import io.kubernetes.client.proto.Runtime;
 import io.kubernetes.client.proto.V1;
 import io.kubernetes.client.proto.V1Apps;
 import java.io.ByteArrayOutputStream;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.util.HexFormat;
 import org.junit.jupiter.api.AfterAll;
@@ -29,7 +26,6 @@ class NegotiationTest {
             + "0a110a017812001a0022002a0032003800420012001a020a001a002200";
 
     static EmbeddedApiServer server;
-    static final HttpClient http = HttpClient.newHttpClient();
 
     @BeforeAll
     static void start() throws Exception {
@@ -43,19 +39,7 @@ class NegotiationTest {
 
     private static HttpResponse<String> send(String method, String path, String contentType, byte[] body, String accept)
             throws Exception {
-        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(server.url() + path))
-                .method(
-                        method,
-                        body == null
-                                ? HttpRequest.BodyPublishers.noBody()
-                                : HttpRequest.BodyPublishers.ofByteArray(body));
-        if (contentType != null) {
-            b.header("Content-Type", contentType);
-        }
-        if (accept != null) {
-            b.header("Accept", accept);
-        }
-        return http.send(b.build(), HttpResponse.BodyHandlers.ofString());
+        return Http.send(server.url(), method, path, contentType, body, accept);
     }
 
     private static byte[] envelope(String apiVersion, String kind, ByteString raw) throws Exception {

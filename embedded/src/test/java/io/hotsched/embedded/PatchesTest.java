@@ -4,10 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -18,7 +16,6 @@ import tools.jackson.databind.json.JsonMapper;
 class PatchesTest {
 
     static EmbeddedApiServer server;
-    static final HttpClient http = HttpClient.newHttpClient();
     static final JsonMapper JSON = JsonMapper.builder().build();
 
     @BeforeAll
@@ -32,12 +29,7 @@ class PatchesTest {
     }
 
     static HttpResponse<String> send(String method, String path, String type, String body) throws Exception {
-        return http.send(
-                HttpRequest.newBuilder(URI.create(server.url() + path))
-                        .method(method, HttpRequest.BodyPublishers.ofString(body))
-                        .header("Content-Type", type)
-                        .build(),
-                HttpResponse.BodyHandlers.ofString());
+        return Http.send(server.url(), method, path, type, body.getBytes(StandardCharsets.UTF_8), null);
     }
 
     static String createPod(String name) throws Exception {
@@ -58,10 +50,8 @@ class PatchesTest {
     }
 
     static JsonNode get(String path) throws Exception {
-        return JSON.readTree(http.send(
-                        HttpRequest.newBuilder(URI.create(server.url() + path)).build(),
-                        HttpResponse.BodyHandlers.ofString())
-                .body());
+        return JSON.readTree(
+                Http.send(server.url(), "GET", path, null, null, null).body());
     }
 
     @Test
