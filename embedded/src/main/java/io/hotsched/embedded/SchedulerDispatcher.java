@@ -39,6 +39,8 @@ final class SchedulerDispatcher extends KubernetesCrudDispatcher {
     private final Object bindLock = new Object();
     private final WatchResume watchResume = new WatchResume();
     private final StoreIndex index = new StoreIndex();
+    private final Admission admission = new Admission();
+    private final Patches patches;
     private final boolean indexed;
 
     /** Named look-ups answered from the index (for the benchmark and the behaviour test). */
@@ -76,6 +78,18 @@ final class SchedulerDispatcher extends KubernetesCrudDispatcher {
     SchedulerDispatcher(List<CustomResourceDefinitionContext> crds, boolean indexed) {
         super(crds);
         this.indexed = indexed;
+        java.util.concurrent.locks.Lock write = storeWriteLock();
+        this.patches = new Patches(
+                crds.stream()
+                        .map(CustomResourceDefinitionContext::getGroup)
+                        .collect(java.util.stream.Collectors.toSet()),
+                write != null ? write : new java.util.concurrent.locks.ReentrantLock(),
+                path -> {
+                    java.util.Map.Entry<AttributeSet, String> e =
+                            findResource(getAttributeExtractor().fromPath(path));
+                    return e == null ? null : e.getValue();
+                },
+                this::route);
     }
 
     // ---- the index: kept in step on the single write path, used for named look-ups ------------------
@@ -88,6 +102,7 @@ final class SchedulerDispatcher extends KubernetesCrudDispatcher {
             GenericKubernetesResource resource,
             String newState) {
         super.processEvent(path, pathAttributes, oldAttributes, resource, newState);
+        admission.written(path, newState);
         if (!indexed) {
             return;
         }
@@ -165,6 +180,7 @@ final class SchedulerDispatcher extends KubernetesCrudDispatcher {
     public void reset() {
         super.reset();
         index.clear();
+        admission.clear();
     }
 
     private final ScaleSubresource scale = new ScaleSubresource(this::handleGet, this::mergePatch);
@@ -182,6 +198,23 @@ final class SchedulerDispatcher extends KubernetesCrudDispatcher {
 
     @Override
     public MockResponse dispatch(RecordedRequest request) {
+        MockResponse refused = Negotiation.notAcceptable(request);
+        if (refused != null) {
+            return refused;
+        }
+        try {
+            RecordedRequest readable = Negotiation.readable(request);
+            MockResponse answer = route(readable);
+            if (readable.method() == HttpMethod.GET) {
+                answer = ListKinds.typed(answer, readable.getPath());
+            }
+            return Negotiation.typed(StoreAnswers.asKubeApiserver(answer, readable));
+        } catch (Negotiation.Unsupported e) {
+            return e.answer;
+        }
+    }
+
+    private MockResponse route(RecordedRequest request) {
         String path = request.getPath();
         MockResponse scaled = path.endsWith("/scale") || path.contains("/scale?") ? scale.dispatch(request) : null;
         if (scaled != null) {
@@ -191,6 +224,10 @@ final class SchedulerDispatcher extends KubernetesCrudDispatcher {
             String doc = Discovery.document(path);
             if (doc != null) {
                 return StatusJson.json(doc);
+            }
+            if (path.startsWith("/openapi/")) {
+                // no OpenAPI document is served: say so, rather than the empty list the store answers
+                return StatusJson.failure(404, "NotFound", "the server could not find the requested resource");
             }
             boolean watch = path.contains("watch=true");
             FieldSelector.Split fields = path.contains("/pods") && !watch ? FieldSelector.split(path) : null;
@@ -213,6 +250,10 @@ final class SchedulerDispatcher extends KubernetesCrudDispatcher {
             }
         }
         if (request.method() == HttpMethod.POST) {
+            MockResponse evicted = Evictions.evict(path, this::handleDelete);
+            if (evicted != null) {
+                return evicted;
+            }
             Matcher pod = POD_BINDING.matcher(path);
             Matcher bindings = BINDINGS.matcher(path);
             if (pod.matches() || bindings.matches()) {
@@ -228,6 +269,13 @@ final class SchedulerDispatcher extends KubernetesCrudDispatcher {
                 }
                 return bind(bindings.group(1), name, body);
             }
+        }
+        if (request.method() == HttpMethod.PATCH) {
+            return patches.patch(request);
+        }
+        if (request.method() == HttpMethod.POST || request.method() == HttpMethod.PUT) {
+            Admission.Outcome admitted = admission.admit(request);
+            return admitted.refusal() != null ? admitted.refusal() : super.dispatch(admitted.request());
         }
         return super.dispatch(request);
     }

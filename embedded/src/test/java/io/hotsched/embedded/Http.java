@@ -1,0 +1,31 @@
+package io.hotsched.embedded;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+
+/** Plain HTTP requests to a server, with the headers a test chooses. */
+final class Http {
+
+    private static final HttpClient CLIENT = HttpClient.newHttpClient();
+
+    private Http() {}
+
+    static HttpResponse<String> send(
+            String base, String method, String path, String contentType, byte[] body, String accept) throws Exception {
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(base + path))
+                .method(
+                        method,
+                        body == null
+                                ? HttpRequest.BodyPublishers.noBody()
+                                : HttpRequest.BodyPublishers.ofByteArray(body));
+        if (contentType != null) {
+            b.header("Content-Type", contentType);
+        }
+        if (accept != null) {
+            b.header("Accept", accept);
+        }
+        return CLIENT.send(b.build(), HttpResponse.BodyHandlers.ofString());
+    }
+}
