@@ -2,10 +2,8 @@ package io.hotsched.launcher;
 
 import io.hotsched.embedded.standins.StandIn;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -28,8 +26,11 @@ public final class Options {
     static final String USAGE = String.join(
             "\n",
             "Usage: hotsched [options]",
+            "       hotsched apiserver [--port N] [--cluster-dir DIR] [--no-stand-in LIST] (--help for more)",
             "",
-            "Starts the hotsched scheduler platform (Apache Felix) from its distribution folder.",
+            "Starts the hotsched scheduler platform (Apache Felix) from its distribution folder;",
+            "'hotsched apiserver' runs the embedded API server alone, for schedulers started with",
+            "--kubeconfig data/kubeconfig.",
             "",
             "Options:",
             "  --home DIR          distribution folder (default: the folder that holds bin/ and lib/)",
@@ -78,32 +79,23 @@ public final class Options {
 
     public static Options parse(String... args) throws UsageException {
         Options o = new Options();
-        List<String> words = new ArrayList<>(List.of(args));
-        for (int i = 0; i < words.size(); i++) {
-            String word = words.get(i);
-            String value = null;
-            int eq = word.indexOf('=');
-            if (word.startsWith("--") && eq > 0) {
-                value = word.substring(eq + 1);
-                word = word.substring(0, eq);
-            }
+        Words words = new Words(args);
+        for (String word = words.option(); word != null; word = words.option()) {
             switch (word) {
-                case "--help", "-h" -> o.help = flag(word, value);
-                case "--version" -> o.version = flag(word, value);
-                case "--no-shell" -> o.noShell = flag(word, value);
-                case "--embedded" -> o.embedded = flag(word, value);
-                case "--once" -> o.once = flag(word, value);
-                case "--leader-elect" -> o.leaderElect = flag(word, value);
-                case "--print-kubeconfig" -> o.printKubeconfig = flag(word, value);
-                case "--no-stand-in" -> o.turnOff(value != null ? value : next(words, ++i, word));
-                case "--embedded-port" -> o.embeddedPort = port(value != null ? value : next(words, ++i, word));
-                case "--cluster-dir" -> o.clusterDir = Path.of(value != null ? value : next(words, ++i, word));
-                case "--home" -> {
-                    o.home = Path.of(value != null ? value : next(words, ++i, word));
-                }
-                case "--config" -> o.config = Path.of(value != null ? value : next(words, ++i, word));
-                case "--kubeconfig" -> o.kubeconfig = Path.of(value != null ? value : next(words, ++i, word));
-                case "--master" -> o.master = url(value != null ? value : next(words, ++i, word));
+                case "--help", "-h" -> o.help = words.flag(word);
+                case "--version" -> o.version = words.flag(word);
+                case "--no-shell" -> o.noShell = words.flag(word);
+                case "--embedded" -> o.embedded = words.flag(word);
+                case "--once" -> o.once = words.flag(word);
+                case "--leader-elect" -> o.leaderElect = words.flag(word);
+                case "--print-kubeconfig" -> o.printKubeconfig = words.flag(word);
+                case "--no-stand-in" -> words.turnOff(word, o.standIns);
+                case "--embedded-port" -> o.embeddedPort = words.port(word);
+                case "--cluster-dir" -> o.clusterDir = Path.of(words.value(word));
+                case "--home" -> o.home = Path.of(words.value(word));
+                case "--config" -> o.config = Path.of(words.value(word));
+                case "--kubeconfig" -> o.kubeconfig = Path.of(words.value(word));
+                case "--master" -> o.master = url(words.value(word));
                 default -> throw new UsageException("unknown option '" + word + "'");
             }
         }
@@ -118,42 +110,6 @@ public final class Options {
                             + "server, not to --kubeconfig or --master");
         }
         return o;
-    }
-
-    private void turnOff(String list) throws UsageException {
-        for (String name : list.split(",")) {
-            try {
-                standIns.remove(StandIn.named(name));
-            } catch (IllegalArgumentException e) {
-                throw new UsageException("--no-stand-in: " + e.getMessage());
-            }
-        }
-    }
-
-    private static boolean flag(String word, String value) throws UsageException {
-        if (value != null) {
-            throw new UsageException("option '" + word + "' takes no value");
-        }
-        return true;
-    }
-
-    private static String next(List<String> words, int i, String word) throws UsageException {
-        if (i >= words.size() || words.get(i).startsWith("--")) {
-            throw new UsageException("option '" + word + "' needs a value");
-        }
-        return words.get(i);
-    }
-
-    private static int port(String value) throws UsageException {
-        try {
-            int p = Integer.parseInt(value);
-            if (p < 0 || p > 65535) {
-                throw new NumberFormatException();
-            }
-            return p;
-        } catch (NumberFormatException e) {
-            throw new UsageException("--embedded-port '" + value + "' is not a port number (0-65535)");
-        }
     }
 
     private static String url(String value) throws UsageException {
