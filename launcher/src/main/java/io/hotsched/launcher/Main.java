@@ -72,6 +72,9 @@ public final class Main {
             err.println("hotsched: " + e.getMessage());
             return FAILED;
         }
+        if (options.printKubeconfig()) {
+            return printKubeconfig(home);
+        }
         for (String file : List.of("hotsched.config", "hotsched.kubeconfig")) {
             String path = options.frameworkProperties().get(file);
             if (path != null && !Files.isRegularFile(Path.of(path))) {
@@ -121,6 +124,17 @@ public final class Main {
             return FAILED;
         }
         return new StandaloneApiServer(err).run(options, home);
+    }
+
+    private int printKubeconfig(Path home) {
+        RunningInstance.Found found = RunningInstance.in(home);
+        if (found.kubeconfig().isEmpty()) {
+            err.println("hotsched: " + found.why());
+            return FAILED;
+        }
+        System.out.print(found.kubeconfig().get());
+        System.out.flush();
+        return OK;
     }
 
     /** The distribution folder: {@code --home} or the one this jar is in; it must hold bundle/ and etc/. */
@@ -186,9 +200,6 @@ public final class Main {
                     EmbeddedCluster.kubeconfigOf(home),
                     err);
             fw.put("hotsched.master", embedded.url());
-            if (options.printKubeconfig()) {
-                System.out.print(embedded.kubeconfig());
-            }
         }
         boolean interactive = !options.noShell() && System.console() != null;
         if (!interactive) {

@@ -7,6 +7,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * The command line. Parsing is pure: it never exits or prints, so that {@link Main} decides what a
@@ -44,7 +45,9 @@ public final class Options {
             "                      cluster is named), seeded from etc/cluster/*.yaml",
             "  --embedded-port N   port of the embedded API server on 127.0.0.1 (default: a free one)",
             "  --cluster-dir DIR   seed the embedded API server from DIR/*.yaml instead",
-            "  --print-kubeconfig  print a kubeconfig for the embedded API server (for kubectl)",
+            "  --print-kubeconfig  print the kubeconfig of the embedded API server of the instance that",
+            "                      runs from this home (bin/hotsched or bin/hotsched apiserver) and",
+            "                      exit; 1 when none runs. Starts nothing",
             "  --no-stand-in LIST  turn off stand-ins of the embedded cluster (comma-separated; repeatable):",
             "                      " + StandIn.names(EnumSet.allOf(StandIn.class)),
             "  --leader-elect      run as one of several replicas: only the holder of the Lease",
@@ -80,7 +83,9 @@ public final class Options {
     public static Options parse(String... args) throws UsageException {
         Options o = new Options();
         Words words = new Words(args);
+        Set<String> given = new TreeSet<>();
         for (String word = words.option(); word != null; word = words.option()) {
+            given.add(word);
             switch (word) {
                 case "--help", "-h" -> o.help = words.flag(word);
                 case "--version" -> o.version = words.flag(word);
@@ -99,15 +104,20 @@ public final class Options {
                 default -> throw new UsageException("unknown option '" + word + "'");
             }
         }
+        given.remove("--home");
+        given.remove("--print-kubeconfig");
+        if (o.printKubeconfig && !given.isEmpty()) {
+            throw new UsageException("--print-kubeconfig prints the kubeconfig of the instance running from the home"
+                    + " folder and exits; it takes no option but --home (not " + String.join(", ", given)
+                    + ")");
+        }
         if (o.embedded && (o.kubeconfig != null || o.master != null)) {
             throw new UsageException("--embedded cannot be combined with --kubeconfig or --master");
         }
         boolean standInsChanged = o.standIns.size() != StandIn.values().length;
-        if ((o.embeddedPort != 0 || o.clusterDir != null || o.printKubeconfig || standInsChanged)
-                && !o.embeddedMode()) {
-            throw new UsageException(
-                    "--embedded-port, --cluster-dir, --print-kubeconfig and --no-stand-in apply to the embedded API "
-                            + "server, not to --kubeconfig or --master");
+        if ((o.embeddedPort != 0 || o.clusterDir != null || standInsChanged) && !o.embeddedMode()) {
+            throw new UsageException("--embedded-port, --cluster-dir and --no-stand-in apply to the embedded API "
+                    + "server, not to --kubeconfig or --master");
         }
         return o;
     }

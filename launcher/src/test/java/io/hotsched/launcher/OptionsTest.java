@@ -47,9 +47,11 @@ class OptionsTest {
                 "--config --no-shell|option '--config' needs a value",
                 "--no-stand-in kubelet,robot|--no-stand-in: unknown stand-in 'robot' (known: kubelet, koordlet, deployment,"
                         + " replicaset, job, statefulset, daemonset, garbage-collector, persistent-volume, volume-provisioner)",
-                "--no-stand-in job --master http://x|--embedded-port, --cluster-dir, --print-kubeconfig and --no-stand-in"
+                "--no-stand-in job --master http://x|--embedded-port, --cluster-dir and --no-stand-in"
                         + " apply to the embedded API server, not to --kubeconfig or --master",
                 "--embedded-port 70000|--embedded-port '70000' is not a port number (0-65535)",
+                "--print-kubeconfig --embedded --no-shell|--print-kubeconfig prints the kubeconfig of the instance"
+                        + " running from the home folder and exits; it takes no option but --home (not --embedded, --no-shell)",
             })
     void badCommandLinesNameTheWord(String line, String message) {
         Options.UsageException e = assertThrows(Options.UsageException.class, () -> Options.parse(line.split(" ")));
@@ -65,6 +67,14 @@ class OptionsTest {
                 o.standIns());
         assertTrue(Options.USAGE.contains("--no-stand-in"));
         assertTrue(Options.USAGE.contains(StandIn.names(EnumSet.allOf(StandIn.class))));
+    }
+
+    @Test
+    void printKubeconfigTakesOnlyAHome() throws Exception {
+        Options o = Options.parse("--print-kubeconfig", "--home=/opt/h");
+        assertTrue(o.printKubeconfig());
+        assertEquals(Path.of("/opt/h"), o.home().orElseThrow());
+        assertFalse(Options.parse("--embedded").printKubeconfig());
     }
 
     @Test

@@ -24,7 +24,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
-/** {@code hotsched apiserver} as a process of its own (so SIGTERM is real). */
+/**
+ * {@code hotsched apiserver} as a process of its own (so SIGTERM is real), and
+ * {@code hotsched --print-kubeconfig} against it while it runs and after it stopped.
+ */
 class StandaloneApiServerTest {
 
     private static final Pattern URL = Pattern.compile("embedded API server at (http://127\\.0\\.0\\.1:(\\d+))");
@@ -34,7 +37,7 @@ class StandaloneApiServerTest {
 
     @Test
     @Timeout(120)
-    void servesTheSeededClusterUntilSigterm() throws Exception {
+    void servesTheSeededClusterUntilSigtermAndPrintKubeconfigFindsIt() throws Exception {
         Files.createDirectories(home.resolve("bundle"));
         Path cluster = Files.createDirectories(home.resolve("etc/cluster"));
         Files.writeString(cluster.resolve("nodes.yaml"), node("w1") + "---\n" + node("w2"));
@@ -91,6 +94,11 @@ class StandaloneApiServerTest {
             }
             assertFalse(Files.exists(home.resolve("data/cache")), "no OSGi framework storage in this mode");
 
+            Run print = main("--print-kubeconfig", "--home", home.toString());
+            assertEquals(Main.OK, print.code(), print.err());
+            assertEquals(Files.readString(home.resolve("data/kubeconfig")), print.out());
+            assertTrue(print.out().contains("server: " + url), print.out());
+
             // SIGTERM; Process.destroy() would also close the pipe the drain reads the last lines from
             assertTrue(process.toHandle().destroy());
             assertTrue(process.waitFor(30, TimeUnit.SECONDS), "still running after SIGTERM");
@@ -103,6 +111,28 @@ class StandaloneApiServerTest {
         } finally {
             process.destroyForcibly();
         }
+
+        Run after = main("--print-kubeconfig", "--home", home.toString());
+        assertEquals(Main.FAILED, after.code());
+        assertEquals("", after.out());
+        assertTrue(
+                after.err()
+                        .contains("no instance runs from " + home + ": " + home.resolve("data/kubeconfig") + " names "
+                                + url + ", which does not answer"),
+                after.err());
+    }
+
+    @Test
+    void printKubeconfigWithoutAnInstanceSaysSoAndExitsOne() throws Exception {
+        Files.createDirectories(home.resolve("bundle"));
+        Files.createDirectories(home.resolve("etc"));
+        Run r = main("--print-kubeconfig", "--home", home.toString());
+        assertEquals(Main.FAILED, r.code());
+        assertEquals("", r.out());
+        assertEquals(
+                "hotsched: no instance runs from " + home + " (" + home.resolve("data/kubeconfig")
+                        + " does not exist); start one with bin/hotsched or bin/hotsched apiserver\n",
+                r.err());
     }
 
     @Test
