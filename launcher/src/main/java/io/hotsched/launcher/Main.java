@@ -44,17 +44,12 @@ public final class Main {
         if (args.length > 0 && args[0].equals("apiserver")) {
             return runApiServer(Arrays.copyOfRange(args, 1, args.length));
         }
-        Options options;
-        try {
-            options = Options.parse(args);
-        } catch (Options.UsageException e) {
-            err.println("hotsched: " + e.getMessage());
-            err.println(Options.USAGE);
+        Options options = parse(Options::parse, args, Options.USAGE);
+        if (options == null) {
             return USAGE;
         }
         if (options.help()) {
-            System.out.println(Options.USAGE);
-            return OK;
+            return help(Options.USAGE);
         }
         Properties build = buildInfo();
         if (options.version()) {
@@ -65,12 +60,8 @@ public final class Main {
         Path home;
         try {
             home = home(options.home());
-        } catch (Options.UsageException e) {
-            err.println("hotsched: " + e.getMessage());
-            return USAGE;
-        } catch (IOException e) {
-            err.println("hotsched: " + e.getMessage());
-            return FAILED;
+        } catch (Exit e) {
+            return e.code;
         }
         if (options.printKubeconfig()) {
             return printKubeconfig(home);
@@ -100,30 +91,56 @@ public final class Main {
     }
 
     private int runApiServer(String[] args) {
-        ApiServerOptions options;
-        try {
-            options = ApiServerOptions.parse(args);
-        } catch (Options.UsageException e) {
-            err.println("hotsched: " + e.getMessage());
-            err.println(ApiServerOptions.USAGE);
+        ApiServerOptions options = parse(ApiServerOptions::parse, args, ApiServerOptions.USAGE);
+        if (options == null) {
             return USAGE;
         }
         if (options.help()) {
-            System.out.println(ApiServerOptions.USAGE);
-            return OK;
+            return help(ApiServerOptions.USAGE);
         }
         Path home;
         try {
             home = home(options.home());
             applySystemProperties(home, lookup(home, buildInfo().getProperty("version")));
-        } catch (Options.UsageException e) {
-            err.println("hotsched: " + e.getMessage());
-            return USAGE;
+        } catch (Exit e) {
+            return e.code;
         } catch (IOException e) {
             err.println("hotsched: " + e.getMessage());
             return FAILED;
         }
         return new StandaloneApiServer(err).run(options, home);
+    }
+
+    /** A command line's parser ({@link Options}, {@link ApiServerOptions}). */
+    private interface Parser<T> {
+        T parse(String... args) throws Options.UsageException;
+    }
+
+    /** The parsed command line, or null once what is wrong with it and the usage are printed. */
+    private <T> T parse(Parser<T> parser, String[] args, String usage) {
+        try {
+            return parser.parse(args);
+        } catch (Options.UsageException e) {
+            err.println("hotsched: " + e.getMessage());
+            err.println(usage);
+            return null;
+        }
+    }
+
+    private static int help(String usage) {
+        System.out.println(usage);
+        return OK;
+    }
+
+    /** The run ends with {@code code}; the reason is printed already. */
+    private static final class Exit extends Exception {
+        private static final long serialVersionUID = 1L;
+        final int code;
+
+        Exit(int code) {
+            super(null, null, false, false);
+            this.code = code;
+        }
     }
 
     private int printKubeconfig(Path home) {
@@ -138,15 +155,18 @@ public final class Main {
     }
 
     /** The distribution folder: {@code --home} or the one this jar is in; it must hold bundle/ and etc/. */
-    private static Path home(Optional<Path> given) throws Options.UsageException, IOException {
+    private Path home(Optional<Path> given) throws Exit {
         Path home;
         try {
             home = given.orElseGet(Main::defaultHome).toAbsolutePath().normalize();
         } catch (IllegalStateException e) {
-            throw new Options.UsageException(e.getMessage());
+            err.println("hotsched: " + e.getMessage());
+            throw new Exit(USAGE);
         }
         if (!Files.isDirectory(home.resolve("bundle")) || !Files.isDirectory(home.resolve("etc"))) {
-            throw new IOException(home + " is not a hotsched distribution (it needs bundle/ and etc/); use --home DIR");
+            err.println("hotsched: " + home
+                    + " is not a hotsched distribution (it needs bundle/ and etc/); use --home DIR");
+            throw new Exit(FAILED);
         }
         return home;
     }
