@@ -38,6 +38,14 @@ final class Discovery {
         GROUPS.put("policy/v1", List.of(new Res("poddisruptionbudgets", "PodDisruptionBudget", true, "pdb")));
         GROUPS.put("scheduling.k8s.io/v1", List.of(new Res("priorityclasses", "PriorityClass", false, "pc")));
         GROUPS.put("storage.k8s.io/v1", List.of(new Res("storageclasses", "StorageClass", false, "sc")));
+        GROUPS.put(
+                "resource.k8s.io/v1",
+                List.of(
+                        new Res("deviceclasses", "DeviceClass", false),
+                        new Res("resourceclaims", "ResourceClaim", true),
+                        new Res("resourceclaims/status", "ResourceClaim", true),
+                        new Res("resourceclaimtemplates", "ResourceClaimTemplate", true),
+                        new Res("resourceslices", "ResourceSlice", false)));
         GROUPS.put("events.k8s.io/v1", List.of(new Res("events", "Event", true, "ev")));
         GROUPS.put(
                 "apps/v1",

@@ -6,12 +6,24 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Optional;
 import java.util.Set;
 
 /** Starts the embedded API server for a run that names no cluster, seeded and with its kubeconfig written. */
 final class EmbeddedCluster {
 
     private EmbeddedCluster() {}
+
+    /** Where a home's embedded API server writes its kubeconfig (and where a running one is found). */
+    static Path kubeconfigOf(Path home) {
+        return home.resolve("data").resolve("kubeconfig");
+    }
+
+    /** The folder to seed from: {@code --cluster-dir}, else {@code etc/cluster/} if there is one, else none. */
+    static Path seedDir(Path home, Optional<Path> clusterDir) {
+        Path etcCluster = home.resolve("etc").resolve("cluster");
+        return clusterDir.orElse(Files.isDirectory(etcCluster) ? etcCluster : null);
+    }
 
     /**
      * @param seedDir the folder of *.yaml objects to create, or null for none

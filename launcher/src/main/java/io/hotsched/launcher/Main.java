@@ -7,9 +7,11 @@ import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Properties;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Function;
@@ -30,7 +32,7 @@ public final class Main {
     private final AtomicBoolean stopRequested = new AtomicBoolean();
     private io.hotsched.embedded.EmbeddedApiServer embedded;
 
-    private Main(PrintStream err) {
+    Main(PrintStream err) {
         this.err = err;
     }
 
@@ -39,17 +41,15 @@ public final class Main {
     }
 
     int run(String[] args) {
-        Options options;
-        try {
-            options = Options.parse(args);
-        } catch (Options.UsageException e) {
-            err.println("hotsched: " + e.getMessage());
-            err.println(Options.USAGE);
+        if (args.length > 0 && args[0].equals("apiserver")) {
+            return runApiServer(Arrays.copyOfRange(args, 1, args.length));
+        }
+        Options options = parse(Options::parse, args, Options.USAGE);
+        if (options == null) {
             return USAGE;
         }
         if (options.help()) {
-            System.out.println(Options.USAGE);
-            return OK;
+            return help(Options.USAGE);
         }
         Properties build = buildInfo();
         if (options.version()) {
@@ -59,15 +59,12 @@ public final class Main {
         }
         Path home;
         try {
-            home = options.home().orElseGet(Main::defaultHome).toAbsolutePath().normalize();
-        } catch (IllegalStateException e) {
-            err.println("hotsched: " + e.getMessage());
-            return USAGE;
+            home = home(options.home());
+        } catch (Exit e) {
+            return e.code;
         }
-        if (!Files.isDirectory(home.resolve("bundle")) || !Files.isDirectory(home.resolve("etc"))) {
-            err.println("hotsched: " + home
-                    + " is not a hotsched distribution (it needs bundle/ and etc/); use --home DIR");
-            return FAILED;
+        if (options.printKubeconfig()) {
+            return printKubeconfig(home);
         }
         for (String file : List.of("hotsched.config", "hotsched.kubeconfig")) {
             String path = options.frameworkProperties().get(file);
@@ -93,6 +90,114 @@ public final class Main {
         }
     }
 
+    private int runApiServer(String[] args) {
+        ApiServerOptions options = parse(ApiServerOptions::parse, args, ApiServerOptions.USAGE);
+        if (options == null) {
+            return USAGE;
+        }
+        if (options.help()) {
+            return help(ApiServerOptions.USAGE);
+        }
+        Path home;
+        try {
+            home = home(options.home());
+            applySystemProperties(home, lookup(home, buildInfo().getProperty("version")));
+        } catch (Exit e) {
+            return e.code;
+        } catch (IOException e) {
+            err.println("hotsched: " + e.getMessage());
+            return FAILED;
+        }
+        return new StandaloneApiServer(err).run(options, home);
+    }
+
+    /** A command line's parser ({@link Options}, {@link ApiServerOptions}). */
+    private interface Parser<T> {
+        T parse(String... args) throws Options.UsageException;
+    }
+
+    /** The parsed command line, or null once what is wrong with it and the usage are printed. */
+    private <T> T parse(Parser<T> parser, String[] args, String usage) {
+        try {
+            return parser.parse(args);
+        } catch (Options.UsageException e) {
+            err.println("hotsched: " + e.getMessage());
+            err.println(usage);
+            return null;
+        }
+    }
+
+    private static int help(String usage) {
+        System.out.println(usage);
+        return OK;
+    }
+
+    /** The run ends with {@code code}; the reason is printed already. */
+    private static final class Exit extends Exception {
+        private static final long serialVersionUID = 1L;
+        final int code;
+
+        Exit(int code) {
+            super(null, null, false, false);
+            this.code = code;
+        }
+    }
+
+    private int printKubeconfig(Path home) {
+        RunningInstance.Found found = RunningInstance.in(home);
+        if (found.kubeconfig().isEmpty()) {
+            err.println("hotsched: " + found.why());
+            return FAILED;
+        }
+        System.out.print(found.kubeconfig().get());
+        System.out.flush();
+        return OK;
+    }
+
+    /** The distribution folder: {@code --home} or the one this jar is in; it must hold bundle/ and etc/. */
+    private Path home(Optional<Path> given) throws Exit {
+        Path home;
+        try {
+            home = given.orElseGet(Main::defaultHome).toAbsolutePath().normalize();
+        } catch (IllegalStateException e) {
+            err.println("hotsched: " + e.getMessage());
+            throw new Exit(USAGE);
+        }
+        if (!Files.isDirectory(home.resolve("bundle")) || !Files.isDirectory(home.resolve("etc"))) {
+            err.println("hotsched: " + home
+                    + " is not a hotsched distribution (it needs bundle/ and etc/); use --home DIR");
+            throw new Exit(FAILED);
+        }
+        return home;
+    }
+
+    private static Function<String, String> lookup(Path home, String version) {
+        Map<String, String> known = known(home, version);
+        return name -> known.containsKey(name) ? known.get(name) : System.getProperty(name);
+    }
+
+    private static Map<String, String> known(Path home, String version) {
+        Map<String, String> known = new LinkedHashMap<>();
+        known.put("hotsched.home", home.toString());
+        known.put("hotsched.version", version);
+        return known;
+    }
+
+    /**
+     * JVM-wide settings of {@code etc/system.properties} (logging above all), which must be in place
+     * before anything creates a logger; a -D on the command line wins over the file.
+     */
+    private static void applySystemProperties(Path home, Function<String, String> lookup) throws IOException {
+        Path system = home.resolve("etc").resolve("system.properties");
+        if (Files.isRegularFile(system)) {
+            PropertiesFile.load(system, lookup).forEach((k, v) -> {
+                if (System.getProperty(k) == null) {
+                    System.setProperty(k, v);
+                }
+            });
+        }
+    }
+
     private void closeEmbedded() {
         if (embedded != null) {
             embedded.close();
@@ -102,33 +207,19 @@ public final class Main {
 
     private Platform configure(Path home, Options options, String version) throws IOException {
         Path etc = home.resolve("etc");
-        Map<String, String> known = new LinkedHashMap<>();
-        known.put("hotsched.home", home.toString());
-        known.put("hotsched.version", version);
-        Function<String, String> lookup = name -> known.containsKey(name) ? known.get(name) : System.getProperty(name);
-
-        // JVM-wide settings (logging above all) must be in place before any bundle creates a logger;
-        // a -D on the command line wins over the file.
-        Path system = etc.resolve("system.properties");
-        if (Files.isRegularFile(system)) {
-            PropertiesFile.load(system, lookup).forEach((k, v) -> {
-                if (System.getProperty(k) == null) {
-                    System.setProperty(k, v);
-                }
-            });
-        }
-        Map<String, String> fw = new LinkedHashMap<>(known);
+        Function<String, String> lookup = lookup(home, version);
+        applySystemProperties(home, lookup);
+        Map<String, String> fw = new LinkedHashMap<>(known(home, version));
         fw.putAll(PropertiesFile.load(etc.resolve("config.properties"), lookup));
         fw.putAll(options.frameworkProperties());
         if (options.embeddedMode()) {
-            Path seed = options.clusterDir()
-                    .orElse(Files.isDirectory(etc.resolve("cluster")) ? etc.resolve("cluster") : null);
-            Path kubeconfig = home.resolve("data").resolve("kubeconfig");
-            embedded = EmbeddedCluster.start(options.embeddedPort(), seed, options.standIns(), kubeconfig, err);
+            embedded = EmbeddedCluster.start(
+                    options.embeddedPort(),
+                    EmbeddedCluster.seedDir(home, options.clusterDir()),
+                    options.standIns(),
+                    EmbeddedCluster.kubeconfigOf(home),
+                    err);
             fw.put("hotsched.master", embedded.url());
-            if (options.printKubeconfig()) {
-                System.out.print(embedded.kubeconfig());
-            }
         }
         boolean interactive = !options.noShell() && System.console() != null;
         if (!interactive) {

@@ -2,13 +2,12 @@ package io.hotsched.launcher;
 
 import io.hotsched.embedded.standins.StandIn;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * The command line. Parsing is pure: it never exits or prints, so that {@link Main} decides what a
@@ -28,8 +27,11 @@ public final class Options {
     static final String USAGE = String.join(
             "\n",
             "Usage: hotsched [options]",
+            "       hotsched apiserver [--port N] [--cluster-dir DIR] [--no-stand-in LIST] (--help for more)",
             "",
-            "Starts the hotsched scheduler platform (Apache Felix) from its distribution folder.",
+            "Starts the hotsched scheduler platform (Apache Felix) from its distribution folder;",
+            "'hotsched apiserver' runs the embedded API server alone, for schedulers started with",
+            "--kubeconfig data/kubeconfig.",
             "",
             "Options:",
             "  --home DIR          distribution folder (default: the folder that holds bin/ and lib/)",
@@ -43,7 +45,9 @@ public final class Options {
             "                      cluster is named), seeded from etc/cluster/*.yaml",
             "  --embedded-port N   port of the embedded API server on 127.0.0.1 (default: a free one)",
             "  --cluster-dir DIR   seed the embedded API server from DIR/*.yaml instead",
-            "  --print-kubeconfig  print a kubeconfig for the embedded API server (for kubectl)",
+            "  --print-kubeconfig  print the kubeconfig of the embedded API server of the instance that",
+            "                      runs from this home (bin/hotsched or bin/hotsched apiserver) and",
+            "                      exit; 1 when none runs. Starts nothing",
             "  --no-stand-in LIST  turn off stand-ins of the embedded cluster (comma-separated; repeatable):",
             "                      " + StandIn.names(EnumSet.allOf(StandIn.class)),
             "  --leader-elect      run as one of several replicas: only the holder of the Lease",
@@ -78,82 +82,44 @@ public final class Options {
 
     public static Options parse(String... args) throws UsageException {
         Options o = new Options();
-        List<String> words = new ArrayList<>(List.of(args));
-        for (int i = 0; i < words.size(); i++) {
-            String word = words.get(i);
-            String value = null;
-            int eq = word.indexOf('=');
-            if (word.startsWith("--") && eq > 0) {
-                value = word.substring(eq + 1);
-                word = word.substring(0, eq);
-            }
+        Words words = new Words(args);
+        Set<String> given = new TreeSet<>();
+        for (String word = words.option(); word != null; word = words.option()) {
+            given.add(word);
             switch (word) {
-                case "--help", "-h" -> o.help = flag(word, value);
-                case "--version" -> o.version = flag(word, value);
-                case "--no-shell" -> o.noShell = flag(word, value);
-                case "--embedded" -> o.embedded = flag(word, value);
-                case "--once" -> o.once = flag(word, value);
-                case "--leader-elect" -> o.leaderElect = flag(word, value);
-                case "--print-kubeconfig" -> o.printKubeconfig = flag(word, value);
-                case "--no-stand-in" -> o.turnOff(value != null ? value : next(words, ++i, word));
-                case "--embedded-port" -> o.embeddedPort = port(value != null ? value : next(words, ++i, word));
-                case "--cluster-dir" -> o.clusterDir = Path.of(value != null ? value : next(words, ++i, word));
-                case "--home" -> {
-                    o.home = Path.of(value != null ? value : next(words, ++i, word));
-                }
-                case "--config" -> o.config = Path.of(value != null ? value : next(words, ++i, word));
-                case "--kubeconfig" -> o.kubeconfig = Path.of(value != null ? value : next(words, ++i, word));
-                case "--master" -> o.master = url(value != null ? value : next(words, ++i, word));
+                case "--help", "-h" -> o.help = words.flag(word);
+                case "--version" -> o.version = words.flag(word);
+                case "--no-shell" -> o.noShell = words.flag(word);
+                case "--embedded" -> o.embedded = words.flag(word);
+                case "--once" -> o.once = words.flag(word);
+                case "--leader-elect" -> o.leaderElect = words.flag(word);
+                case "--print-kubeconfig" -> o.printKubeconfig = words.flag(word);
+                case "--no-stand-in" -> words.turnOff(word, o.standIns);
+                case "--embedded-port" -> o.embeddedPort = words.port(word);
+                case "--cluster-dir" -> o.clusterDir = Path.of(words.value(word));
+                case "--home" -> o.home = Path.of(words.value(word));
+                case "--config" -> o.config = Path.of(words.value(word));
+                case "--kubeconfig" -> o.kubeconfig = Path.of(words.value(word));
+                case "--master" -> o.master = url(words.value(word));
                 default -> throw new UsageException("unknown option '" + word + "'");
             }
+        }
+        given.remove("--home");
+        given.remove("--print-kubeconfig");
+        if (o.printKubeconfig && !given.isEmpty()) {
+            throw new UsageException("--print-kubeconfig prints the kubeconfig of the instance running from the home"
+                    + " folder and exits; it takes no option but --home (not " + String.join(", ", given)
+                    + ")");
         }
         if (o.embedded && (o.kubeconfig != null || o.master != null)) {
             throw new UsageException("--embedded cannot be combined with --kubeconfig or --master");
         }
         boolean standInsChanged = o.standIns.size() != StandIn.values().length;
-        if ((o.embeddedPort != 0 || o.clusterDir != null || o.printKubeconfig || standInsChanged)
-                && !o.embeddedMode()) {
-            throw new UsageException(
-                    "--embedded-port, --cluster-dir, --print-kubeconfig and --no-stand-in apply to the embedded API "
-                            + "server, not to --kubeconfig or --master");
+        if ((o.embeddedPort != 0 || o.clusterDir != null || standInsChanged) && !o.embeddedMode()) {
+            throw new UsageException("--embedded-port, --cluster-dir and --no-stand-in apply to the embedded API "
+                    + "server, not to --kubeconfig or --master");
         }
         return o;
-    }
-
-    private void turnOff(String list) throws UsageException {
-        for (String name : list.split(",")) {
-            try {
-                standIns.remove(StandIn.named(name));
-            } catch (IllegalArgumentException e) {
-                throw new UsageException("--no-stand-in: " + e.getMessage());
-            }
-        }
-    }
-
-    private static boolean flag(String word, String value) throws UsageException {
-        if (value != null) {
-            throw new UsageException("option '" + word + "' takes no value");
-        }
-        return true;
-    }
-
-    private static String next(List<String> words, int i, String word) throws UsageException {
-        if (i >= words.size() || words.get(i).startsWith("--")) {
-            throw new UsageException("option '" + word + "' needs a value");
-        }
-        return words.get(i);
-    }
-
-    private static int port(String value) throws UsageException {
-        try {
-            int p = Integer.parseInt(value);
-            if (p < 0 || p > 65535) {
-                throw new NumberFormatException();
-            }
-            return p;
-        } catch (NumberFormatException e) {
-            throw new UsageException("--embedded-port '" + value + "' is not a port number (0-65535)");
-        }
     }
 
     private static String url(String value) throws UsageException {

@@ -46,9 +46,12 @@ class OptionsTest {
                 "--embedded --master http://x|--embedded cannot be combined with --kubeconfig or --master",
                 "--config --no-shell|option '--config' needs a value",
                 "--no-stand-in kubelet,robot|--no-stand-in: unknown stand-in 'robot' (known: kubelet, koordlet, deployment,"
-                        + " replicaset, job, statefulset, daemonset, garbage-collector, persistent-volume, volume-provisioner)",
-                "--no-stand-in job --master http://x|--embedded-port, --cluster-dir, --print-kubeconfig and --no-stand-in"
+                        + " replicaset, job, statefulset, daemonset, garbage-collector, persistent-volume, volume-provisioner, resource-claim)",
+                "--no-stand-in job --master http://x|--embedded-port, --cluster-dir and --no-stand-in"
                         + " apply to the embedded API server, not to --kubeconfig or --master",
+                "--embedded-port 70000|--embedded-port '70000' is not a port number (0-65535)",
+                "--print-kubeconfig --embedded --no-shell|--print-kubeconfig prints the kubeconfig of the instance"
+                        + " running from the home folder and exits; it takes no option but --home (not --embedded, --no-shell)",
             })
     void badCommandLinesNameTheWord(String line, String message) {
         Options.UsageException e = assertThrows(Options.UsageException.class, () -> Options.parse(line.split(" ")));
@@ -64,6 +67,51 @@ class OptionsTest {
                 o.standIns());
         assertTrue(Options.USAGE.contains("--no-stand-in"));
         assertTrue(Options.USAGE.contains(StandIn.names(EnumSet.allOf(StandIn.class))));
+    }
+
+    @Test
+    void printKubeconfigTakesOnlyAHome() throws Exception {
+        Options o = Options.parse("--print-kubeconfig", "--home=/opt/h");
+        assertTrue(o.printKubeconfig());
+        assertEquals(Path.of("/opt/h"), o.home().orElseThrow());
+        assertFalse(Options.parse("--embedded").printKubeconfig());
+    }
+
+    @Test
+    void apiserverOptions() throws Exception {
+        ApiServerOptions o = ApiServerOptions.parse(
+                "--port", "6443", "--cluster-dir=/c", "--home", "/h", "--no-stand-in", "kubelet,job");
+        assertEquals(6443, o.port());
+        assertEquals(Path.of("/c"), o.clusterDir().orElseThrow());
+        assertEquals(Path.of("/h"), o.home().orElseThrow());
+        assertEquals(EnumSet.complementOf(EnumSet.of(StandIn.KUBELET, StandIn.JOB)), o.standIns());
+        assertFalse(o.help());
+        ApiServerOptions none = ApiServerOptions.parse();
+        assertEquals(0, none.port());
+        assertTrue(none.clusterDir().isEmpty());
+        assertEquals(EnumSet.allOf(StandIn.class), none.standIns());
+        assertTrue(ApiServerOptions.parse("-h").help());
+        assertTrue(ApiServerOptions.USAGE.contains(StandIn.names(EnumSet.allOf(StandIn.class))));
+        assertTrue(Options.USAGE.contains("hotsched apiserver [--port N] [--cluster-dir DIR]"));
+    }
+
+    @ParameterizedTest
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "--port|option '--port' needs a value",
+                "--port x|--port 'x' is not a port number (0-65535)",
+                "--port -1|--port '-1' is not a port number (0-65535)",
+                "--help=yes|option '--help' takes no value",
+                "--no-stand-in robot|--no-stand-in: unknown stand-in 'robot' (known: "
+                        + "kubelet, koordlet, deployment, replicaset, job, statefulset, daemonset, garbage-collector,"
+                        + " persistent-volume, volume-provisioner, resource-claim)",
+                "--kubeconfig k|unknown option '--kubeconfig' of 'hotsched apiserver'",
+            })
+    void badApiserverCommandLinesNameTheWord(String line, String message) {
+        Options.UsageException e =
+                assertThrows(Options.UsageException.class, () -> ApiServerOptions.parse(line.split(" ")));
+        assertEquals(message, e.getMessage());
     }
 
     @Test

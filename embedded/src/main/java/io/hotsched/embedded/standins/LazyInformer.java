@@ -65,6 +65,11 @@ final class LazyInformer<T extends HasMetadata> implements AutoCloseable {
         return informer == null ? List.of() : informer.getIndexer().byIndex(BY_OWNER, uid);
     }
 
+    /** The cached object of key {@code namespace/name}; null when absent or not running. */
+    synchronized T get(String key) {
+        return informer == null ? null : informer.getStore().getByKey(key);
+    }
+
     synchronized List<T> all() {
         return informer == null ? List.of() : informer.getStore().list();
     }

@@ -26,7 +26,9 @@ public enum StandIn {
     /** Binds PersistentVolumeClaims to PersistentVolumes. */
     PERSISTENT_VOLUME,
     /** Provisions volumes for claims of classes with a provisioner. */
-    VOLUME_PROVISIONER;
+    VOLUME_PROVISIONER,
+    /** Creates ResourceClaims from the ResourceClaimTemplates pods name. */
+    RESOURCE_CLAIM;
 
     public String cliName() {
         return name().toLowerCase(Locale.ROOT).replace('_', '-');
