@@ -28,17 +28,18 @@ final class Tables {
 
     /** A Table of the pods of a pod list or of one pod, as of {@code now}. */
     static ObjectNode pods(JsonNode listOrPod, Instant now) {
-        ObjectNode t = table(listOrPod);
-        ArrayNode cols = (ArrayNode) t.get("columnDefinitions");
-        column(cols, "Name", "string", "name", 0);
-        column(cols, "Ready", "string", "", 0);
-        column(cols, "Status", "string", "", 0);
-        column(cols, "Restarts", "string", "", 0);
-        column(cols, "Age", "string", "", 0);
-        column(cols, "IP", "string", "", 1);
-        column(cols, "Node", "string", "", 1);
-        column(cols, "Nominated Node", "string", "", 1);
-        column(cols, "Readiness Gates", "string", "", 1);
+        ObjectNode t = table(
+                listOrPod,
+                5,
+                "Name",
+                "Ready",
+                "Status",
+                "Restarts",
+                "Age",
+                "IP",
+                "Node",
+                "Nominated Node",
+                "Readiness Gates");
         for (JsonNode pod : items(listOrPod)) {
             JsonNode status = pod.path("status");
             int containers = pod.path("spec").path("containers").size();
@@ -77,17 +78,18 @@ final class Tables {
 
     /** A Table of the nodes of a node list or of one node, as of {@code now}. */
     static ObjectNode nodes(JsonNode listOrNode, Instant now) {
-        ObjectNode t = table(listOrNode);
-        ArrayNode cols = (ArrayNode) t.get("columnDefinitions");
-        column(cols, "Name", "string", "name", 0);
-        column(cols, "Status", "string", "", 0);
-        column(cols, "Roles", "string", "", 0);
-        column(cols, "Age", "string", "", 0);
-        column(cols, "Version", "string", "", 0);
-        column(cols, "Internal-IP", "string", "", 1);
-        column(cols, "OS-Image", "string", "", 1);
-        column(cols, "Kernel-Version", "string", "", 1);
-        column(cols, "Container-Runtime", "string", "", 1);
+        ObjectNode t = table(
+                listOrNode,
+                5,
+                "Name",
+                "Status",
+                "Roles",
+                "Age",
+                "Version",
+                "Internal-IP",
+                "OS-Image",
+                "Kernel-Version",
+                "Container-Runtime");
         for (JsonNode node : items(listOrNode)) {
             JsonNode status = node.path("status");
             boolean readyKnown = false;
@@ -132,7 +134,11 @@ final class Tables {
         return t;
     }
 
-    private static ObjectNode table(JsonNode source) {
+    /**
+     * An empty Table of string columns, the first the object's name; the columns from index {@code wideFrom}
+     * on are priority 1 (shown by {@code -o wide} only).
+     */
+    private static ObjectNode table(JsonNode source, int wideFrom, String... columns) {
         ObjectNode t = F.objectNode();
         t.put("kind", "Table");
         t.put("apiVersion", "meta.k8s.io/v1");
@@ -141,7 +147,15 @@ final class Tables {
         if (!rv.isEmpty()) {
             meta.put("resourceVersion", rv);
         }
-        t.putArray("columnDefinitions");
+        ArrayNode cols = t.putArray("columnDefinitions");
+        for (int i = 0; i < columns.length; i++) {
+            ObjectNode c = cols.addObject();
+            c.put("name", columns[i]);
+            c.put("type", "string");
+            c.put("format", i == 0 ? "name" : "");
+            c.put("description", "");
+            c.put("priority", i < wideFrom ? 0 : 1);
+        }
         t.putArray("rows");
         return t;
     }
@@ -154,15 +168,6 @@ final class Tables {
             out.add(listOrObject);
         }
         return out;
-    }
-
-    private static void column(ArrayNode cols, String name, String type, String format, int priority) {
-        ObjectNode c = cols.addObject();
-        c.put("name", name);
-        c.put("type", type);
-        c.put("format", format);
-        c.put("description", "");
-        c.put("priority", priority);
     }
 
     private static void row(ObjectNode table, JsonNode object, JsonNode... cells) {

@@ -11,30 +11,18 @@ import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.Toleration;
 import io.fabric8.kubernetes.api.model.scheduling.v1.PriorityClassBuilder;
-import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** What kube-apiserver defaults and admits on a new pod, over HTTP. */
 class DefaultingTest {
 
-    EmbeddedApiServer server;
-    KubernetesClient client;
-
-    @BeforeEach
-    void start() throws Exception {
-        server = new EmbeddedApiServer().start(0);
-        client = server.client();
-    }
-
-    @AfterEach
-    void stop() {
-        server.close();
-    }
+    /** A server for each test: the priority classes one test creates would change what another sees. */
+    @RegisterExtension
+    final ApiServer api = new ApiServer();
 
     private static PodBuilder pod(String name) {
         return new PodBuilder()
@@ -53,7 +41,7 @@ class DefaultingTest {
     }
 
     private Pod create(Pod p) {
-        return client.pods().inNamespace("default").resource(p).create();
+        return api.client().pods().inNamespace("default").resource(p).create();
     }
 
     @Test
@@ -84,7 +72,8 @@ class DefaultingTest {
         // the stored pod, not only the answer
         assertEquals(
                 "default-scheduler",
-                client.pods()
+                api.client()
+                        .pods()
                         .inNamespace("default")
                         .withName("bare")
                         .get()
@@ -132,7 +121,8 @@ class DefaultingTest {
 
     @Test
     void priorityComesFromTheClassOrTheGlobalDefault() {
-        client.resource(new PriorityClassBuilder()
+        api.client()
+                .resource(new PriorityClassBuilder()
                         .withNewMetadata()
                         .withName("gold")
                         .endMetadata()
@@ -167,7 +157,8 @@ class DefaultingTest {
                         + " priority admission controller computed 1000 from the given PriorityClass name",
                 e.getStatus().getMessage());
 
-        client.resource(new PriorityClassBuilder()
+        api.client()
+                .resource(new PriorityClassBuilder()
                         .withNewMetadata()
                         .withName("silver")
                         .endMetadata()
@@ -179,8 +170,9 @@ class DefaultingTest {
         assertEquals("silver", plain.getSpec().getPriorityClassName());
         assertEquals(100, plain.getSpec().getPriority());
 
-        client.scheduling().v1().priorityClasses().withName("silver").delete();
-        client.scheduling()
+        api.client().scheduling().v1().priorityClasses().withName("silver").delete();
+        api.client()
+                .scheduling()
                 .v1()
                 .priorityClasses()
                 .withName("silver")
@@ -191,7 +183,8 @@ class DefaultingTest {
     @Test
     void aStaleUpdateIsAConflictAndADuplicateCreateAlreadyExists() {
         Pod p = create(pod("v").build());
-        Pod newer = client.pods()
+        Pod newer = api.client()
+                .pods()
                 .inNamespace("default")
                 .withName("v")
                 .edit(x -> new PodBuilder(x)
@@ -204,7 +197,7 @@ class DefaultingTest {
         p.getMetadata().setLabels(Map.of("b", "2"));
         KubernetesClientException stale = assertThrows(
                 KubernetesClientException.class,
-                () -> client.pods().inNamespace("default").resource(p).update());
+                () -> api.client().pods().inNamespace("default").resource(p).update());
         assertEquals(409, stale.getCode());
         assertEquals("Conflict", stale.getStatus().getReason());
         assertEquals(
@@ -220,7 +213,8 @@ class DefaultingTest {
 
     @Test
     void aNamespaceIsActive() {
-        var ns = client.namespaces()
+        var ns = api.client()
+                .namespaces()
                 .resource(new io.fabric8.kubernetes.api.model.NamespaceBuilder()
                         .withNewMetadata()
                         .withName("fresh")

@@ -1,117 +1,78 @@
 package io.hotsched.embedded;
 
+import static io.hotsched.embedded.TestObjects.binding;
+import static io.hotsched.embedded.TestObjects.pod;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.fabric8.kubernetes.api.model.BindingBuilder;
-import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
-import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.Watch;
 import io.fabric8.kubernetes.client.Watcher;
 import io.fabric8.kubernetes.client.WatcherException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /** The embedded server over HTTP: binding semantics, watches, discovery, seeding. */
 class EmbeddedApiServerTest {
 
-    static EmbeddedApiServer server;
-    static KubernetesClient client;
-
-    @BeforeAll
-    static void start() throws Exception {
-        server = new EmbeddedApiServer().start(0);
-        client = server.client();
-        client.nodes()
-                .resource(new NodeBuilder()
-                        .withNewMetadata()
-                        .withName("n1")
-                        .endMetadata()
-                        .build())
-                .create();
-    }
-
-    @AfterAll
-    static void stop() {
-        server.close();
-    }
-
-    private static Pod pod(String name) {
-        return new PodBuilder()
-                .withNewMetadata()
-                .withName(name)
-                .withNamespace("default")
-                .endMetadata()
-                .withNewSpec()
-                .addNewContainer()
-                .withName("c")
-                .withImage("pause")
-                .endContainer()
-                .endSpec()
-                .build();
-    }
+    @RegisterExtension
+    static final ApiServer API = new ApiServer().withNodes("n1");
 
     private static String phase(String ns, String name) {
-        Pod p = client.pods().inNamespace(ns).withName(name).get();
+        Pod p = API.client().pods().inNamespace(ns).withName(name).get();
         return p.getStatus() == null ? null : p.getStatus().getPhase();
     }
 
+    private static String nodeOf(String pod) {
+        return API.client()
+                .pods()
+                .inNamespace("default")
+                .withName(pod)
+                .get()
+                .getSpec()
+                .getNodeName();
+    }
+
     private static void bind(String ns, String pod, String node) {
-        client.bindings()
-                .inNamespace(ns)
-                .resource(new BindingBuilder()
-                        .withNewMetadata()
-                        .withName(pod)
-                        .endMetadata()
-                        .withNewTarget()
-                        .withKind("Node")
-                        .withName(node)
-                        .endTarget()
-                        .build())
-                .create();
+        API.client().bindings().inNamespace(ns).resource(binding(pod, node)).create();
+    }
+
+    private static HttpResponse<String> post(String path, String json) throws Exception {
+        return Http.send(
+                API.server().url(), "POST", path, "application/json", json.getBytes(StandardCharsets.UTF_8), null);
+    }
+
+    private static HttpResponse<String> get(String path, String accept) throws Exception {
+        return Http.send(API.server().url(), "GET", path, null, null, accept);
     }
 
     @Test
     void theBindingSubresourceOfAPod() throws Exception {
-        client.pods().resource(pod("sub")).create();
-        HttpResponse<String> r = HttpClient.newHttpClient()
-                .send(
-                        HttpRequest.newBuilder(URI.create(server.url() + "/api/v1/namespaces/default/pods/sub/binding"))
-                                .header("Content-Type", "application/json")
-                                .POST(HttpRequest.BodyPublishers.ofString(
-                                        "{\"apiVersion\":\"v1\",\"kind\":\"Binding\",\"metadata\":{\"name\":\"sub\"},"
-                                                + "\"target\":{\"kind\":\"Node\",\"name\":\"n1\"}}"))
-                                .build(),
-                        HttpResponse.BodyHandlers.ofString());
+        API.client().pods().resource(pod("default", "sub")).create();
+        HttpResponse<String> r = post(
+                "/api/v1/namespaces/default/pods/sub/binding",
+                "{\"apiVersion\":\"v1\",\"kind\":\"Binding\",\"metadata\":{\"name\":\"sub\"},"
+                        + "\"target\":{\"kind\":\"Node\",\"name\":\"n1\"}}");
         assertEquals(201, r.statusCode(), r.body());
-        assertEquals(
-                "n1",
-                client.pods()
-                        .inNamespace("default")
-                        .withName("sub")
-                        .get()
-                        .getSpec()
-                        .getNodeName());
+        assertEquals("n1", nodeOf("sub"));
     }
 
     @Test
     void bindingSetsNodeNameOnceAndWatchersSeeIt() throws Exception {
-        client.pods().resource(pod("b1")).create();
+        API.client().pods().resource(pod("default", "b1")).create();
         CountDownLatch seen = new CountDownLatch(1);
-        Watch w = client.pods().inNamespace("default").withName("b1").watch(new Watcher<>() {
+        Watch w = API.client().pods().inNamespace("default").withName("b1").watch(new Watcher<>() {
             @Override
             public void eventReceived(Action action, Pod p) {
                 if (action == Action.MODIFIED && "n1".equals(p.getSpec().getNodeName())) {
@@ -125,14 +86,7 @@ class EmbeddedApiServerTest {
         bind("default", "b1", "n1");
         assertTrue(seen.await(10, TimeUnit.SECONDS), "watcher saw the binding");
         w.close();
-        assertEquals(
-                "n1",
-                client.pods()
-                        .inNamespace("default")
-                        .withName("b1")
-                        .get()
-                        .getSpec()
-                        .getNodeName());
+        assertEquals("n1", nodeOf("b1"));
 
         KubernetesClientException again = org.junit.jupiter.api.Assertions.assertThrows(
                 KubernetesClientException.class, () -> bind("default", "b1", "n2"));
@@ -142,60 +96,46 @@ class EmbeddedApiServerTest {
 
     @Test
     void bindingAMissingPodIs404AndTheBindingsEndpointWorks() throws Exception {
-        HttpClient http = HttpClient.newHttpClient();
         String binding =
                 "{\"apiVersion\":\"v1\",\"kind\":\"Binding\",\"metadata\":{\"name\":\"%s\"},\"target\":{\"kind\":\"Node\",\"name\":\"n1\"}}";
-        HttpResponse<String> missing = http.send(
-                HttpRequest.newBuilder(URI.create(server.url() + "/api/v1/namespaces/default/bindings"))
-                        .header("Content-Type", "application/json")
-                        .POST(HttpRequest.BodyPublishers.ofString(binding.formatted("ghost")))
-                        .build(),
-                HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> missing = post("/api/v1/namespaces/default/bindings", binding.formatted("ghost"));
         assertEquals(404, missing.statusCode());
-        client.pods().resource(pod("b2")).create();
-        HttpResponse<String> ok = http.send(
-                HttpRequest.newBuilder(URI.create(server.url() + "/api/v1/namespaces/default/bindings"))
-                        .header("Content-Type", "application/json")
-                        .POST(HttpRequest.BodyPublishers.ofString(binding.formatted("b2")))
-                        .build(),
-                HttpResponse.BodyHandlers.ofString());
+        API.client().pods().resource(pod("default", "b2")).create();
+        HttpResponse<String> ok = post("/api/v1/namespaces/default/bindings", binding.formatted("b2"));
         assertEquals(201, ok.statusCode());
-        assertEquals(
-                "n1",
-                client.pods()
-                        .inNamespace("default")
-                        .withName("b2")
-                        .get()
-                        .getSpec()
-                        .getNodeName());
+        assertEquals("n1", nodeOf("b2"));
     }
 
     @Test
     void podFieldSelectorsOnNodeNameAndPhase() {
-        client.pods().resource(pod("fs-unbound")).create();
-        client.pods().resource(pod("fs-bound")).create();
+        API.client().pods().resource(pod("default", "fs-unbound")).create();
+        API.client().pods().resource(pod("default", "fs-bound")).create();
         bind("default", "fs-bound", "n1");
-        var unbound = client.pods()
+        var unbound = API.client()
+                .pods()
                 .inNamespace("default")
                 .withField("spec.nodeName", "")
                 .list()
                 .getItems();
         assertTrue(unbound.stream().anyMatch(p -> p.getMetadata().getName().equals("fs-unbound")));
         assertTrue(unbound.stream().noneMatch(p -> p.getSpec().getNodeName() != null));
-        var onN1 = client.pods()
+        var onN1 = API.client()
+                .pods()
                 .inNamespace("default")
                 .withField("spec.nodeName", "n1")
                 .list()
                 .getItems();
         assertTrue(onN1.stream().anyMatch(p -> p.getMetadata().getName().equals("fs-bound")));
         assertTrue(onN1.stream().allMatch(p -> "n1".equals(p.getSpec().getNodeName())));
-        var notSucceeded = client.pods()
+        var notSucceeded = API.client()
+                .pods()
                 .inNamespace("default")
                 .withoutField("status.phase", "Succeeded")
                 .list()
                 .getItems();
         assertTrue(notSucceeded.size() >= 2);
-        var byName = client.pods()
+        var byName = API.client()
+                .pods()
                 .inNamespace("default")
                 .withField("metadata.name", "fs-bound")
                 .withField("spec.nodeName", "n1")
@@ -206,16 +146,11 @@ class EmbeddedApiServerTest {
 
     @Test
     void kubectlsTableRequestGetsPodAndNodeColumns() throws Exception {
-        client.pods().resource(pod("tbl")).create();
+        API.client().pods().resource(pod("default", "tbl")).create();
         bind("default", "tbl", "n1");
         String accept =
                 "application/json;as=Table;v=v1;g=meta.k8s.io,application/json;as=Table;v=v1beta1;g=meta.k8s.io,application/json";
-        HttpClient http = HttpClient.newHttpClient();
-        HttpResponse<String> pods = http.send(
-                HttpRequest.newBuilder(URI.create(server.url() + "/api/v1/namespaces/default/pods/tbl"))
-                        .header("Accept", accept)
-                        .build(),
-                HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> pods = get("/api/v1/namespaces/default/pods/tbl", accept);
         assertEquals(200, pods.statusCode(), pods.body());
         tools.jackson.databind.JsonNode t =
                 tools.jackson.databind.json.JsonMapper.builder().build().readTree(pods.body());
@@ -234,16 +169,13 @@ class EmbeddedApiServerTest {
                         .path("namespace")
                         .asText());
 
-        HttpResponse<String> nodes = http.send(
-                HttpRequest.newBuilder(URI.create(server.url() + "/api/v1/nodes"))
-                        .header("Accept", accept)
-                        .build(),
-                HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> nodes = get("/api/v1/nodes", accept);
         assertTrue(nodes.body().contains("\"cells\":[\"n1\",\"Ready\""), nodes.body());
         // a client that does not ask for a Table gets the objects
         assertEquals(
                 "tbl",
-                client.pods()
+                API.client()
+                        .pods()
                         .inNamespace("default")
                         .withName("tbl")
                         .get()
@@ -253,7 +185,7 @@ class EmbeddedApiServerTest {
 
     @Test
     void theKoordletStandInReportsNodeMetricsAgain() {
-        var metrics = client.genericKubernetesResources("slo.koordinator.sh/v1alpha1", "NodeMetric");
+        var metrics = API.client().genericKubernetesResources("slo.koordinator.sh/v1alpha1", "NodeMetric");
         io.fabric8.kubernetes.api.model.GenericKubernetesResource m =
                 new io.fabric8.kubernetes.api.model.GenericKubernetesResourceBuilder()
                         .withApiVersion("slo.koordinator.sh/v1alpha1")
@@ -271,7 +203,8 @@ class EmbeddedApiServerTest {
                         java.util.Map.of("nodeUsage", java.util.Map.of("resources", java.util.Map.of("cpu", "2")))));
         metrics.resource(m).create();
         java.time.Instant now = java.time.Instant.parse("2026-06-01T12:00:00Z");
-        assertTrue(new KoordletStandIn(client, java.time.Clock.fixed(now, java.time.ZoneOffset.UTC)).report() >= 1);
+        assertTrue(
+                new KoordletStandIn(API.client(), java.time.Clock.fixed(now, java.time.ZoneOffset.UTC)).report() >= 1);
         @SuppressWarnings("unchecked")
         var status = (java.util.Map<String, Object>)
                 metrics.withName("koordlet-n").get().getAdditionalProperties().get("status");
@@ -286,23 +219,25 @@ class EmbeddedApiServerTest {
     @Test
     void setBasedLabelSelectorsAreAnsweredNotIgnored() {
         for (String[] p : new String[][] {{"sel-web", "web"}, {"sel-db", "db"}, {"sel-cache", "cache"}}) {
-            client.pods()
-                    .resource(new PodBuilder(pod(p[0]))
+            API.client()
+                    .pods()
+                    .resource(new PodBuilder(pod("default", p[0]))
                             .editMetadata()
                             .addToLabels("sel", p[1])
                             .endMetadata()
                             .build())
                     .create();
         }
-        client.pods()
-                .resource(new PodBuilder(pod("sel-canary"))
+        API.client()
+                .pods()
+                .resource(new PodBuilder(pod("default", "sel-canary"))
                         .editMetadata()
                         .addToLabels("sel", "web")
                         .addToLabels("canary", "1")
                         .endMetadata()
                         .build())
                 .create();
-        var pods = client.pods().inNamespace("default");
+        var pods = API.client().pods().inNamespace("default");
         assertEquals(
                 java.util.Set.of("sel-web", "sel-db", "sel-canary"),
                 names(pods.withLabelIn("sel", "web", "db").list().getItems()));
@@ -330,24 +265,20 @@ class EmbeddedApiServerTest {
         return out;
     }
 
-    @Test
-    void agesAreWrittenAsKubectlWritesThem() {
-        assertEquals("45s", Tables.humanDuration(java.time.Duration.ofSeconds(45)));
-        assertEquals("3m20s", Tables.humanDuration(java.time.Duration.ofSeconds(200)));
-        assertEquals("12m", Tables.humanDuration(java.time.Duration.ofMinutes(12)));
-        assertEquals("5h30m", Tables.humanDuration(java.time.Duration.ofMinutes(330)));
-        assertEquals("3d4h", Tables.humanDuration(java.time.Duration.ofHours(76)));
-        assertEquals("400d", Tables.humanDuration(java.time.Duration.ofDays(400)));
+    @ParameterizedTest
+    @CsvSource({"PT45S, 45s", "PT200S, 3m20s", "PT12M, 12m", "PT330M, 5h30m", "PT76H, 3d4h", "P400D, 400d"})
+    void agesAreWrittenAsKubectlWritesThem(java.time.Duration age, String shown) {
+        assertEquals(shown, Tables.humanDuration(age));
     }
 
     @Test
     void discoveryParsesAsKubectlReadsIt() {
-        assertEquals("1", client.getKubernetesVersion().getMajor());
-        assertTrue(client.getApiGroups().getGroups().stream()
+        assertEquals("1", API.client().getKubernetesVersion().getMajor());
+        assertTrue(API.client().getApiGroups().getGroups().stream()
                 .anyMatch(g -> g.getName().equals("coordination.k8s.io")));
-        assertTrue(client.getApiResources("v1").getResources().stream()
+        assertTrue(API.client().getApiResources("v1").getResources().stream()
                 .anyMatch(r -> r.getName().equals("pods/binding")));
-        assertTrue(client.getApiResources("slo.koordinator.sh/v1alpha1").getResources().stream()
+        assertTrue(API.client().getApiResources("slo.koordinator.sh/v1alpha1").getResources().stream()
                 .anyMatch(r -> r.getKind().equals("NodeMetric")));
     }
 
@@ -369,10 +300,11 @@ class EmbeddedApiServerTest {
                 metadata: {name: n1}
                 status: {nodeMetric: {nodeUsage: {resources: {cpu: 500m}}}}
                 """);
-        assertEquals(3, server.seed(dir));
+        assertEquals(3, API.server().seed(dir));
         assertEquals(
                 "team",
-                client.pods()
+                API.client()
+                        .pods()
                         .inNamespace("team")
                         .withName("seeded")
                         .get()
@@ -380,14 +312,16 @@ class EmbeddedApiServerTest {
                         .getNamespace());
         assertEquals(
                 1,
-                client.genericKubernetesResources("slo.koordinator.sh/v1alpha1", "NodeMetric")
+                API.client()
+                        .genericKubernetesResources("slo.koordinator.sh/v1alpha1", "NodeMetric")
                         .list()
                         .getItems()
                         .size());
-        server.startKubelet();
+        API.server().startKubelet();
         bind("team", "seeded", "n1");
         // a watch on the pod sees the kubelet's status update
-        client.pods()
+        API.client()
+                .pods()
                 .inNamespace("team")
                 .withName("seeded")
                 .waitUntilCondition(

@@ -1,11 +1,12 @@
 package io.hotsched.embedded;
 
+import static io.hotsched.embedded.TestObjects.binding;
+import static io.hotsched.embedded.TestObjects.node;
+import static io.hotsched.embedded.TestObjects.pod;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.fabric8.kubernetes.api.model.BindingBuilder;
 import io.fabric8.kubernetes.api.model.HasMetadata;
-import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -26,22 +27,6 @@ import org.junit.jupiter.api.Test;
  * sequence a watcher sees) must be the same. Only the index's speed may differ.
  */
 class IndexedStoreBehaviourTest {
-
-    private static Pod pod(String ns, String name, String app) {
-        return new PodBuilder()
-                .withNewMetadata()
-                .withName(name)
-                .withNamespace(ns)
-                .addToLabels("app", app)
-                .endMetadata()
-                .withNewSpec()
-                .addNewContainer()
-                .withName("c")
-                .withImage("pause")
-                .endContainer()
-                .endSpec()
-                .build();
-    }
 
     /** What one step answered, without the parts that differ between runs (uids, times, versions). */
     private static String describe(Object o) {
@@ -75,8 +60,8 @@ class IndexedStoreBehaviourTest {
         List<String> out = new ArrayList<>();
         List<String> events = new CopyOnWriteArrayList<>();
         CountDownLatch seenMarker = new CountDownLatch(1);
-        try (EmbeddedApiServer server = new EmbeddedApiServer(indexed).start(0)) {
-            KubernetesClient c = server.client();
+        try (ApiServer api = new ApiServer(indexed).start()) {
+            KubernetesClient c = api.client();
             Watch w = c.pods().inAnyNamespace().watch(new Watcher<>() {
                 @Override
                 public void eventReceived(Action action, Pod p) {
@@ -99,13 +84,7 @@ class IndexedStoreBehaviourTest {
                             .endMetadata()
                             .build())
                     .create();
-            out.add(step(() -> c.nodes()
-                    .resource(new NodeBuilder()
-                            .withNewMetadata()
-                            .withName("same")
-                            .endMetadata()
-                            .build())
-                    .create()));
+            out.add(step(() -> c.nodes().resource(node("same", "same")).create()));
             out.add(step(() -> c.pods().resource(pod("a", "same", "web")).create()));
             out.add(step(() -> c.pods().resource(pod("b", "same", "db")).create()));
             out.add(step(() -> c.pods().resource(pod("a", "same", "web")).create()));
@@ -131,42 +110,18 @@ class IndexedStoreBehaviourTest {
                             "{\"metadata\":{\"labels\":{\"tier\":\"2\"}}}")));
             out.add(step(() -> c.bindings()
                                     .inNamespace("a")
-                                    .resource(new BindingBuilder()
-                                            .withNewMetadata()
-                                            .withName("same")
-                                            .endMetadata()
-                                            .withNewTarget()
-                                            .withKind("Node")
-                                            .withName("same")
-                                            .endTarget()
-                                            .build())
+                                    .resource(binding("same", "same"))
                                     .create()
                             == null
                     ? "bound"
                     : "bound"));
             out.add(step(() -> c.bindings()
                     .inNamespace("a")
-                    .resource(new BindingBuilder()
-                            .withNewMetadata()
-                            .withName("same")
-                            .endMetadata()
-                            .withNewTarget()
-                            .withKind("Node")
-                            .withName("other")
-                            .endTarget()
-                            .build())
+                    .resource(binding("same", "other"))
                     .create()));
             out.add(step(() -> c.bindings()
                     .inNamespace("a")
-                    .resource(new BindingBuilder()
-                            .withNewMetadata()
-                            .withName("ghost")
-                            .endMetadata()
-                            .withNewTarget()
-                            .withKind("Node")
-                            .withName("same")
-                            .endTarget()
-                            .build())
+                    .resource(binding("ghost", "same"))
                     .create()));
             out.add(step(() -> c.pods().inNamespace("a").withName("same").get()));
             out.add(step(() ->
@@ -211,7 +166,9 @@ class IndexedStoreBehaviourTest {
             w.close();
             out.add("watch: " + events);
             if (indexed) {
-                assertTrue(server.indexHits() > 10, "the index answered the named look-ups: " + server.indexHits());
+                assertTrue(
+                        api.server().indexHits() > 10,
+                        "the index answered the named look-ups: " + api.server().indexHits());
             }
         }
         return out;

@@ -14,9 +14,8 @@ import io.kubernetes.client.proto.V1Apps;
 import java.io.ByteArrayOutputStream;
 import java.net.http.HttpResponse;
 import java.util.HexFormat;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** Content negotiation over HTTP: the types the server reads, the one it answers in, and its refusals. */
 class NegotiationTest {
@@ -25,21 +24,12 @@ class NegotiationTest {
     private static final String KUBECTL_CREATE_NAMESPACE_X = "6b3873000a0f0a02763112094e616d6573706163651219"
             + "0a110a017812001a0022002a0032003800420012001a020a001a002200";
 
-    static EmbeddedApiServer server;
-
-    @BeforeAll
-    static void start() throws Exception {
-        server = new EmbeddedApiServer().start(0);
-    }
-
-    @AfterAll
-    static void stop() {
-        server.close();
-    }
+    @RegisterExtension
+    static final ApiServer API = new ApiServer();
 
     private static HttpResponse<String> send(String method, String path, String contentType, byte[] body, String accept)
             throws Exception {
-        return Http.send(server.url(), method, path, contentType, body, accept);
+        return Http.send(API.server().url(), method, path, contentType, body, accept);
     }
 
     private static byte[] envelope(String apiVersion, String kind, ByteString raw) throws Exception {
@@ -68,8 +58,7 @@ class NegotiationTest {
         assertEquals(
                 "application/json", created.headers().firstValue("Content-Type").orElse(null));
         assertEquals(
-                "x",
-                server.client().namespaces().withName("x").get().getMetadata().getName());
+                "x", API.client().namespaces().withName("x").get().getMetadata().getName());
         // the empty strings and the zero time of the protobuf's non-pointer fields are not stored
         assertTrue(
                 !created.body().contains("\"generateName\"") && !created.body().contains("\"selfLink\""),
@@ -115,7 +104,7 @@ class NegotiationTest {
                 envelope("apps/v1", "Deployment", d.toByteString()),
                 null);
         assertEquals(201, created.statusCode(), created.body());
-        Deployment stored = server.client()
+        Deployment stored = API.client()
                 .apps()
                 .deployments()
                 .inNamespace("default")
@@ -175,7 +164,7 @@ class NegotiationTest {
         assertEquals(201, r.statusCode(), r.body());
         assertEquals(
                 "from-yaml",
-                server.client()
+                API.client()
                         .namespaces()
                         .withName("from-yaml")
                         .get()

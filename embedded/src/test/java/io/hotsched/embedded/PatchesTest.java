@@ -6,30 +6,21 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 /** The three patch types over HTTP, with the strategic merge rules of the built-in kinds. */
 class PatchesTest {
 
-    static EmbeddedApiServer server;
+    @RegisterExtension
+    static final ApiServer API = new ApiServer();
+
     static final JsonMapper JSON = JsonMapper.builder().build();
 
-    @BeforeAll
-    static void start() throws Exception {
-        server = new EmbeddedApiServer().start(0);
-    }
-
-    @AfterAll
-    static void stop() {
-        server.close();
-    }
-
     static HttpResponse<String> send(String method, String path, String type, String body) throws Exception {
-        return Http.send(server.url(), method, path, type, body.getBytes(StandardCharsets.UTF_8), null);
+        return Http.send(API.server().url(), method, path, type, body.getBytes(StandardCharsets.UTF_8), null);
     }
 
     static String createPod(String name) throws Exception {
@@ -51,7 +42,7 @@ class PatchesTest {
 
     static JsonNode get(String path) throws Exception {
         return JSON.readTree(
-                Http.send(server.url(), "GET", path, null, null, null).body());
+                Http.send(API.server().url(), "GET", path, null, null, null).body());
     }
 
     @Test

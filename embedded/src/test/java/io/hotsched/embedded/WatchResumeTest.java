@@ -3,18 +3,23 @@ package io.hotsched.embedded;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /** Which watches would miss a deletion, per collection. */
 class WatchResumeTest {
 
-    @Test
-    void pathsOfOneCollectionShareIt() {
-        assertEquals("/api/v1/pods", WatchResume.collection("/api/v1/namespaces/default/pods/p1"));
-        assertEquals("/api/v1/pods", WatchResume.collection("/api/v1/pods?watch=true&resourceVersion=3"));
-        assertEquals("/api/v1/pods", WatchResume.collection("/api/v1/namespaces/demo/pods?watch=true"));
-        assertEquals("/api/v1/nodes", WatchResume.collection("/api/v1/nodes/n1"));
-        assertEquals("/api/v1/namespaces", WatchResume.collection("/api/v1/namespaces/demo"));
-        assertEquals("/apis/apps/v1/replicasets", WatchResume.collection("/apis/apps/v1/namespaces/a/replicasets/rs"));
+    @ParameterizedTest
+    @CsvSource({
+        "/api/v1/namespaces/default/pods/p1, /api/v1/pods",
+        "/api/v1/pods?watch=true&resourceVersion=3, /api/v1/pods",
+        "/api/v1/namespaces/demo/pods?watch=true, /api/v1/pods",
+        "/api/v1/nodes/n1, /api/v1/nodes",
+        "/api/v1/namespaces/demo, /api/v1/namespaces",
+        "/apis/apps/v1/namespaces/a/replicasets/rs, /apis/apps/v1/replicasets"
+    })
+    void pathsOfOneCollectionShareIt(String path, String collection) {
+        assertEquals(collection, WatchResume.collection(path));
     }
 
     @Test

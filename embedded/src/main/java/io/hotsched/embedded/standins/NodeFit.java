@@ -69,14 +69,11 @@ final class NodeFit {
         for (NodeSelectorRequirement r : requirements) {
             String v = values.get(r.getKey());
             List<String> want = r.getValues() == null ? List.of() : r.getValues();
+            // Gt and Lt are node selectors' own
             boolean ok = switch (r.getOperator()) {
-                case "In" -> v != null && want.contains(v);
-                case "NotIn" -> v == null || !want.contains(v);
-                case "Exists" -> v != null;
-                case "DoesNotExist" -> v == null;
                 case "Gt" -> compare(v, want) > 0;
                 case "Lt" -> compare(v, want) < 0;
-                default -> false;
+                default -> SetOperators.holds(r.getOperator(), v, want);
             };
             if (!ok) {
                 return false;

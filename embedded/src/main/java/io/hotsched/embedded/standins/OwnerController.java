@@ -62,23 +62,10 @@ abstract class OwnerController<T extends HasMetadata, D extends HasMetadata> imp
             }
         });
         owners = client.resources(type).inAnyNamespace().runnableInformer(0);
-        owners.addEventHandler(new ResourceEventHandler<>() {
-            @Override
-            public void onAdd(T o) {
-                queue.add(Ownership.key(o));
-            }
-
-            @Override
-            public void onUpdate(T old, T o) {
-                queue.add(Ownership.key(o));
-            }
-
-            @Override
-            public void onDelete(T o, boolean unknownFinalState) {
-                expectations.forget(o.getMetadata().getUid());
-                queue.add(Ownership.key(o));
-            }
-        });
+        owners.addEventHandler(queue.<T>keysOf(o -> {
+            expectations.forget(o.getMetadata().getUid());
+            queue.add(Ownership.key(o));
+        }));
         owners.run();
     }
 

@@ -5,7 +5,6 @@ import io.fabric8.kubernetes.api.model.PersistentVolumeBuilder;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
 import io.fabric8.kubernetes.api.model.storage.StorageClass;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import java.util.Map;
 
@@ -32,20 +31,8 @@ final class ProvisionerStandIn implements AutoCloseable {
 
     void start() {
         claims = client.persistentVolumeClaims().inAnyNamespace().runnableInformer(0);
-        claims.addEventHandler(new ResourceEventHandler<>() {
-            @Override
-            public void onAdd(PersistentVolumeClaim c) {
-                queue.add(Ownership.key(c));
-            }
-
-            @Override
-            public void onUpdate(PersistentVolumeClaim old, PersistentVolumeClaim c) {
-                queue.add(Ownership.key(c));
-            }
-
-            @Override
-            public void onDelete(PersistentVolumeClaim c, boolean unknownFinalState) {}
-        });
+        // a deleted claim needs nothing: the PV controller releases its volume
+        claims.addEventHandler(queue.keysOf(c -> {}));
         claims.run();
     }
 

@@ -94,16 +94,7 @@ final class VolumeMatch {
         }
         if (s.getMatchExpressions() != null) {
             for (LabelSelectorRequirement r : s.getMatchExpressions()) {
-                String v = l.get(r.getKey());
-                List<String> values = r.getValues() == null ? List.of() : r.getValues();
-                boolean ok = switch (r.getOperator()) {
-                    case "In" -> v != null && values.contains(v);
-                    case "NotIn" -> v == null || !values.contains(v);
-                    case "Exists" -> v != null;
-                    case "DoesNotExist" -> v == null;
-                    default -> false;
-                };
-                if (!ok) {
+                if (!SetOperators.holds(r.getOperator(), l.get(r.getKey()), r.getValues())) {
                     return false;
                 }
             }

@@ -1,5 +1,7 @@
 package io.hotsched.embedded.standins;
 
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
@@ -30,6 +32,29 @@ final class WorkQueue implements AutoCloseable {
             t.setDaemon(true);
             return t;
         });
+    }
+
+    /**
+     * An informer handler that queues the key of each object added or updated and hands each
+     * deleted one to {@code deleted}.
+     */
+    <T extends HasMetadata> ResourceEventHandler<T> keysOf(Consumer<T> deleted) {
+        return new ResourceEventHandler<>() {
+            @Override
+            public void onAdd(T o) {
+                add(Ownership.key(o));
+            }
+
+            @Override
+            public void onUpdate(T old, T o) {
+                add(Ownership.key(o));
+            }
+
+            @Override
+            public void onDelete(T o, boolean unknownFinalState) {
+                deleted.accept(o);
+            }
+        };
     }
 
     void add(String key) {

@@ -1,51 +1,40 @@
 package io.hotsched.embedded.standins;
 
+import static io.hotsched.embedded.ApiServer.until;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
-import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.PersistentVolume;
 import io.fabric8.kubernetes.api.model.PersistentVolumeBuilder;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaimBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.storage.StorageClassBuilder;
-import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
-import io.hotsched.embedded.EmbeddedApiServer;
+import io.hotsched.embedded.ApiServer;
 import java.util.EnumSet;
-import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** The PV controller and provisioner stand-ins over HTTP: both binding modes, static and provisioned. */
 class VolumeStandInsTest {
 
-    static EmbeddedApiServer server;
-    static KubernetesClient client;
+    @RegisterExtension
+    static final ApiServer API = new ApiServer().withNode("w1", "w1-host");
 
     @BeforeAll
-    static void start() throws Exception {
-        server = new EmbeddedApiServer().start(0);
-        client = server.client();
-        client.nodes()
-                .resource(new NodeBuilder()
-                        .withNewMetadata()
-                        .withName("w1")
-                        .addToLabels("kubernetes.io/hostname", "w1-host")
-                        .endMetadata()
-                        .build())
-                .create();
+    static void start() {
         storageClass("manual", "kubernetes.io/no-provisioner", "Immediate");
         storageClass("fast", "hostpath.csi.k8s.io", "Immediate");
         storageClass("local", "hostpath.csi.k8s.io", "WaitForFirstConsumer");
-        server.startStandIns(EnumSet.of(StandIn.PERSISTENT_VOLUME, StandIn.VOLUME_PROVISIONER));
+        API.server().startStandIns(EnumSet.of(StandIn.PERSISTENT_VOLUME, StandIn.VOLUME_PROVISIONER));
     }
 
     static void storageClass(String name, String provisioner, String mode) {
-        client.storage()
+        API.client()
+                .storage()
                 .v1()
                 .storageClasses()
                 .resource(new StorageClassBuilder()
@@ -56,11 +45,6 @@ class VolumeStandInsTest {
                         .withVolumeBindingMode(mode)
                         .build())
                 .create();
-    }
-
-    @AfterAll
-    static void stop() {
-        server.close();
     }
 
     static PersistentVolume volume(String name, String size, String cls) {
@@ -97,62 +81,56 @@ class VolumeStandInsTest {
     }
 
     static PersistentVolumeClaim bound(String ns, String name) {
-        return client.persistentVolumeClaims()
-                .inNamespace(ns)
-                .withName(name)
-                .waitUntilCondition(
-                        c -> c != null
-                                && c.getStatus() != null
-                                && "Bound".equals(c.getStatus().getPhase()),
-                        30,
-                        TimeUnit.SECONDS);
+        return claimIn(ns, name, "Bound");
+    }
+
+    static PersistentVolumeClaim claimIn(String ns, String name, String phase) {
+        return until(
+                API.client().persistentVolumeClaims().inNamespace(ns).withName(name),
+                c -> c != null
+                        && c.getStatus() != null
+                        && phase.equals(c.getStatus().getPhase()));
+    }
+
+    static PersistentVolume volumeIn(String name, String phase) {
+        return until(
+                API.client().persistentVolumes().withName(name),
+                v -> v != null
+                        && v.getStatus() != null
+                        && phase.equals(v.getStatus().getPhase()));
     }
 
     @Test
     void immediateClaimGetsTheSmallestAvailableVolumeThatFits() {
-        client.resource(volume("small", "1Gi", "manual")).create();
-        client.resource(volume("medium", "5Gi", "manual")).create();
-        client.resource(volume("large", "10Gi", "manual")).create();
-        client.resource(volume("other-class", "3Gi", "")).create();
-        client.persistentVolumes()
-                .withName("large")
-                .waitUntilCondition(
-                        v -> v.getStatus() != null
-                                && "Available".equals(v.getStatus().getPhase()),
-                        30,
-                        TimeUnit.SECONDS);
-        client.resource(claim("vol", "data", "2Gi", "manual")).create();
+        API.client().resource(volume("small", "1Gi", "manual")).create();
+        API.client().resource(volume("medium", "5Gi", "manual")).create();
+        API.client().resource(volume("large", "10Gi", "manual")).create();
+        API.client().resource(volume("other-class", "3Gi", "")).create();
+        volumeIn("large", "Available");
+        API.client().resource(claim("vol", "data", "2Gi", "manual")).create();
 
         PersistentVolumeClaim c = bound("vol", "data");
         assertEquals("medium", c.getSpec().getVolumeName());
         assertEquals("yes", c.getMetadata().getAnnotations().get("pv.kubernetes.io/bind-completed"));
         assertEquals("yes", c.getMetadata().getAnnotations().get("pv.kubernetes.io/bound-by-controller"));
         assertEquals(new Quantity("5Gi"), c.getStatus().getCapacity().get("storage"));
-        PersistentVolume v = client.persistentVolumes()
-                .withName("medium")
-                .waitUntilCondition(
-                        x -> x.getStatus() != null
-                                && "Bound".equals(x.getStatus().getPhase()),
-                        30,
-                        TimeUnit.SECONDS);
+        PersistentVolume v = volumeIn("medium", "Bound");
         assertEquals("data", v.getSpec().getClaimRef().getName());
         assertEquals(c.getMetadata().getUid(), v.getSpec().getClaimRef().getUid());
         assertEquals("yes", v.getMetadata().getAnnotations().get("pv.kubernetes.io/bound-by-controller"));
 
         // deleting the claim releases the volume (reclaim policy Retain)
-        client.persistentVolumeClaims().inNamespace("vol").withName("data").delete();
-        client.persistentVolumes()
-                .withName("medium")
-                .waitUntilCondition(
-                        x -> x.getStatus() != null
-                                && "Released".equals(x.getStatus().getPhase()),
-                        30,
-                        TimeUnit.SECONDS);
+        API.client()
+                .persistentVolumeClaims()
+                .inNamespace("vol")
+                .withName("data")
+                .delete();
+        volumeIn("medium", "Released");
     }
 
     @Test
     void immediateClaimOfAProvisionedClassGetsANewVolume() {
-        client.resource(claim("vol", "dyn", "3Gi", "fast")).create();
+        API.client().resource(claim("vol", "dyn", "3Gi", "fast")).create();
         PersistentVolumeClaim c = bound("vol", "dyn");
         String pv = "pvc-" + c.getMetadata().getUid();
         assertEquals(pv, c.getSpec().getVolumeName());
@@ -162,7 +140,7 @@ class VolumeStandInsTest {
         assertEquals(
                 "hostpath.csi.k8s.io",
                 c.getMetadata().getAnnotations().get("volume.beta.kubernetes.io/storage-provisioner"));
-        PersistentVolume v = client.persistentVolumes().withName(pv).get();
+        PersistentVolume v = API.client().persistentVolumes().withName(pv).get();
         assertEquals("hostpath.csi.k8s.io", v.getMetadata().getAnnotations().get("pv.kubernetes.io/provisioned-by"));
         assertEquals("fast", v.getSpec().getStorageClassName());
         assertEquals("Delete", v.getSpec().getPersistentVolumeReclaimPolicy());
@@ -172,30 +150,27 @@ class VolumeStandInsTest {
 
     @Test
     void waitForFirstConsumerWaitsForTheSelectedNode() {
-        client.resource(claim("vol", "late", "1Gi", "local")).create();
-        PersistentVolumeClaim pending = client.persistentVolumeClaims()
-                .inNamespace("vol")
-                .withName("late")
-                .waitUntilCondition(
-                        c -> c.getStatus() != null
-                                && "Pending".equals(c.getStatus().getPhase()),
-                        30,
-                        TimeUnit.SECONDS);
+        API.client().resource(claim("vol", "late", "1Gi", "local")).create();
+        PersistentVolumeClaim pending = claimIn("vol", "late", "Pending");
         assertNull(pending.getSpec().getVolumeName());
-        assertNull(client.persistentVolumes()
+        assertNull(API.client()
+                .persistentVolumes()
                 .withName("pvc-" + pending.getMetadata().getUid())
                 .get());
 
         // what the scheduler's VolumeBinding plugin does once it chose a node
-        client.persistentVolumeClaims()
+        API.client()
+                .persistentVolumeClaims()
                 .inNamespace("vol")
                 .withName("late")
                 .patch(
                         PatchContext.of(PatchType.JSON_MERGE),
                         "{\"metadata\":{\"annotations\":{\"volume.kubernetes.io/selected-node\":\"w1\"}}}");
         PersistentVolumeClaim c = bound("vol", "late");
-        PersistentVolume v =
-                client.persistentVolumes().withName(c.getSpec().getVolumeName()).get();
+        PersistentVolume v = API.client()
+                .persistentVolumes()
+                .withName(c.getSpec().getVolumeName())
+                .get();
         var term = v.getSpec()
                 .getNodeAffinity()
                 .getRequired()

@@ -1,5 +1,9 @@
 package io.hotsched.embedded.standins;
 
+import static io.hotsched.embedded.ApiServer.until;
+import static io.hotsched.embedded.TestObjects.deployment;
+import static io.hotsched.embedded.TestObjects.node;
+import static io.hotsched.embedded.TestObjects.template;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -10,113 +14,48 @@ import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaimBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodTemplateSpec;
-import io.fabric8.kubernetes.api.model.PodTemplateSpecBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.Toleration;
 import io.fabric8.kubernetes.api.model.apps.DaemonSet;
 import io.fabric8.kubernetes.api.model.apps.DaemonSetBuilder;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
-import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
 import io.fabric8.kubernetes.api.model.apps.ReplicaSet;
 import io.fabric8.kubernetes.api.model.apps.StatefulSet;
 import io.fabric8.kubernetes.api.model.apps.StatefulSetBuilder;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.api.model.batch.v1.JobBuilder;
-import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
-import io.hotsched.embedded.EmbeddedApiServer;
+import io.hotsched.embedded.ApiServer;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Predicate;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** The workload stand-ins over HTTP: what kube-controller-manager would make of each kind. */
 class WorkloadStandInsTest {
 
-    static EmbeddedApiServer server;
-    static KubernetesClient client;
-
-    @BeforeAll
-    static void start() throws Exception {
-        server = new EmbeddedApiServer().start(0);
-        client = server.client();
-        for (String n : List.of("n1", "n2", "n3")) {
-            client.nodes()
-                    .resource(new NodeBuilder()
-                            .withNewMetadata()
-                            .withName(n)
-                            .addToLabels("kubernetes.io/hostname", n)
-                            .endMetadata()
-                            .build())
-                    .create();
-        }
-        server.startStandIns(EnumSet.allOf(StandIn.class));
-    }
-
-    @AfterAll
-    static void stop() {
-        server.close();
-    }
-
-    static PodTemplateSpec template(String app) {
-        return new PodTemplateSpecBuilder()
-                .withNewMetadata()
-                .addToLabels("app", app)
-                .endMetadata()
-                .withNewSpec()
-                .addNewContainer()
-                .withName("c")
-                .withImage("pause")
-                .endContainer()
-                .withRestartPolicy("Always")
-                .endSpec()
-                .build();
-    }
-
-    /** Waits until the pods of {@code ns} with label app={@code app} satisfy {@code test}; returns them. */
-    static List<Pod> podsUntil(String ns, String app, Predicate<List<Pod>> test) throws Exception {
-        return client.pods()
-                .inNamespace(ns)
-                .withLabel("app", app)
-                .informOnCondition(test)
-                .get(30, TimeUnit.SECONDS);
-    }
+    @RegisterExtension
+    static final ApiServer API = new ApiServer().withNodes("n1", "n2", "n3").withStandIns(EnumSet.allOf(StandIn.class));
 
     @Test
     void deploymentMakesReplicaSetAndPodsScalesAndCollectsThem() throws Exception {
         String ns = "deploy";
-        try (TestScheduler scheduler = new TestScheduler(client, ns, "n1")) {
-            client.apps()
+        try (TestScheduler scheduler = new TestScheduler(API.client(), ns, "n1")) {
+            API.client()
+                    .apps()
                     .deployments()
                     .inNamespace(ns)
-                    .resource(new DeploymentBuilder()
-                            .withNewMetadata()
-                            .withName("web")
-                            .endMetadata()
-                            .withNewSpec()
-                            .withReplicas(5)
-                            .withNewSelector()
-                            .addToMatchLabels("app", "web")
-                            .endSelector()
-                            .withTemplate(template("web"))
-                            .endSpec()
-                            .build())
+                    .resource(deployment("web", 5))
                     .create();
-            Deployment d = client.apps()
-                    .deployments()
-                    .inNamespace(ns)
-                    .withName("web")
-                    .waitUntilCondition(
-                            x -> x.getStatus() != null
-                                    && Integer.valueOf(5).equals(x.getStatus().getAvailableReplicas())
-                                    && Integer.valueOf(5).equals(x.getStatus().getUpdatedReplicas()),
-                            30,
-                            TimeUnit.SECONDS);
+            var web = API.client().apps().deployments().inNamespace(ns).withName("web");
+            Deployment d = until(
+                    web,
+                    x -> x.getStatus() != null
+                            && Integer.valueOf(5).equals(x.getStatus().getAvailableReplicas())
+                            && Integer.valueOf(5).equals(x.getStatus().getUpdatedReplicas()));
             assertEquals(d.getMetadata().getGeneration(), d.getStatus().getObservedGeneration());
             assertEquals("1", d.getMetadata().getAnnotations().get("deployment.kubernetes.io/revision"));
             assertTrue(
@@ -126,7 +65,7 @@ class WorkloadStandInsTest {
                     d.getStatus().getConditions().toString());
 
             List<ReplicaSet> sets =
-                    client.apps().replicaSets().inNamespace(ns).list().getItems();
+                    API.client().apps().replicaSets().inNamespace(ns).list().getItems();
             assertEquals(1, sets.size());
             ReplicaSet rs = sets.get(0);
             String hash = rs.getMetadata().getLabels().get("pod-template-hash");
@@ -134,7 +73,7 @@ class WorkloadStandInsTest {
             assertEquals(hash, rs.getSpec().getSelector().getMatchLabels().get("pod-template-hash"));
             assertEquals(d.getMetadata().getUid(), controller(rs).getUid());
 
-            List<Pod> pods = podsUntil(ns, "web", l -> l.size() == 5);
+            List<Pod> pods = API.podsUntil(ns, "web", l -> l.size() == 5);
             for (Pod p : pods) {
                 assertEquals(hash, p.getMetadata().getLabels().get("pod-template-hash"));
                 assertEquals("ReplicaSet", controller(p).getKind());
@@ -142,32 +81,19 @@ class WorkloadStandInsTest {
                 assertTrue(p.getMetadata().getName().matches("web-" + hash + "-[bcdfghjklmnpqrstvwxz2456789]{5}"));
             }
 
-            client.apps()
-                    .deployments()
-                    .inNamespace(ns)
-                    .withName("web")
-                    .patch(PatchContext.of(PatchType.JSON_MERGE), "{\"spec\":{\"replicas\":2}}");
-            podsUntil(ns, "web", l -> l.size() == 2);
-            client.apps()
-                    .deployments()
-                    .inNamespace(ns)
-                    .withName("web")
-                    .waitUntilCondition(
-                            x -> x.getStatus() != null
-                                    && Integer.valueOf(2).equals(x.getStatus().getReplicas())
-                                    && Integer.valueOf(2).equals(x.getStatus().getReadyReplicas()),
-                            30,
-                            TimeUnit.SECONDS);
+            web.patch(PatchContext.of(PatchType.JSON_MERGE), "{\"spec\":{\"replicas\":2}}");
+            API.podsUntil(ns, "web", l -> l.size() == 2);
+            until(
+                    web,
+                    x -> x.getStatus() != null
+                            && Integer.valueOf(2).equals(x.getStatus().getReplicas())
+                            && Integer.valueOf(2).equals(x.getStatus().getReadyReplicas()));
 
             // a new template: a second ReplicaSet takes over, the first is scaled to zero
-            client.apps()
-                    .deployments()
-                    .inNamespace(ns)
-                    .withName("web")
-                    .patch(
-                            PatchContext.of(PatchType.JSON_MERGE),
-                            "{\"spec\":{\"template\":{\"metadata\":{\"labels\":{\"tier\":\"v2\"}}}}}");
-            List<Pod> v2 = podsUntil(
+            web.patch(
+                    PatchContext.of(PatchType.JSON_MERGE),
+                    "{\"spec\":{\"template\":{\"metadata\":{\"labels\":{\"tier\":\"v2\"}}}}}");
+            List<Pod> v2 = API.podsUntil(
                     ns,
                     "web",
                     l -> l.size() == 2
@@ -176,22 +102,18 @@ class WorkloadStandInsTest {
                                             .equals(p.getMetadata().getLabels().get("tier"))));
             assertTrue(v2.stream()
                     .noneMatch(p -> hash.equals(p.getMetadata().getLabels().get("pod-template-hash"))));
-            Deployment rolled = client.apps()
-                    .deployments()
-                    .inNamespace(ns)
-                    .withName("web")
-                    .waitUntilCondition(
-                            x -> "2".equals(x.getMetadata().getAnnotations().get("deployment.kubernetes.io/revision"))
-                                    && x.getStatus() != null
-                                    && Integer.valueOf(2).equals(x.getStatus().getUpdatedReplicas())
-                                    && Integer.valueOf(2).equals(x.getStatus().getReplicas()),
-                            30,
-                            TimeUnit.SECONDS);
+            Deployment rolled = until(
+                    web,
+                    x -> "2".equals(x.getMetadata().getAnnotations().get("deployment.kubernetes.io/revision"))
+                            && x.getStatus() != null
+                            && Integer.valueOf(2).equals(x.getStatus().getUpdatedReplicas())
+                            && Integer.valueOf(2).equals(x.getStatus().getReplicas()));
             assertEquals(
                     rolled.getMetadata().getGeneration(), rolled.getStatus().getObservedGeneration());
             assertEquals(
                     0,
-                    client.apps()
+                    API.client()
+                            .apps()
                             .replicaSets()
                             .inNamespace(ns)
                             .withName(rs.getMetadata().getName())
@@ -200,9 +122,10 @@ class WorkloadStandInsTest {
                             .getReplicas());
 
             // deleting the Deployment takes its ReplicaSets and their pods along
-            client.apps().deployments().inNamespace(ns).withName("web").delete();
-            podsUntil(ns, "web", List::isEmpty);
-            client.apps()
+            web.delete();
+            API.podsUntil(ns, "web", List::isEmpty);
+            API.client()
+                    .apps()
                     .replicaSets()
                     .inNamespace(ns)
                     .informOnCondition(List::isEmpty)
@@ -213,14 +136,12 @@ class WorkloadStandInsTest {
     @Test
     void jobRunsItsCompletionsAndAFailingJobFails() throws Exception {
         String ns = "jobs";
-        try (TestScheduler scheduler = new TestScheduler(client, ns, "n2")) {
+        try (TestScheduler scheduler = new TestScheduler(API.client(), ns, "n2")) {
             PodTemplateSpec t = template("batch");
             t.getSpec().setRestartPolicy("Never");
-            client.batch()
-                    .v1()
-                    .jobs()
-                    .inNamespace(ns)
-                    .resource(new JobBuilder()
+            Job done = run(
+                    ns,
+                    new JobBuilder()
                             .withNewMetadata()
                             .withName("pi")
                             .endMetadata()
@@ -229,14 +150,7 @@ class WorkloadStandInsTest {
                             .withParallelism(2)
                             .withTemplate(t)
                             .endSpec()
-                            .build())
-                    .create();
-            Job done = client.batch()
-                    .v1()
-                    .jobs()
-                    .inNamespace(ns)
-                    .withName("pi")
-                    .waitUntilCondition(WorkloadStandInsTest::finished, 30, TimeUnit.SECONDS);
+                            .build());
             assertEquals(3, done.getStatus().getSucceeded());
             assertEquals(0, done.getStatus().getActive());
             assertEquals(
@@ -245,7 +159,8 @@ class WorkloadStandInsTest {
                             .map(c -> c.getType())
                             .toList());
             assertTrue(done.getStatus().getCompletionTime() != null);
-            List<Pod> pods = client.pods()
+            List<Pod> pods = API.client()
+                    .pods()
                     .inNamespace(ns)
                     .withLabel("job-name", "pi")
                     .list()
@@ -269,11 +184,9 @@ class WorkloadStandInsTest {
             PodTemplateSpec failing = template("fail");
             failing.getSpec().setRestartPolicy("Never");
             failing.getMetadata().setAnnotations(Map.of("hotsched.io/exit-code", "3"));
-            client.batch()
-                    .v1()
-                    .jobs()
-                    .inNamespace(ns)
-                    .resource(new JobBuilder()
+            Job failed = run(
+                    ns,
+                    new JobBuilder()
                             .withNewMetadata()
                             .withName("bad")
                             .endMetadata()
@@ -281,18 +194,18 @@ class WorkloadStandInsTest {
                             .withBackoffLimit(1)
                             .withTemplate(failing)
                             .endSpec()
-                            .build())
-                    .create();
-            Job failed = client.batch()
-                    .v1()
-                    .jobs()
-                    .inNamespace(ns)
-                    .withName("bad")
-                    .waitUntilCondition(WorkloadStandInsTest::finished, 30, TimeUnit.SECONDS);
+                            .build());
             assertEquals(2, failed.getStatus().getFailed());
             assertTrue(failed.getStatus().getConditions().stream()
                     .anyMatch(c -> "Failed".equals(c.getType()) && "BackoffLimitExceeded".equals(c.getReason())));
         }
+    }
+
+    /** Creates the Job and waits until it is complete or failed. */
+    private static Job run(String ns, Job job) {
+        var jobs = API.client().batch().v1().jobs().inNamespace(ns);
+        jobs.resource(job).create();
+        return until(jobs.withName(job.getMetadata().getName()), WorkloadStandInsTest::finished);
     }
 
     private static boolean finished(Job j) {
@@ -329,25 +242,20 @@ class WorkloadStandInsTest {
                         .build())
                 .endSpec()
                 .build();
-        client.apps().statefulSets().inNamespace(ns).resource(set).create();
+        API.client().apps().statefulSets().inNamespace(ns).resource(set).create();
         // OrderedReady: while db-0 is not Ready (nothing binds it yet), db-1 is not made
-        client.apps()
-                .statefulSets()
-                .inNamespace(ns)
-                .withName("db")
-                .waitUntilCondition(
-                        s -> s.getStatus() != null
-                                && Integer.valueOf(1).equals(s.getStatus().getReplicas()),
-                        30,
-                        TimeUnit.SECONDS);
-        assertNull(client.pods().inNamespace(ns).withName("db-1").get());
-        try (TestScheduler scheduler = new TestScheduler(client, ns, "n3")) {
+        until(
+                API.client().apps().statefulSets().inNamespace(ns).withName("db"),
+                s -> s.getStatus() != null
+                        && Integer.valueOf(1).equals(s.getStatus().getReplicas()));
+        assertNull(API.client().pods().inNamespace(ns).withName("db-1").get());
+        try (TestScheduler scheduler = new TestScheduler(API.client(), ns, "n3")) {
             List<Pod> pods =
-                    podsUntil(ns, "db", l -> l.size() == 3 && l.stream().allMatch(PodStates::ready));
+                    API.podsUntil(ns, "db", l -> l.size() == 3 && l.stream().allMatch(PodStates::ready));
             assertEquals(
                     List.of("db-0", "db-1", "db-2"),
                     pods.stream().map(p -> p.getMetadata().getName()).sorted().toList());
-            Pod p1 = client.pods().inNamespace(ns).withName("db-1").get();
+            Pod p1 = API.client().pods().inNamespace(ns).withName("db-1").get();
             assertEquals("db-1", p1.getSpec().getHostname());
             assertEquals("db", p1.getSpec().getSubdomain());
             assertEquals("1", p1.getMetadata().getLabels().get("apps.kubernetes.io/pod-index"));
@@ -361,23 +269,25 @@ class WorkloadStandInsTest {
                             .getPersistentVolumeClaim()
                             .getClaimName());
             List<PersistentVolumeClaim> claims =
-                    client.persistentVolumeClaims().inNamespace(ns).list().getItems();
+                    API.client().persistentVolumeClaims().inNamespace(ns).list().getItems();
             assertEquals(
                     List.of("data-db-0", "data-db-1", "data-db-2"),
                     claims.stream().map(c -> c.getMetadata().getName()).sorted().toList());
             assertEquals("db", claims.get(0).getMetadata().getLabels().get("app"));
 
             // scaling down removes the highest ordinal; the claims stay (Retain)
-            client.apps()
+            API.client()
+                    .apps()
                     .statefulSets()
                     .inNamespace(ns)
                     .withName("db")
                     .patch(PatchContext.of(PatchType.JSON_MERGE), "{\"spec\":{\"replicas\":1}}");
-            List<Pod> left = podsUntil(ns, "db", l -> l.size() == 1);
+            List<Pod> left = API.podsUntil(ns, "db", l -> l.size() == 1);
             assertEquals("db-0", left.get(0).getMetadata().getName());
             assertEquals(
                     3,
-                    client.persistentVolumeClaims()
+                    API.client()
+                            .persistentVolumeClaims()
                             .inNamespace(ns)
                             .list()
                             .getItems()
@@ -388,11 +298,9 @@ class WorkloadStandInsTest {
     @Test
     void daemonSetPutsOnePodOnEveryNodeItTolerates() throws Exception {
         String ns = "ds";
-        client.nodes()
-                .resource(new NodeBuilder()
-                        .withNewMetadata()
-                        .withName("tainted")
-                        .endMetadata()
+        API.client()
+                .nodes()
+                .resource(new NodeBuilder(node("tainted", "tainted"))
                         .withNewSpec()
                         .addNewTaint()
                         .withKey("dedicated")
@@ -402,8 +310,9 @@ class WorkloadStandInsTest {
                         .endSpec()
                         .build())
                 .create();
-        try (TestScheduler scheduler = new TestScheduler(client, ns, "none")) {
-            client.apps()
+        try (TestScheduler scheduler = new TestScheduler(API.client(), ns, "none")) {
+            API.client()
+                    .apps()
                     .daemonSets()
                     .inNamespace(ns)
                     .resource(new DaemonSetBuilder()
@@ -418,17 +327,12 @@ class WorkloadStandInsTest {
                             .endSpec()
                             .build())
                     .create();
-            DaemonSet ds = client.apps()
-                    .daemonSets()
-                    .inNamespace(ns)
-                    .withName("agent")
-                    .waitUntilCondition(
-                            x -> x.getStatus() != null
-                                    && Integer.valueOf(3).equals(x.getStatus().getNumberReady()),
-                            30,
-                            TimeUnit.SECONDS);
+            DaemonSet ds = until(
+                    API.client().apps().daemonSets().inNamespace(ns).withName("agent"),
+                    x -> x.getStatus() != null
+                            && Integer.valueOf(3).equals(x.getStatus().getNumberReady()));
             assertEquals(3, ds.getStatus().getDesiredNumberScheduled());
-            List<Pod> pods = podsUntil(ns, "agent", l -> l.size() == 3);
+            List<Pod> pods = API.podsUntil(ns, "agent", l -> l.size() == 3);
             assertEquals(
                     List.of("n1", "n2", "n3"),
                     pods.stream().map(p -> p.getSpec().getNodeName()).sorted().toList());
@@ -457,7 +361,8 @@ class WorkloadStandInsTest {
                             .toList());
 
             // a toleration of the taint in the template: the tainted node gets its pod too
-            client.apps()
+            API.client()
+                    .apps()
                     .daemonSets()
                     .inNamespace(ns)
                     .withName("agent")
@@ -465,10 +370,10 @@ class WorkloadStandInsTest {
                             PatchContext.of(PatchType.JSON_MERGE),
                             "{\"spec\":{\"template\":{\"spec\":{\"tolerations\":[{\"key\":\"dedicated\",\"operator\":\"Exists\"}]}}}}");
             List<Pod> four =
-                    podsUntil(ns, "agent", l -> l.size() == 4 && l.stream().allMatch(PodStates::assigned));
+                    API.podsUntil(ns, "agent", l -> l.size() == 4 && l.stream().allMatch(PodStates::assigned));
             assertTrue(four.stream().anyMatch(x -> "tainted".equals(x.getSpec().getNodeName())));
         } finally {
-            client.nodes().withName("tainted").delete();
+            API.client().nodes().withName("tainted").delete();
         }
     }
 
