@@ -100,6 +100,20 @@ class OpenApiTest {
     @Test
     void anApplyThatPatchesInAnUnknownFieldIsRefused() throws Exception {
         cli.withInput(POD.replace("NAME", "reapplied"), "apply", "-f", "-").ok();
+        // a valid change: a strategic merge patch with its $setElementOrder directive passes
+        cli.withInput(POD.replace("NAME", "reapplied").replace("image: pause", "image: pause:2"), "apply", "-f", "-")
+                .ok();
+        assertEquals(
+                "pause:2",
+                API.client()
+                        .pods()
+                        .inNamespace("default")
+                        .withName("reapplied")
+                        .get()
+                        .getSpec()
+                        .getContainers()
+                        .get(0)
+                        .getImage());
         Kubectl.Run r = cli.withInput(POD.replace("NAME", "reapplied") + "  priorityClass: high\n", "apply", "-f", "-");
         assertEquals(1, r.exit(), r.out());
         assertTrue(r.out().contains("strict decoding error: unknown field \"spec.priorityClass\""), r.out());
