@@ -14,6 +14,9 @@ final class Discovery {
     /** One served resource: plural, kind, namespaced, short names. */
     record Res(String name, String kind, boolean namespaced, String... shortNames) {}
 
+    /** The Kubernetes release this server answers as. */
+    static final String VERSION = "v1.32.0-hotsched";
+
     static final Map<String, List<Res>> GROUPS = new LinkedHashMap<>();
 
     static {
@@ -75,7 +78,7 @@ final class Discovery {
             p = p.substring(0, p.length() - 1);
         }
         if (p.equals("/version")) {
-            return "{\"major\":\"1\",\"minor\":\"32\",\"gitVersion\":\"v1.32.0-hotsched\",\"platform\":\"linux/amd64\"}";
+            return "{\"major\":\"1\",\"minor\":\"32\",\"gitVersion\":\"" + VERSION + "\",\"platform\":\"linux/amd64\"}";
         }
         if (p.equals("/api")) {
             return "{\"kind\":\"APIVersions\",\"versions\":[\"v1\"],\"serverAddressByClientCIDRs\":[{\"clientCIDR\":\"0.0.0.0/0\","
@@ -116,6 +119,54 @@ final class Discovery {
             }
         }
         return null;
+    }
+
+    /**
+     * An API path split after its group-version: {@code /api/v1/namespaces/N/pods} is {@code v1}
+     * and {@code [namespaces, N, pods]}; null for a path outside {@code /api} and {@code /apis}.
+     */
+    record ApiPath(String groupVersion, List<String> rest) {
+        static ApiPath of(String path) {
+            String p = path.contains("?") ? path.substring(0, path.indexOf('?')) : path;
+            String[] parts = p.split("/");
+            if (parts.length > 2 && parts[1].equals("api")) {
+                return new ApiPath(parts[2], List.of(parts).subList(3, parts.length));
+            }
+            if (parts.length > 3 && parts[1].equals("apis")) {
+                return new ApiPath(parts[2] + "/" + parts[3], List.of(parts).subList(4, parts.length));
+            }
+            return null;
+        }
+
+        /** The kind served as {@code resource} ({@code pods}, {@code pods/status}) here, or null. */
+        String kindOf(String resource) {
+            for (Res r : GROUPS.getOrDefault(groupVersion, List.of())) {
+                if (r.name().equals(resource)) {
+                    return r.kind();
+                }
+            }
+            return null;
+        }
+    }
+
+    /**
+     * The group-version and kind served at an object's path ({@code /api/v1/namespaces/N/pods/P},
+     * {@code /apis/apps/v1/...}, a subresource of it other than scale), or null.
+     */
+    static String[] kindAt(String path) {
+        ApiPath api = ApiPath.of(path);
+        if (api == null) {
+            return null;
+        }
+        List<String> rest = api.rest();
+        if (rest.size() > 2 && rest.get(0).equals("namespaces")) {
+            rest = rest.subList(2, rest.size());
+        }
+        if (rest.isEmpty() || (rest.size() > 2 && rest.get(2).equals("scale"))) {
+            return null;
+        }
+        String kind = api.kindOf(rest.size() > 2 ? rest.get(0) + "/" + rest.get(2) : rest.get(0));
+        return kind == null ? null : new String[] {api.groupVersion(), kind};
     }
 
     private static String resourceList(String gv) {

@@ -40,30 +40,13 @@ final class ListKinds {
 
     /** The group-version and kind of the collection {@code path} lists, or null. */
     private static String[] kind(String path) {
-        String p = path.contains("?") ? path.substring(0, path.indexOf('?')) : path;
-        String[] parts = p.split("/");
-        String gv;
-        int first;
-        if (parts.length > 2 && parts[1].equals("api")) {
-            gv = parts[2];
-            first = 3;
-        } else if (parts.length > 3 && parts[1].equals("apis")) {
-            gv = parts[2] + "/" + parts[3];
-            first = 4;
-        } else {
-            return null;
-        }
-        int segments = parts.length - first;
+        Discovery.ApiPath api = Discovery.ApiPath.of(path);
+        int segments = api == null ? 0 : api.rest().size();
         if (segments != 1 && segments != 3) {
             return null;
         }
-        String resource = parts[parts.length - 1];
-        for (Discovery.Res r : Discovery.GROUPS.getOrDefault(gv, java.util.List.of())) {
-            if (r.name().equals(resource)) {
-                return new String[] {gv, r.kind()};
-            }
-        }
-        return null;
+        String kind = api.kindOf(api.rest().get(segments - 1));
+        return kind == null ? null : new String[] {api.groupVersion(), kind};
     }
 
     private static boolean startsWith(byte[] body, String prefix) {

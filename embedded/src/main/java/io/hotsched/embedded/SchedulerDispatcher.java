@@ -26,7 +26,8 @@ import tools.jackson.databind.json.JsonMapper;
  * fabric8's CRUD dispatcher plus what a scheduler needs from an API server: the binding
  * subresource ({@code pods/NAME/binding} and {@code namespaces/NS/bindings}) setting
  * {@code spec.nodeName} through the store, so watchers see the update, with 404 for a missing pod
- * and 409 for a bound one; the discovery documents kubectl reads; and 410 Gone for a watch that
+ * and 409 for a bound one; the discovery and OpenAPI documents kubectl reads ({@link OpenApi}),
+ * with {@code fieldValidation} ({@link FieldValidation}); and 410 Gone for a watch that
  * resumes from before a deletion (see {@link WatchResume}).
  */
 final class SchedulerDispatcher extends KubernetesCrudDispatcher {
@@ -42,6 +43,9 @@ final class SchedulerDispatcher extends KubernetesCrudDispatcher {
     private final Admission admission = new Admission();
     private final Patches patches;
     private final boolean indexed;
+    private final OpenApiSchemas schemas = new OpenApiSchemas();
+    private final OpenApi openApi = new OpenApi(schemas);
+    private final FieldValidation fieldValidation = new FieldValidation(schemas);
 
     /** Named look-ups answered from the index (for the benchmark and the behaviour test). */
     final java.util.concurrent.atomic.AtomicLong indexHits = new java.util.concurrent.atomic.AtomicLong();
@@ -204,7 +208,15 @@ final class SchedulerDispatcher extends KubernetesCrudDispatcher {
         }
         try {
             RecordedRequest readable = Negotiation.readable(request);
+            String directive = FieldValidation.directive(readable.getPath());
+            List<String> unknown = directive == null ? List.of() : unknownFields(readable);
+            if (!unknown.isEmpty() && directive.equals("Strict")) {
+                return refusal(readable, unknown);
+            }
             MockResponse answer = route(readable);
+            if (!unknown.isEmpty()) {
+                answer = FieldValidation.warned(answer, unknown);
+            }
             if (readable.method() == HttpMethod.GET) {
                 answer = ListKinds.typed(answer, readable.getPath());
             }
@@ -212,6 +224,44 @@ final class SchedulerDispatcher extends KubernetesCrudDispatcher {
         } catch (Negotiation.Unsupported e) {
             return e.answer;
         }
+    }
+
+    /**
+     * The fields of a create, update or (merge or strategic merge) patch its kind does not have;
+     * the kind is the body's for a create or update, the path's for a patch.
+     */
+    private List<String> unknownFields(RecordedRequest request) {
+        HttpMethod method = request.method();
+        boolean patch = method == HttpMethod.PATCH;
+        if (!patch && method != HttpMethod.POST && method != HttpMethod.PUT) {
+            return List.of();
+        }
+        String type = String.valueOf(request.getHeader("Content-Type"));
+        if (patch && !type.startsWith(Patches.MERGE_PATCH) && !type.startsWith(Patches.STRATEGIC)) {
+            return List.of();
+        }
+        JsonNode body = request.getBody() == null
+                ? null
+                : parse(new String(request.getBody().getBytes(), StandardCharsets.UTF_8));
+        String[] kind = patch ? Discovery.kindAt(request.getPath()) : kindOf(body);
+        if (body == null || kind == null) {
+            return List.of();
+        }
+        return fieldValidation.unknownFields(kind[0], kind[1], body);
+    }
+
+    private static String[] kindOf(JsonNode body) {
+        String apiVersion = body == null ? "" : body.path("apiVersion").asText("");
+        String kind = body == null ? "" : body.path("kind").asText("");
+        return apiVersion.isEmpty() || kind.isEmpty() ? null : new String[] {apiVersion, kind};
+    }
+
+    private static MockResponse refusal(RecordedRequest request, List<String> unknown) {
+        if (request.method() == HttpMethod.PATCH) {
+            return FieldValidation.refusedPatch(unknown);
+        }
+        String[] kind = kindOf(parse(new String(request.getBody().getBytes(), StandardCharsets.UTF_8)));
+        return FieldValidation.refusedObject(kind[0], kind[1], unknown);
     }
 
     private MockResponse route(RecordedRequest request) {
@@ -226,8 +276,11 @@ final class SchedulerDispatcher extends KubernetesCrudDispatcher {
                 return StatusJson.json(doc);
             }
             if (path.startsWith("/openapi/")) {
-                // no OpenAPI document is served: say so, rather than the empty list the store answers
-                return StatusJson.failure(404, "NotFound", "the server could not find the requested resource");
+                MockResponse openApiDoc = openApi.answer(path);
+                // not the empty list the store would answer
+                return openApiDoc != null
+                        ? openApiDoc
+                        : StatusJson.failure(404, "NotFound", "the server could not find the requested resource");
             }
             boolean watch = path.contains("watch=true");
             FieldSelector.Split fields = path.contains("/pods") && !watch ? FieldSelector.split(path) : null;

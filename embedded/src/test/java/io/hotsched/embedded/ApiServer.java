@@ -78,6 +78,15 @@ public final class ApiServer
         return server.client();
     }
 
+    /** The Deployment {@code name} of the default namespace, or null. */
+    public io.fabric8.kubernetes.api.model.apps.Deployment deployment(String name) {
+        return client().apps()
+                .deployments()
+                .inNamespace("default")
+                .withName(name)
+                .get();
+    }
+
     /** Writes the server's kubeconfig into {@code dir} for kubectl. */
     public Path kubeconfig(Path dir) throws IOException {
         return Files.writeString(dir.resolve("kubeconfig"), server.kubeconfig());

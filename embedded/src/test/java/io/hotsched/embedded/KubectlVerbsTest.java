@@ -45,12 +45,7 @@ class KubectlVerbsTest {
     @Test
     void createDeploymentSendsProtobufAndIsCreated() throws Exception {
         kubectl("create", "deployment", "web", "--image=nginx", "--replicas=3").ok();
-        var d = API.client()
-                .apps()
-                .deployments()
-                .inNamespace("default")
-                .withName("web")
-                .get();
+        var d = API.deployment("web");
         assertNotNull(d);
         assertEquals(3, d.getSpec().getReplicas());
         assertEquals(
@@ -78,7 +73,6 @@ class KubectlVerbsTest {
                         "apiVersion: v1\nkind: Pod\nmetadata: {name: " + name + "}\nspec:\n"
                                 + "  containers: [{name: c, image: pause}]\n",
                         "create",
-                        "--validate=false",
                         "-f",
                         "-")
                 .ok();
