@@ -289,7 +289,9 @@ final class SchedulerDispatcher extends KubernetesCrudDispatcher {
             String collection = WatchResume.collection(path);
             boolean table = Tables.wanted(request.getHeader("Accept"))
                     && !watch
-                    && (collection.equals("/api/v1/pods") || collection.equals("/api/v1/nodes"));
+                    && (collection.equals("/api/v1/pods")
+                            || collection.equals("/api/v1/nodes")
+                            || collection.equals("/apis/apps/v1/deployments"));
             if (fields != null || labels != null || table) {
                 MockResponse r = fields != null || labels != null
                         ? filtered(
@@ -375,7 +377,9 @@ final class SchedulerDispatcher extends KubernetesCrudDispatcher {
             return r;
         }
         java.time.Instant now = java.time.Instant.now();
-        JsonNode t = collection.endsWith("/pods") ? Tables.pods(body, now) : Tables.nodes(body, now);
+        JsonNode t = collection.endsWith("/pods")
+                ? Tables.pods(body, now)
+                : collection.endsWith("/deployments") ? Tables.deployments(body, now) : Tables.nodes(body, now);
         return StatusJson.json(JSON.writeValueAsString(t))
                 .setHeader("Content-Type", "application/json;as=Table;v=v1;g=meta.k8s.io");
     }

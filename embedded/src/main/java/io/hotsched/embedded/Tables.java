@@ -12,7 +12,7 @@ import tools.jackson.databind.node.ObjectNode;
 
 /**
  * Server-side printing, as kubectl asks for it first ({@code Accept: application/json;as=Table}):
- * pods and nodes as {@code meta.k8s.io/v1 Table}s with the columns a real API server gives them
+ * pods, nodes and Deployments as {@code meta.k8s.io/v1 Table}s with the columns a real API server gives them
  * (the wide ones at priority 1), so {@code kubectl get pods -o wide} shows status and node.
  */
 final class Tables {
@@ -130,6 +130,49 @@ final class Tables {
                     text(or(info.path("osImage").asText(""), "<unknown>")),
                     text(or(info.path("kernelVersion").asText(""), "<unknown>")),
                     text(or(info.path("containerRuntimeVersion").asText(""), "<unknown>")));
+        }
+        return t;
+    }
+
+    /** A Table of the Deployments of a list or of one Deployment, as of {@code now}, as kubectl prints them. */
+    static ObjectNode deployments(JsonNode listOrDeployment, Instant now) {
+        ObjectNode t = table(
+                listOrDeployment,
+                5,
+                "Name",
+                "Ready",
+                "Up-to-date",
+                "Available",
+                "Age",
+                "Containers",
+                "Images",
+                "Selector");
+        for (JsonNode d : items(listOrDeployment)) {
+            JsonNode spec = d.path("spec");
+            JsonNode status = d.path("status");
+            List<String> names = new ArrayList<>();
+            List<String> images = new ArrayList<>();
+            for (JsonNode c : spec.path("template").path("spec").path("containers")) {
+                names.add(c.path("name").asText());
+                images.add(c.path("image").asText());
+            }
+            List<String> selector = new ArrayList<>();
+            spec.path("selector")
+                    .path("matchLabels")
+                    .properties()
+                    .forEach(e -> selector.add(e.getKey() + "=" + e.getValue().asText()));
+            row(
+                    t,
+                    d,
+                    text(d.path("metadata").path("name").asText()),
+                    text(status.path("readyReplicas").asInt(0) + "/"
+                            + spec.path("replicas").asInt(1)),
+                    text(String.valueOf(status.path("updatedReplicas").asInt(0))),
+                    text(String.valueOf(status.path("availableReplicas").asInt(0))),
+                    text(age(d, now)),
+                    text(String.join(",", names)),
+                    text(String.join(",", images)),
+                    text(selector.isEmpty() ? "<none>" : String.join(",", selector)));
         }
         return t;
     }

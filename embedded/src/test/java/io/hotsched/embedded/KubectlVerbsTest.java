@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.fabric8.kubernetes.api.model.Pod;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -51,6 +52,22 @@ class KubectlVerbsTest {
         assertEquals(
                 "nginx",
                 d.getSpec().getTemplate().getSpec().getContainers().get(0).getImage());
+    }
+
+    @Test
+    void getDeploymentPrintsKubectlsColumns() throws Exception {
+        kubectl("create", "deployment", "shown", "--image=nginx", "--replicas=2")
+                .ok();
+        String out = kubectl("get", "deployment", "shown", "-o", "wide").ok().out();
+        String[] lines = out.strip().split("\n");
+        assertEquals(
+                List.of("NAME", "READY", "UP-TO-DATE", "AVAILABLE", "AGE", "CONTAINERS", "IMAGES", "SELECTOR"),
+                List.of(lines[0].trim().split("\\s+")),
+                out);
+        List<String> row = List.of(lines[1].trim().split("\\s+"));
+        // no stand-ins run here: nothing is ready yet
+        assertEquals(List.of("shown", "0/2", "0", "0"), row.subList(0, 4), out);
+        assertEquals(List.of("nginx", "nginx", "app=shown"), row.subList(5, 8), out);
     }
 
     @Test
