@@ -5,6 +5,7 @@ import static org.junit.Assert.assertTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import org.junit.Test;
 import org.junit.runner.RunWith;
 import org.ops4j.pax.exam.junit.PaxExam;
@@ -86,7 +87,8 @@ public class RemoveAndReturnIT extends KubeClusterSupport {
                     "fit-scheduler ready again",
                     () -> profileState("fit-scheduler").equals("ready"));
 
-            await("all pods created", () -> other.done() && fit.done());
+            // the whole load takes PODS_EACH / 75 s; a loaded machine may need longer than the default wait
+            await("all pods created", Duration.ofSeconds(PODS_EACH / 75 + 20), () -> other.done() && fit.done());
             other.check();
             fit.check();
             await("every pod bound", () -> recorder.bound() == 2 * PODS_EACH);
