@@ -17,47 +17,39 @@ import java.util.TreeSet;
 public final class PluginNames {
 
     /**
-     * kube-scheduler's in-tree plugins (current release), Koordinator's and scheduler-plugins' best
-     * known ones, and the transformers hotsched ships: a name close to one of these is most likely
-     * a typo of it.
+     * The default profile's plugins ({@link DefaultPlugins#MULTI_POINT}), the rest of kube-scheduler's
+     * in-tree ones (volumes, DRA, gang), Koordinator's and scheduler-plugins' best known ones, and
+     * the transformers hotsched ships: a name close to one of these is most likely a typo of it.
      */
-    public static final Set<String> WELL_KNOWN = Set.of(
-            "PrioritySort",
-            "SchedulingGates",
-            "NodeUnschedulable",
-            "NodeName",
-            "TaintToleration",
-            "NodeAffinity",
-            "NodePorts",
-            "NodeResourcesFit",
-            "VolumeRestrictions",
-            "NodeVolumeLimits",
-            "VolumeBinding",
-            "VolumeZone",
-            "PodTopologySpread",
-            "InterPodAffinity",
-            "DefaultPreemption",
-            "NodeResourcesBalancedAllocation",
-            "ImageLocality",
-            "DefaultBinder",
-            "DynamicResources",
-            "GangScheduling",
-            "LoadAwareScheduling",
-            "DeviceShare",
-            "NodeNUMAResource",
-            "Reservation",
-            "ElasticQuota",
-            "Coscheduling",
-            "CapacityScheduling",
-            "NodeResourcesAllocatable",
-            "TargetLoadPacking",
-            "LoadVariationRiskBalancing",
-            "NodeReservation",
-            "ResourceAmplification");
+    public static final Set<String> WELL_KNOWN = wellKnown();
 
     private static final int MAX_DISTANCE = 2;
 
     private PluginNames() {}
+
+    private static Set<String> wellKnown() {
+        Set<String> names = new TreeSet<>(List.of(
+                "VolumeRestrictions",
+                "NodeVolumeLimits",
+                "VolumeBinding",
+                "VolumeZone",
+                "DynamicResources",
+                "GangScheduling",
+                "LoadAwareScheduling",
+                "DeviceShare",
+                "NodeNUMAResource",
+                "Reservation",
+                "ElasticQuota",
+                "Coscheduling",
+                "CapacityScheduling",
+                "NodeResourcesAllocatable",
+                "TargetLoadPacking",
+                "LoadVariationRiskBalancing",
+                "NodeReservation",
+                "ResourceAmplification"));
+        DefaultPlugins.MULTI_POINT.forEach(p -> names.add(p.name()));
+        return Set.copyOf(names);
+    }
 
     /**
      * The known names {@code name} is near (two edits or fewer, or equal but for case), sorted;

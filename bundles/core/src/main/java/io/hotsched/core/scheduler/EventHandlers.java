@@ -161,8 +161,7 @@ public final class EventHandlers implements ClusterEvents {
         try {
             p = PodInfo.of(pod);
         } catch (IllegalArgumentException e) {
-            unreadable.remove(
-                    pod.getMetadata().getNamespace() + "/" + pod.getMetadata().getName());
+            unreadable.remove(key(pod));
             return; // never queued nor counted
         }
         pendingForOthers.remove(p.uid());
@@ -183,14 +182,14 @@ public final class EventHandlers implements ClusterEvents {
      * with a warning.
      */
     private PodInfo read(Pod pod) {
-        String key = pod.getMetadata().getNamespace() + "/" + pod.getMetadata().getName();
         try {
             PodInfo p = PodInfo.of(pod);
             if (!unreadable.isEmpty()) {
-                unreadable.remove(key);
+                unreadable.remove(p.key());
             }
             return p;
         } catch (IllegalArgumentException e) {
+            String key = key(pod);
             if (e.getMessage().equals(unreadable.put(key, e.getMessage()))) {
                 return null;
             }
@@ -212,6 +211,13 @@ public final class EventHandlers implements ClusterEvents {
             }
             return null;
         }
+    }
+
+    /** The pod's key as {@link PodInfo#key()} gives it, for a pod no PodInfo can be made of. */
+    private static String key(Pod pod) {
+        String ns = pod.getMetadata().getNamespace();
+        return (ns == null || ns.isEmpty() ? "default" : ns) + "/"
+                + pod.getMetadata().getName();
     }
 
     @Override
