@@ -23,8 +23,16 @@ final class Admission {
 
     final PriorityAdmission priority = new PriorityAdmission();
 
-    /** The request to store, or the refusal. */
-    record Outcome(RecordedRequest request, MockResponse refusal) {}
+    /**
+     * The request to store, or the refusal; {@code podCreate} is the admitted pod of a create, for
+     * the store to take as it is: the request then still holds the body as it came, and {@link
+     * #request(Outcome)} gives one with the admitted pod.
+     */
+    record Outcome(RecordedRequest request, MockResponse refusal, ObjectNode podCreate) {
+        Outcome(RecordedRequest request, MockResponse refusal) {
+            this(request, refusal, null);
+        }
+    }
 
     /**
      * {@code create} (a POST) as the store should see it; a PUT of a pod gets its defaults too
@@ -57,6 +65,9 @@ final class Admission {
         } else if (object.path("status").path("phase").asText("").isEmpty()) {
             object.withObject("status").put("phase", "Active");
         }
+        if (pod && !update) {
+            return new Outcome(create, null, object);
+        }
         return new Outcome(
                 new RecordedRequest(
                         create.getHttpVersion(),
@@ -65,6 +76,20 @@ final class Admission {
                         create.getHeaders(),
                         new Buffer(JSON.writeValueAsBytes(object))),
                 null);
+    }
+
+    /** The request that stores what {@code admitted} let through. */
+    static RecordedRequest request(Outcome admitted) {
+        RecordedRequest r = admitted.request();
+        if (admitted.podCreate() == null) {
+            return r;
+        }
+        return new RecordedRequest(
+                r.getHttpVersion(),
+                r.method(),
+                r.getPath(),
+                r.getHeaders(),
+                new Buffer(JSON.writeValueAsBytes(admitted.podCreate())));
     }
 
     /** Keeps the admission's view of PriorityClasses in step with a write to the store. */

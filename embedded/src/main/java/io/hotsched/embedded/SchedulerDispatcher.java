@@ -42,6 +42,9 @@ final class SchedulerDispatcher extends KubernetesCrudDispatcher {
     private final StoreIndex index = new StoreIndex();
     private final Admission admission = new Admission();
     private final Patches patches;
+    /** Null without the store's lock: the store's own create then does it. */
+    private final AdmittedCreate creates;
+
     private final boolean indexed;
     private final OpenApiSchemas schemas = new OpenApiSchemas();
     private final OpenApi openApi = new OpenApi(schemas);
@@ -83,6 +86,7 @@ final class SchedulerDispatcher extends KubernetesCrudDispatcher {
         super(crds);
         this.indexed = indexed;
         java.util.concurrent.locks.Lock write = storeWriteLock();
+        this.creates = write != null ? new AdmittedCreate(this, write) : null;
         this.patches = new Patches(
                 crds.stream()
                         .map(CustomResourceDefinitionContext::getGroup)
@@ -330,7 +334,13 @@ final class SchedulerDispatcher extends KubernetesCrudDispatcher {
         }
         if (request.method() == HttpMethod.POST || request.method() == HttpMethod.PUT) {
             Admission.Outcome admitted = admission.admit(request);
-            return admitted.refusal() != null ? admitted.refusal() : super.dispatch(admitted.request());
+            if (admitted.refusal() != null) {
+                return admitted.refusal();
+            }
+            if (admitted.podCreate() != null && creates != null) {
+                return creates.create(path, "pods", "v1", "Pod", admitted.podCreate());
+            }
+            return super.dispatch(Admission.request(admitted));
         }
         return super.dispatch(request);
     }
