@@ -14,8 +14,15 @@ final class Discovery {
     /** One served resource: plural, kind, namespaced, short names. */
     record Res(String name, String kind, boolean namespaced, String... shortNames) {}
 
-    /** The Kubernetes release this server answers as. */
-    static final String VERSION = "v1.32.0-hotsched";
+    /**
+     * The Kubernetes release this server answers as: the newest whose protobuf descriptors are on
+     * Maven Central ({@code client-java-proto} 27). The build tag is semver build metadata, which
+     * version comparisons ignore (a {@code -suffix} would make it a pre-release, older than
+     * v1.36.0 to client-go's feature checks).
+     */
+    static final String VERSION = "v1.36.0+hotsched";
+
+    static final String MINOR = "36";
 
     static final Map<String, List<Res>> GROUPS = new LinkedHashMap<>();
 
@@ -40,7 +47,16 @@ final class Discovery {
         GROUPS.put("coordination.k8s.io/v1", List.of(new Res("leases", "Lease", true)));
         GROUPS.put("policy/v1", List.of(new Res("poddisruptionbudgets", "PodDisruptionBudget", true, "pdb")));
         GROUPS.put("scheduling.k8s.io/v1", List.of(new Res("priorityclasses", "PriorityClass", false, "pc")));
-        GROUPS.put("storage.k8s.io/v1", List.of(new Res("storageclasses", "StorageClass", false, "sc")));
+        GROUPS.put(
+                "storage.k8s.io/v1",
+                List.of(
+                        new Res("storageclasses", "StorageClass", false, "sc"),
+                        new Res("csidrivers", "CSIDriver", false),
+                        new Res("csinodes", "CSINode", false),
+                        new Res("csistoragecapacities", "CSIStorageCapacity", true),
+                        new Res("volumeattachments", "VolumeAttachment", false),
+                        new Res("volumeattachments/status", "VolumeAttachment", false),
+                        new Res("volumeattributesclasses", "VolumeAttributesClass", false, "vac")));
         GROUPS.put(
                 "resource.k8s.io/v1",
                 List.of(
@@ -78,7 +94,9 @@ final class Discovery {
             p = p.substring(0, p.length() - 1);
         }
         if (p.equals("/version")) {
-            return "{\"major\":\"1\",\"minor\":\"32\",\"gitVersion\":\"" + VERSION + "\",\"platform\":\"linux/amd64\"}";
+            return "{\"major\":\"1\",\"minor\":\"" + MINOR + "\",\"gitVersion\":\"" + VERSION
+                    + "\",\"gitCommit\":\"\",\"gitTreeState\":\"clean\",\"buildDate\":\"\",\"goVersion\":\"\","
+                    + "\"compiler\":\"gc\",\"platform\":\"linux/amd64\"}";
         }
         if (p.equals("/api")) {
             return "{\"kind\":\"APIVersions\",\"versions\":[\"v1\"],\"serverAddressByClientCIDRs\":[{\"clientCIDR\":\"0.0.0.0/0\","

@@ -38,7 +38,7 @@ import tools.jackson.databind.node.ObjectNode;
  * Reads the protobuf bodies that kubectl's typed clients send for built-in kinds ({@code k8s\0}
  * followed by a {@code runtime.Unknown} that wraps the object) into the JSON the store keeps, as
  * kube-apiserver would have decoded and re-encoded them. The field names come from the Kubernetes
- * 1.32 descriptors of {@code client-java-proto}; a kind they do not describe is refused by name.
+ * descriptors of {@code client-java-proto} (Kubernetes 1.36); a kind they do not describe is refused by name.
  */
 final class ProtobufBodies {
 

@@ -38,6 +38,19 @@ class KubectlVerbsTest {
     }
 
     @Test
+    void versionAndApiResourcesAreTheReleaseTheServerAnswersAs() throws Exception {
+        Kubectl.Run version = kubectl("version", "-o", "json").ok();
+        assertTrue(version.out().contains("\"gitVersion\": \"v1.36.0+hotsched\""), version.out());
+        assertTrue(version.out().contains("\"minor\": \"36\""), version.out());
+        Kubectl.Run storage = kubectl("api-resources", "--api-group=storage.k8s.io", "-o", "name")
+                .ok();
+        for (String r :
+                List.of("csidrivers", "csinodes", "csistoragecapacities", "storageclasses", "volumeattachments")) {
+            assertTrue(storage.out().contains(r + ".storage.k8s.io"), storage.out());
+        }
+    }
+
+    @Test
     void createNamespaceSendsProtobufAndIsCreated() throws Exception {
         kubectl("create", "namespace", "team-a").ok();
         assertNotNull(API.client().namespaces().withName("team-a").get());
