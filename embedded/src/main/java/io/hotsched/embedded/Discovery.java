@@ -32,6 +32,7 @@ final class Discovery {
                 List.of(
                         new Res("pods", "Pod", true, "po"),
                         new Res("pods/binding", "Binding", true),
+                        new Res("pods/eviction", "Eviction", true),
                         new Res("pods/status", "Pod", true),
                         new Res("bindings", "Binding", true),
                         new Res("nodes", "Node", false, "no"),
@@ -45,7 +46,11 @@ final class Discovery {
                         new Res("persistentvolumes/status", "PersistentVolume", false),
                         new Res("services", "Service", true, "svc")));
         GROUPS.put("coordination.k8s.io/v1", List.of(new Res("leases", "Lease", true)));
-        GROUPS.put("policy/v1", List.of(new Res("poddisruptionbudgets", "PodDisruptionBudget", true, "pdb")));
+        GROUPS.put(
+                "policy/v1",
+                List.of(
+                        new Res("poddisruptionbudgets", "PodDisruptionBudget", true, "pdb"),
+                        new Res("poddisruptionbudgets/status", "PodDisruptionBudget", true)));
         GROUPS.put("scheduling.k8s.io/v1", List.of(new Res("priorityclasses", "PriorityClass", false, "pc")));
         GROUPS.put(
                 "storage.k8s.io/v1",
@@ -201,11 +206,15 @@ final class Discovery {
                     .append(",\"kind\":\"")
                     .append(r.kind())
                     .append(r.name().endsWith("/scale") ? "\",\"group\":\"autoscaling\",\"version\":\"v1" : "")
+                    // kubectl drain evicts only where discovery lists pods/eviction with its group
+                    .append(r.name().endsWith("/eviction") ? "\",\"group\":\"policy\",\"version\":\"v1" : "")
                     .append("\",\"verbs\":[")
                     .append(
-                            r.name().contains("/")
-                                    ? "\"get\",\"create\",\"update\",\"patch\""
-                                    : "\"create\",\"delete\",\"get\",\"list\",\"patch\",\"update\",\"watch\"")
+                            r.name().endsWith("/eviction") || r.name().endsWith("/binding")
+                                    ? "\"create\""
+                                    : r.name().contains("/")
+                                            ? "\"get\",\"create\",\"update\",\"patch\""
+                                            : "\"create\",\"delete\",\"get\",\"list\",\"patch\",\"update\",\"watch\"")
                     .append("]");
             if (r.shortNames().length > 0) {
                 b.append(",\"shortNames\":[\"")

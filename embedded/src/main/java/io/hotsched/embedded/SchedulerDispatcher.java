@@ -44,6 +44,32 @@ final class SchedulerDispatcher extends KubernetesCrudDispatcher {
     private final Patches patches;
     /** Null without the store's lock: the store's own create then does it. */
     private final AdmittedCreate creates;
+    /** Null without the store's lock: status PUTs then go unchecked, as the store has them. */
+    private final StatusWrites statusWrites;
+
+    private final Evictions evictions = new Evictions(new Evictions.Store() {
+        @Override
+        public MockResponse get(String path) {
+            return handleGet(path);
+        }
+
+        @Override
+        public MockResponse put(String path, String body) {
+            RecordedRequest put = new RecordedRequest(
+                    "HTTP/1.1",
+                    HttpMethod.PUT,
+                    path,
+                    Headers.builder().add("Content-Type", "application/json").build(),
+                    new Buffer(body.getBytes(StandardCharsets.UTF_8)));
+            MockResponse r = statusWrites != null ? statusWrites.put(put, body) : null;
+            return r != null ? r : handleUpdate(put);
+        }
+
+        @Override
+        public MockResponse delete(String path) {
+            return handleDelete(path);
+        }
+    });
 
     private final boolean indexed;
     private final OpenApiSchemas schemas = new OpenApiSchemas();
@@ -87,6 +113,7 @@ final class SchedulerDispatcher extends KubernetesCrudDispatcher {
         this.indexed = indexed;
         java.util.concurrent.locks.Lock write = storeWriteLock();
         this.creates = write != null ? new AdmittedCreate(this, write) : null;
+        this.statusWrites = write != null ? new StatusWrites(this::handleGet, this::handleUpdate, write) : null;
         this.patches = new Patches(
                 crds.stream()
                         .map(CustomResourceDefinitionContext::getGroup)
@@ -309,9 +336,8 @@ final class SchedulerDispatcher extends KubernetesCrudDispatcher {
             }
         }
         if (request.method() == HttpMethod.POST) {
-            MockResponse evicted = Evictions.evict(path, this::handleDelete);
-            if (evicted != null) {
-                return evicted;
+            if (Evictions.EVICTION.matcher(path).matches()) {
+                return evictions.evict(path, request.getUtf8Body());
             }
             Matcher pod = POD_BINDING.matcher(path);
             Matcher bindings = BINDINGS.matcher(path);
@@ -331,6 +357,13 @@ final class SchedulerDispatcher extends KubernetesCrudDispatcher {
         }
         if (request.method() == HttpMethod.PATCH) {
             return patches.patch(request);
+        }
+        if (request.method() == HttpMethod.PUT && statusWrites != null && request.getBody() != null) {
+            MockResponse written =
+                    statusWrites.put(request, new String(request.getBody().getBytes(), StandardCharsets.UTF_8));
+            if (written != null) {
+                return written;
+            }
         }
         if (request.method() == HttpMethod.POST || request.method() == HttpMethod.PUT) {
             Admission.Outcome admitted = admission.admit(request);

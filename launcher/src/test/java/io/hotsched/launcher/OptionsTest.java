@@ -46,7 +46,7 @@ class OptionsTest {
                 "--embedded --master http://x|--embedded cannot be combined with --kubeconfig or --master",
                 "--config --no-shell|option '--config' needs a value",
                 "--no-stand-in kubelet,robot|--no-stand-in: unknown stand-in 'robot' (known: kubelet, koordlet, deployment,"
-                        + " replicaset, job, statefulset, daemonset, garbage-collector, persistent-volume, volume-provisioner, resource-claim)",
+                        + " replicaset, job, statefulset, daemonset, garbage-collector, persistent-volume, volume-provisioner, resource-claim, disruption)",
                 "--no-stand-in job --master http://x|--embedded-port, --cluster-dir and --no-stand-in"
                         + " apply to the embedded API server, not to --kubeconfig or --master",
                 "--embedded-port 70000|--embedded-port '70000' is not a port number (0-65535)",
@@ -105,7 +105,7 @@ class OptionsTest {
                 "--help=yes|option '--help' takes no value",
                 "--no-stand-in robot|--no-stand-in: unknown stand-in 'robot' (known: "
                         + "kubelet, koordlet, deployment, replicaset, job, statefulset, daemonset, garbage-collector,"
-                        + " persistent-volume, volume-provisioner, resource-claim)",
+                        + " persistent-volume, volume-provisioner, resource-claim, disruption)",
                 "--kubeconfig k|unknown option '--kubeconfig' of 'hotsched apiserver'",
             })
     void badApiserverCommandLinesNameTheWord(String line, String message) {

@@ -28,7 +28,9 @@ public enum StandIn {
     /** Provisions volumes for claims of classes with a provisioner. */
     VOLUME_PROVISIONER,
     /** Creates ResourceClaims from the ResourceClaimTemplates pods name. */
-    RESOURCE_CLAIM;
+    RESOURCE_CLAIM,
+    /** Keeps PodDisruptionBudgets' status (disruptionsAllowed) in step with their pods. */
+    DISRUPTION;
 
     public String cliName() {
         return name().toLowerCase(Locale.ROOT).replace('_', '-');

@@ -61,6 +61,11 @@ public final class StandIns implements AutoCloseable {
                 s.running.add(provisioner);
                 provisioner.start();
             }
+            if (on.contains(StandIn.DISRUPTION)) {
+                DisruptionStandIn disruption = new DisruptionStandIn(client, pods);
+                s.running.add(disruption);
+                disruption.start();
+            }
             if (on.contains(StandIn.RESOURCE_CLAIM)) {
                 ResourceClaimStandIn claims = new ResourceClaimStandIn(client, pods);
                 s.running.add(claims);

@@ -63,6 +63,11 @@ final class WorkQueue implements AutoCloseable {
         }
     }
 
+    /** Queues {@code key} once {@code delay} has passed (a state that expires by itself). */
+    void addAfter(String key, java.time.Duration delay) {
+        submit(key, delay.toMillis());
+    }
+
     private void submit(String key, long delayMs) {
         try {
             thread.schedule(() -> run(key), delayMs, TimeUnit.MILLISECONDS);
