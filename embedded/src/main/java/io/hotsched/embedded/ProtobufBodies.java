@@ -143,10 +143,16 @@ final class ProtobufBodies {
             throw new Unreadable("the protobuf body does not start with the Kubernetes envelope (k8s\\0)");
         }
         try {
-            Runtime.Unknown unknown =
-                    Runtime.Unknown.parseFrom(ByteString.copyFrom(body, MAGIC.length, body.length - MAGIC.length));
-            String apiVersion = unknown.getTypeMeta().getApiVersion();
-            String kind = unknown.getTypeMeta().getKind();
+            // read through the descriptors, as the object is: the generated parser of runtime.Unknown
+            // in client-java-proto 26+ is pre-22 protobuf gencode (GHSA-h4h5-3hr4-j3g2)
+            Descriptor envelope = Runtime.Unknown.getDescriptor();
+            DynamicMessage unknown = DynamicMessage.parseFrom(
+                    envelope, ByteString.copyFrom(body, MAGIC.length, body.length - MAGIC.length));
+            Message typeMeta = (Message) unknown.getField(envelope.findFieldByName("typeMeta"));
+            String apiVersion =
+                    (String) typeMeta.getField(typeMeta.getDescriptorForType().findFieldByName("apiVersion"));
+            String kind =
+                    (String) typeMeta.getField(typeMeta.getDescriptorForType().findFieldByName("kind"));
             Descriptor d = KINDS.get(apiVersion + " " + kind);
             if (d == null) {
                 throw new Unreadable("the embedded API server cannot read " + kind + " (" + apiVersion
@@ -155,7 +161,8 @@ final class ProtobufBodies {
             ObjectNode out = F.objectNode();
             out.put("apiVersion", apiVersion);
             out.put("kind", kind);
-            out.setAll(object(DynamicMessage.parseFrom(d, unknown.getRaw())));
+            out.setAll(object(
+                    DynamicMessage.parseFrom(d, (ByteString) unknown.getField(envelope.findFieldByName("raw")))));
             return JSON.writeValueAsString(out);
         } catch (InvalidProtocolBufferException e) {
             throw new Unreadable("the protobuf body could not be read: " + e.getMessage());
