@@ -23,8 +23,8 @@ final class Admission {
 
     final PriorityAdmission priority = new PriorityAdmission();
 
-    /** The request to store, or the refusal. */
-    record Outcome(RecordedRequest request, MockResponse refusal) {}
+    /** The request to store, or the refusal; {@code body} is the object as admitted when it was parsed here. */
+    record Outcome(RecordedRequest request, MockResponse refusal, ObjectNode body) {}
 
     /**
      * {@code create} (a POST) as the store should see it; a PUT of a pod gets its defaults too
@@ -37,22 +37,23 @@ final class Admission {
                 ? POD_UPDATE.matcher(path).matches()
                 : POD_CREATE.matcher(path).matches();
         if (!pod && (update || !NAMESPACE_CREATE.matcher(path).matches())) {
-            return new Outcome(create, null);
+            return new Outcome(create, null, null);
         }
         JsonNode body;
         try {
             body = JSON.readTree(create.getBody().getBytes());
         } catch (RuntimeException e) {
-            return new Outcome(null, StatusJson.failure(400, "BadRequest", "the body is not JSON: " + e.getMessage()));
+            return new Outcome(
+                    null, StatusJson.failure(400, "BadRequest", "the body is not JSON: " + e.getMessage()), null);
         }
         if (!(body instanceof ObjectNode object)) {
-            return new Outcome(create, null);
+            return new Outcome(create, null, null);
         }
         if (pod) {
             PodDefaults.apply(object);
             String forbidden = update ? null : priority.admit(object);
             if (forbidden != null) {
-                return new Outcome(null, StatusJson.failure(403, "Forbidden", forbidden));
+                return new Outcome(null, StatusJson.failure(403, "Forbidden", forbidden), null);
             }
         } else if (object.path("status").path("phase").asText("").isEmpty()) {
             object.withObject("status").put("phase", "Active");
@@ -64,7 +65,8 @@ final class Admission {
                         path,
                         create.getHeaders(),
                         new Buffer(JSON.writeValueAsBytes(object))),
-                null);
+                null,
+                object);
     }
 
     /** Keeps the admission's view of PriorityClasses in step with a write to the store. */

@@ -53,6 +53,10 @@ final class Patches {
     }
 
     MockResponse patch(RecordedRequest request) {
+        MockResponse refused = WriteOptions.of(request.getPath()).refusal("PatchOptions", false);
+        if (refused != null) {
+            return refused;
+        }
         String contentType = request.getHeader("Content-Type");
         String type =
                 contentType == null ? "" : contentType.split(";")[0].trim().toLowerCase(Locale.ROOT);

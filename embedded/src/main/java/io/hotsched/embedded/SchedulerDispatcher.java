@@ -42,6 +42,8 @@ final class SchedulerDispatcher extends KubernetesCrudDispatcher {
     private final StoreIndex index = new StoreIndex();
     private final Admission admission = new Admission();
     private final Patches patches;
+    private final Writes writes;
+    private final ServerSideApply apply;
     private final boolean indexed;
     private final OpenApiSchemas schemas = new OpenApiSchemas();
     private final OpenApi openApi = new OpenApi(schemas);
@@ -83,17 +85,20 @@ final class SchedulerDispatcher extends KubernetesCrudDispatcher {
         super(crds);
         this.indexed = indexed;
         java.util.concurrent.locks.Lock write = storeWriteLock();
-        this.patches = new Patches(
-                crds.stream()
-                        .map(CustomResourceDefinitionContext::getGroup)
-                        .collect(java.util.stream.Collectors.toSet()),
-                write != null ? write : new java.util.concurrent.locks.ReentrantLock(),
-                path -> {
-                    java.util.Map.Entry<AttributeSet, String> e =
-                            findResource(getAttributeExtractor().fromPath(path));
-                    return e == null ? null : e.getValue();
-                },
-                this::route);
+        java.util.concurrent.locks.Lock lock = write != null ? write : new java.util.concurrent.locks.ReentrantLock();
+        java.util.Set<String> customGroups = crds.stream()
+                .map(CustomResourceDefinitionContext::getGroup)
+                .collect(java.util.stream.Collectors.toSet());
+        this.patches = new Patches(customGroups, lock, this::stored, this::route);
+        this.writes = new Writes(admission, customGroups, lock, this::stored, super::dispatch);
+        this.apply = new ServerSideApply(customGroups, lock, this::stored, writes::writeManaged);
+    }
+
+    /** The stored JSON of the object at {@code path}, or null. */
+    private String stored(String path) {
+        java.util.Map.Entry<AttributeSet, String> e =
+                findResource(getAttributeExtractor().fromPath(path));
+        return e == null ? null : e.getValue();
     }
 
     // ---- the index: kept in step on the single write path, used for named look-ups ------------------
@@ -326,11 +331,10 @@ final class SchedulerDispatcher extends KubernetesCrudDispatcher {
             }
         }
         if (request.method() == HttpMethod.PATCH) {
-            return patches.patch(request);
+            return ServerSideApply.isApply(request) ? apply.apply(request) : patches.patch(request);
         }
         if (request.method() == HttpMethod.POST || request.method() == HttpMethod.PUT) {
-            Admission.Outcome admitted = admission.admit(request);
-            return admitted.refusal() != null ? admitted.refusal() : super.dispatch(admitted.request());
+            return writes.write(request);
         }
         return super.dispatch(request);
     }
