@@ -89,4 +89,18 @@ record ObjectMeta(
         }
         return out;
     }
+
+    /** Whether {@code body} has {@code needle} anywhere (a quick look before deciding to parse). */
+    static boolean mentions(byte[] body, byte[] needle) {
+        outer:
+        for (int i = 0; i + needle.length <= body.length; i++) {
+            for (int j = 0; j < needle.length; j++) {
+                if (body[i + j] != needle[j]) {
+                    continue outer;
+                }
+            }
+            return true;
+        }
+        return false;
+    }
 }

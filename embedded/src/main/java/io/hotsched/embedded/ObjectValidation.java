@@ -19,6 +19,9 @@ final class ObjectValidation {
 
     private static final int ANNOTATIONS_MAX_BYTES = 256 * 1024;
 
+    private static final byte[] TAINTS = "\"taints\"".getBytes(StandardCharsets.UTF_8);
+    private static final byte[] POD_CIDRS = "\"podCIDRs\"".getBytes(StandardCharsets.UTF_8);
+
     private static final Set<String> RBAC = Set.of("roles", "clusterroles", "rolebindings", "clusterrolebindings");
 
     private ObjectValidation() {}
@@ -45,10 +48,19 @@ final class ObjectValidation {
         return causes;
     }
 
-    /** Whether validating writes of {@code resource} needs the parsed object. */
-    static boolean needsTree(ResourcePath target) {
-        return target.group().isEmpty()
-                && (target.resource().equals("pods") || target.resource().equals("nodes"));
+    /**
+     * Whether validating a write of {@code body} at {@code target} needs the parsed object: a pod's
+     * always, a node's when it is an update or has something of its spec to check.
+     */
+    static boolean needsTree(ResourcePath target, byte[] body, boolean update) {
+        if (!target.group().isEmpty()) {
+            return false;
+        }
+        return switch (target.resource()) {
+            case "pods" -> true;
+            case "nodes" -> update || ObjectMeta.mentions(body, TAINTS) || ObjectMeta.mentions(body, POD_CIDRS);
+            default -> false;
+        };
     }
 
     private static void name(ResourcePath target, ObjectMeta meta, List<Cause> causes) {

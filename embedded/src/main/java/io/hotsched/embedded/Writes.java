@@ -103,8 +103,8 @@ final class Writes {
         boolean manage = track
                 && (old == null
                         ? !options.fieldManager().isEmpty()
-                        : old.contains("\"managedFields\"") || contains(bytes, MANAGED_FIELDS));
-        boolean needsTree = manage || ObjectValidation.needsTree(target);
+                        : old.contains("\"managedFields\"") || ObjectMeta.mentions(bytes, MANAGED_FIELDS));
+        boolean needsTree = manage || ObjectValidation.needsTree(target, bytes, old != null);
         JsonNode tree = admitted.body() != null ? admitted.body() : needsTree ? parse(bytes) : null;
         ObjectMeta meta = tree != null ? ObjectMeta.of(tree) : ObjectMeta.scan(bytes);
         if (meta == null || (needsTree && tree == null)) {
@@ -166,18 +166,5 @@ final class Writes {
         } catch (RuntimeException e) {
             return null;
         }
-    }
-
-    private static boolean contains(byte[] haystack, byte[] needle) {
-        outer:
-        for (int i = 0; i + needle.length <= haystack.length; i++) {
-            for (int j = 0; j < needle.length; j++) {
-                if (haystack[i + j] != needle[j]) {
-                    continue outer;
-                }
-            }
-            return true;
-        }
-        return false;
     }
 }
