@@ -1,7 +1,6 @@
 package io.hotsched.embedded;
 
 import java.util.HashSet;
-import java.util.Map;
 import java.util.Set;
 import tools.jackson.databind.JsonNode;
 
@@ -12,35 +11,7 @@ final class JsonValues {
 
     /** Equal values, numbers compared by value ({@code 30} and {@code 30.0} are one). */
     static boolean same(JsonNode a, JsonNode b) {
-        if (a == null || b == null) {
-            return a == b;
-        }
-        if (a.isNumber() && b.isNumber()) {
-            return a.decimalValue().compareTo(b.decimalValue()) == 0;
-        }
-        if (a.isObject() && b.isObject()) {
-            if (a.size() != b.size()) {
-                return false;
-            }
-            for (Map.Entry<String, JsonNode> e : a.properties()) {
-                if (!same(e.getValue(), b.get(e.getKey()))) {
-                    return false;
-                }
-            }
-            return true;
-        }
-        if (a.isArray() && b.isArray()) {
-            if (a.size() != b.size()) {
-                return false;
-            }
-            for (int i = 0; i < a.size(); i++) {
-                if (!same(a.get(i), b.get(i))) {
-                    return false;
-                }
-            }
-            return true;
-        }
-        return a.equals(b);
+        return equal(a, b, false);
     }
 
     /**
@@ -48,14 +19,27 @@ final class JsonValues {
      * {@code 0}, {@code false}, empty list or object) is one value.
      */
     static boolean semanticallySame(JsonNode a, JsonNode b) {
-        if (isZero(a) || isZero(b)) {
+        return equal(a, b, true);
+    }
+
+    private static boolean equal(JsonNode a, JsonNode b, boolean semantic) {
+        if (semantic && (isZero(a) || isZero(b))) {
             return isZero(a) && isZero(b);
         }
+        if (a == null || b == null) {
+            return a == b;
+        }
+        if (a.isNumber() && b.isNumber()) {
+            return a.decimalValue().compareTo(b.decimalValue()) == 0;
+        }
         if (a.isObject() && b.isObject()) {
+            if (!semantic && a.size() != b.size()) {
+                return false;
+            }
             Set<String> fields = new HashSet<>(a.propertyNames());
             fields.addAll(b.propertyNames());
             for (String f : fields) {
-                if (!semanticallySame(a.get(f), b.get(f))) {
+                if (!equal(a.get(f), b.get(f), semantic)) {
                     return false;
                 }
             }
@@ -66,13 +50,13 @@ final class JsonValues {
                 return false;
             }
             for (int i = 0; i < a.size(); i++) {
-                if (!semanticallySame(a.get(i), b.get(i))) {
+                if (!equal(a.get(i), b.get(i), semantic)) {
                     return false;
                 }
             }
             return true;
         }
-        return same(a, b);
+        return a.equals(b);
     }
 
     static boolean isZero(JsonNode v) {

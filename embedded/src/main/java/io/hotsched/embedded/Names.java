@@ -24,6 +24,39 @@ final class Names {
     private static final Pattern QUALIFIED = Pattern.compile(QUALIFIED_FMT);
     private static final Pattern LABEL_VALUE = Pattern.compile(LABEL_VALUE_FMT);
 
+    private static final Syntax SUBDOMAIN_SYNTAX = new Syntax(
+            253,
+            SUBDOMAIN,
+            "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and"
+                    + " must start and end with an alphanumeric character",
+            SUBDOMAIN_FMT,
+            "example.com");
+    private static final Syntax LABEL_SYNTAX = new Syntax(
+            63,
+            LABEL,
+            "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start"
+                    + " and end with an alphanumeric character",
+            LABEL_FMT,
+            "my-name",
+            "123-abc");
+    private static final Syntax DNS1035_SYNTAX = new Syntax(
+            63,
+            DNS1035,
+            "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic"
+                    + " character, and end with an alphanumeric character",
+            DNS1035_FMT,
+            "my-name",
+            "abc-123");
+    private static final Syntax LABEL_VALUE_SYNTAX = new Syntax(
+            63,
+            LABEL_VALUE,
+            "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must"
+                    + " start and end with an alphanumeric character",
+            LABEL_VALUE_FMT,
+            "MyValue",
+            "my_value",
+            "12345");
+
     private static final String QUALIFIED_MSG =
             "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric"
                     + " character";
@@ -45,62 +78,20 @@ final class Names {
     }
 
     static List<String> subdomain(String v) {
-        if (v.length() <= 253 && SUBDOMAIN.matcher(v).matches()) {
-            return List.of();
-        }
-        List<String> errs = new ArrayList<>(2);
-        if (v.length() > 253) {
-            errs.add(maxLength(253));
-        }
-        if (!SUBDOMAIN.matcher(v).matches()) {
-            errs.add(regex(
-                    "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.',"
-                            + " and must start and end with an alphanumeric character",
-                    SUBDOMAIN_FMT,
-                    "example.com"));
-        }
-        return errs;
+        return SUBDOMAIN_SYNTAX.check(v);
     }
 
     static List<String> label(String v) {
-        if (v.length() <= 63 && LABEL.matcher(v).matches()) {
-            return List.of();
-        }
-        List<String> errs = new ArrayList<>(2);
-        if (v.length() > 63) {
-            errs.add(maxLength(63));
-        }
-        if (!LABEL.matcher(v).matches()) {
-            errs.add(
-                    SUBDOMAIN.matcher(v).matches()
-                            ? "must not contain dots"
-                            : regex(
-                                    "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or"
-                                            + " '-', and must start and end with an alphanumeric character",
-                                    LABEL_FMT,
-                                    "my-name",
-                                    "123-abc"));
+        List<String> errs = LABEL_SYNTAX.check(v);
+        if (!LABEL.matcher(v).matches() && SUBDOMAIN.matcher(v).matches()) {
+            // a valid subdomain that is no label: its dots are what is wrong
+            errs.set(errs.size() - 1, "must not contain dots");
         }
         return errs;
     }
 
     static List<String> dns1035(String v) {
-        if (v.length() <= 63 && DNS1035.matcher(v).matches()) {
-            return List.of();
-        }
-        List<String> errs = new ArrayList<>(2);
-        if (v.length() > 63) {
-            errs.add(maxLength(63));
-        }
-        if (!DNS1035.matcher(v).matches()) {
-            errs.add(regex(
-                    "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an"
-                            + " alphabetic character, and end with an alphanumeric character",
-                    DNS1035_FMT,
-                    "my-name",
-                    "abc-123"));
-        }
-        return errs;
+        return DNS1035_SYNTAX.check(v);
     }
 
     /** Names that only have to be a path segment (RBAC objects: {@code system:controller:x}). */
@@ -155,23 +146,25 @@ final class Names {
     }
 
     static List<String> labelValue(String v) {
-        if (v.length() <= 63 && LABEL_VALUE.matcher(v).matches()) {
-            return List.of();
+        return LABEL_VALUE_SYNTAX.check(v);
+    }
+
+    /** A length limit and a pattern, with kube-apiserver's words for a value that breaks either. */
+    private record Syntax(int max, Pattern pattern, String message, String fmt, String... examples) {
+        List<String> check(String v) {
+            boolean matches = pattern.matcher(v).matches();
+            if (v.length() <= max && matches) {
+                return List.of();
+            }
+            List<String> errs = new ArrayList<>(2);
+            if (v.length() > max) {
+                errs.add(maxLength(max));
+            }
+            if (!matches) {
+                errs.add(regex(message, fmt, examples));
+            }
+            return errs;
         }
-        List<String> errs = new ArrayList<>(2);
-        if (v.length() > 63) {
-            errs.add(maxLength(63));
-        }
-        if (!LABEL_VALUE.matcher(v).matches()) {
-            errs.add(regex(
-                    "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.',"
-                            + " and must start and end with an alphanumeric character",
-                    LABEL_VALUE_FMT,
-                    "MyValue",
-                    "my_value",
-                    "12345"));
-        }
-        return errs;
     }
 
     private static String maxLength(int n) {

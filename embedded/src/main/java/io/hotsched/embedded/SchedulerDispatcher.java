@@ -89,9 +89,10 @@ final class SchedulerDispatcher extends KubernetesCrudDispatcher {
         java.util.Set<String> customGroups = crds.stream()
                 .map(CustomResourceDefinitionContext::getGroup)
                 .collect(java.util.stream.Collectors.toSet());
-        this.patches = new Patches(customGroups, lock, this::stored, this::route);
-        this.writes = new Writes(admission, customGroups, lock, this::stored, super::dispatch);
-        this.apply = new ServerSideApply(customGroups, lock, this::stored, writes::writeManaged);
+        StoreAccess store = new StoreAccess(customGroups, lock, this::stored);
+        this.patches = new Patches(store, this::route);
+        this.writes = new Writes(admission, store, super::dispatch);
+        this.apply = new ServerSideApply(store, writes::writeManaged);
     }
 
     /** The stored JSON of the object at {@code path}, or null. */

@@ -9,8 +9,6 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Locale;
-import java.util.Set;
-import java.util.concurrent.locks.Lock;
 import java.util.function.Function;
 import org.snakeyaml.engine.v2.api.Load;
 import org.snakeyaml.engine.v2.api.LoadSettings;
@@ -32,26 +30,16 @@ final class ServerSideApply {
 
     private static final JsonMapper JSON = JsonMapper.builder().build();
 
-    private final Set<String> customGroups;
-    private final Lock write;
-    private final Function<String, String> current;
-    private final Function<RecordedRequest, MockResponse> store;
+    private final StoreAccess store;
+    private final Function<RecordedRequest, MockResponse> write;
 
     /**
-     * @param customGroups API groups of custom resources
-     * @param write the store's write lock
-     * @param current the stored JSON of the object at a path, or null
-     * @param store stores a POST or PUT whose managed fields are set already
+     * @param store the store's lock and objects
+     * @param write stores a POST or PUT whose managed fields are set already
      */
-    ServerSideApply(
-            Set<String> customGroups,
-            Lock write,
-            Function<String, String> current,
-            Function<RecordedRequest, MockResponse> store) {
-        this.customGroups = customGroups;
-        this.write = write;
-        this.current = current;
+    ServerSideApply(StoreAccess store, Function<RecordedRequest, MockResponse> write) {
         this.store = store;
+        this.write = write;
     }
 
     static boolean isApply(RecordedRequest request) {
@@ -91,15 +79,15 @@ final class ServerSideApply {
             return wrong;
         }
         config.withObject("metadata").put("name", target.name());
-        boolean custom = customGroups.contains(target.group());
+        boolean custom = store.isCustom(target.group());
         if (!custom) {
             // status is written through its subresource: a main-resource apply resets it
             config.remove("status");
         }
         String now = Instant.now().truncatedTo(ChronoUnit.SECONDS).toString();
-        write.lock();
+        store.lock().lock();
         try {
-            String stored = current.apply(path);
+            String stored = store.current().apply(path);
             ObjectNode live = stored == null ? null : (ObjectNode) JSON.readTree(stored);
             FieldManager.Applied applied = FieldManager.apply(
                     ManagedFields.of(live),
@@ -107,7 +95,7 @@ final class ServerSideApply {
                     config,
                     options.fieldManager(),
                     options.forced(),
-                    custom ? Associations.CUSTOM : Associations.BUILT_IN,
+                    store.rules(target.group()),
                     now);
             if (!applied.conflicts().isEmpty()) {
                 return conflict(applied.conflicts());
@@ -116,7 +104,7 @@ final class ServerSideApply {
             keepLastApplied(object, config, options.fieldManager());
             object.withObject("metadata").set("managedFields", ManagedFields.write(applied.managers()));
             String query = path.contains("?") ? path.substring(path.indexOf('?')) : "";
-            return store.apply(new RecordedRequest(
+            return write.apply(new RecordedRequest(
                     request.getHttpVersion(),
                     live == null ? HttpMethod.POST : HttpMethod.PUT,
                     live == null ? target.collection() + query : path,
@@ -126,7 +114,7 @@ final class ServerSideApply {
                             .build(),
                     new Buffer(JSON.writeValueAsBytes(object))));
         } finally {
-            write.unlock();
+            store.lock().unlock();
         }
     }
 

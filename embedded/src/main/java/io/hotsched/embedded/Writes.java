@@ -8,8 +8,6 @@ import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
-import java.util.Set;
-import java.util.concurrent.locks.Lock;
 import java.util.function.Function;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
@@ -30,27 +28,16 @@ final class Writes {
     private static final byte[] MANAGED_FIELDS = "\"managedFields\"".getBytes(StandardCharsets.UTF_8);
 
     private final Admission admission;
-    private final Set<String> customGroups;
-    private final Lock write;
-    private final Function<String, String> current;
+    private final StoreAccess access;
     private final Function<RecordedRequest, MockResponse> store;
 
     /**
-     * @param customGroups API groups of custom resources
-     * @param write the store's write lock
-     * @param current the stored JSON of the object at a path, or null
+     * @param access the store's lock and objects
      * @param store the store's own handling of a request
      */
-    Writes(
-            Admission admission,
-            Set<String> customGroups,
-            Lock write,
-            Function<String, String> current,
-            Function<RecordedRequest, MockResponse> store) {
+    Writes(Admission admission, StoreAccess access, Function<RecordedRequest, MockResponse> store) {
         this.admission = admission;
-        this.customGroups = customGroups;
-        this.write = write;
-        this.current = current;
+        this.access = access;
         this.store = store;
     }
 
@@ -86,12 +73,12 @@ final class Writes {
             return checked(admitted, target, null, track);
         }
         // the stored object read, compared and replaced with nothing written in between
-        write.lock();
+        access.lock().lock();
         try {
-            String old = current.apply(request.getPath());
+            String old = access.current().apply(request.getPath());
             return old == null ? store.apply(admitted.request()) : checked(admitted, target, old, track);
         } finally {
-            write.unlock();
+            access.lock().unlock();
         }
     }
 
@@ -146,7 +133,7 @@ final class Writes {
                 object,
                 manager,
                 object.path("apiVersion").asText(target.groupVersion()),
-                customGroups.contains(target.group()) ? Associations.CUSTOM : Associations.BUILT_IN,
+                access.rules(target.group()),
                 Instant.now().truncatedTo(ChronoUnit.SECONDS).toString());
         metadata.set("managedFields", ManagedFields.write(managers));
     }

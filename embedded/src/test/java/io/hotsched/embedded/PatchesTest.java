@@ -23,12 +23,17 @@ class PatchesTest {
         return Http.send(API.server().url(), method, path, type, body.getBytes(StandardCharsets.UTF_8), null);
     }
 
+    /** POSTs {@code json} to {@code collection}, and answers the new object's path. */
+    static String create(String collection, String name, String json) throws Exception {
+        HttpResponse<String> r = send("POST", collection, "application/json", json);
+        assertEquals(201, r.statusCode(), r.body());
+        return collection + "/" + name;
+    }
+
     static String createPod(String name) throws Exception {
-        String path = "/api/v1/namespaces/default/pods";
-        HttpResponse<String> r = send(
-                "POST",
-                path,
-                "application/json",
+        return create(
+                "/api/v1/namespaces/default/pods",
+                name,
                 "{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"" + name
                         + "\",\"labels\":{\"a\":\"1\",\"b\":\"2\"}},\"spec\":{\"containers\":["
                         + "{\"name\":\"app\",\"image\":\"app:1\",\"env\":[{\"name\":\"X\",\"value\":\"1\"}]},"
@@ -36,8 +41,6 @@ class PatchesTest {
                         + "\"tolerations\":[{\"key\":\"k\",\"operator\":\"Exists\"}]},"
                         + "\"status\":{\"conditions\":[{\"type\":\"Ready\",\"status\":\"False\"},"
                         + "{\"type\":\"PodScheduled\",\"status\":\"True\"}]}}");
-        assertEquals(201, r.statusCode(), r.body());
-        return path + "/" + name;
     }
 
     static JsonNode get(String path) throws Exception {
@@ -47,11 +50,9 @@ class PatchesTest {
 
     /** A Deployment whose pod template has two containers and a toleration (a pod's spec may not change so). */
     static String createDeployment(String name) throws Exception {
-        String path = "/apis/apps/v1/namespaces/default/deployments";
-        HttpResponse<String> r = send(
-                "POST",
-                path,
-                "application/json",
+        return create(
+                "/apis/apps/v1/namespaces/default/deployments",
+                name,
                 "{\"apiVersion\":\"apps/v1\",\"kind\":\"Deployment\",\"metadata\":{\"name\":\"" + name
                         + "\",\"labels\":{\"a\":\"1\",\"b\":\"2\"}},\"spec\":{\"selector\":{\"matchLabels\":"
                         + "{\"app\":\"x\"}},\"template\":{\"metadata\":{\"labels\":{\"app\":\"x\"}},\"spec\":{"
@@ -59,8 +60,6 @@ class PatchesTest {
                         + "{\"name\":\"app\",\"image\":\"app:1\",\"env\":[{\"name\":\"X\",\"value\":\"1\"}]},"
                         + "{\"name\":\"side\",\"image\":\"side:1\"}],"
                         + "\"tolerations\":[{\"key\":\"k\",\"operator\":\"Exists\"}]}}}}");
-        assertEquals(201, r.statusCode(), r.body());
-        return path + "/" + name;
     }
 
     @Test

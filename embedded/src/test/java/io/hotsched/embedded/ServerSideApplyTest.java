@@ -53,6 +53,17 @@ class ServerSideApplyTest {
         return null;
     }
 
+    /** The message of a 409 answer. */
+    static String conflict(HttpResponse<String> r) throws Exception {
+        assertEquals(409, r.statusCode(), r.body());
+        return JSON.readTree(r.body()).path("message").asText();
+    }
+
+    /** The fieldsV1 of {@code manager}'s entry, as JSON. */
+    static String fields(JsonNode object, String manager, String operation) {
+        return entry(object, manager, operation).path("fieldsV1").toString();
+    }
+
     static String configMap(String name, String... data) {
         StringBuilder b =
                 new StringBuilder("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: " + name + "\ndata:\n");
@@ -132,12 +143,8 @@ class ServerSideApplyTest {
         assertEquals(200, forced.statusCode(), forced.body());
         JsonNode after = get(cm);
         assertEquals("2", after.path("data").path("a").asText());
-        assertEquals(
-                "{\"f:data\":{\"f:b\":{}}}",
-                entry(after, "first", "Apply").path("fieldsV1").toString());
-        assertEquals(
-                "{\"f:data\":{\"f:a\":{}}}",
-                entry(after, "second", "Apply").path("fieldsV1").toString());
+        assertEquals("{\"f:data\":{\"f:b\":{}}}", fields(after, "first", "Apply"));
+        assertEquals("{\"f:data\":{\"f:a\":{}}}", fields(after, "second", "Apply"));
     }
 
     @Test
@@ -145,11 +152,9 @@ class ServerSideApplyTest {
         String cm = CONFIGMAPS + "/many";
         assertEquals(
                 201, apply(cm, "first", configMap("many", "a", "1", "b", "1")).statusCode());
-        HttpResponse<String> r = apply(cm, "second", configMap("many", "a", "2", "b", "2"));
-        assertEquals(409, r.statusCode(), r.body());
         assertEquals(
                 "Apply failed with 2 conflicts: conflicts with \"first\":\n- .data.a\n- .data.b",
-                JSON.readTree(r.body()).path("message").asText());
+                conflict(apply(cm, "second", configMap("many", "a", "2", "b", "2"))));
     }
 
     @Test
@@ -161,12 +166,8 @@ class ServerSideApplyTest {
                 send("PATCH", cm + "?fieldManager=editor", Patches.MERGE_PATCH, "{\"data\":{\"a\":\"9\",\"c\":\"9\"}}");
         assertEquals(200, r.statusCode(), r.body());
         JsonNode after = get(cm);
-        JsonNode update = entry(after, "editor", "Update");
-        assertEquals(
-                "{\"f:data\":{\"f:a\":{},\"f:c\":{}}}", update.path("fieldsV1").toString(), after.toString());
-        assertEquals(
-                "{\"f:data\":{\"f:b\":{}}}",
-                entry(after, "tool", "Apply").path("fieldsV1").toString());
+        assertEquals("{\"f:data\":{\"f:a\":{},\"f:c\":{}}}", fields(after, "editor", "Update"), after.toString());
+        assertEquals("{\"f:data\":{\"f:b\":{}}}", fields(after, "tool", "Apply"));
         // the Apply entry comes first, as kube-apiserver orders them
         assertEquals(
                 "Apply",
@@ -177,11 +178,9 @@ class ServerSideApplyTest {
                         .asText());
 
         // the applier applying a again, with its old value: the editor owns it now
-        HttpResponse<String> conflict = apply(cm, "tool", configMap("updated", "a", "1", "b", "1"));
-        assertEquals(409, conflict.statusCode(), conflict.body());
         assertEquals(
                 "Apply failed with 1 conflict: conflict with \"editor\" using v1: .data.a",
-                JSON.readTree(conflict.body()).path("message").asText());
+                conflict(apply(cm, "tool", configMap("updated", "a", "1", "b", "1"))));
     }
 
     @Test
@@ -198,11 +197,9 @@ class ServerSideApplyTest {
                 .create();
         JsonNode before = get(CONFIGMAPS + "/untracked");
         assertTrue(before.path("metadata").path("managedFields").isMissingNode(), "no fieldManager, no tracking");
-        HttpResponse<String> r = apply(CONFIGMAPS + "/untracked", "tool", configMap("untracked", "a", "2"));
-        assertEquals(409, r.statusCode(), r.body());
         assertEquals(
                 "Apply failed with 1 conflict: conflict with \"before-first-apply\" using v1: .data.a",
-                JSON.readTree(r.body()).path("message").asText());
+                conflict(apply(CONFIGMAPS + "/untracked", "tool", configMap("untracked", "a", "2"))));
     }
 
     @Test
@@ -286,7 +283,7 @@ class ServerSideApplyTest {
                         .asInt());
         assertEquals(
                 "{\"f:spec\":{\"f:metricCollectPolicy\":{\"f:aggregateDurationSeconds\":{},\"f:reportIntervalSeconds\":{}}}}",
-                entry(nm, "tool", "Apply").path("fieldsV1").toString());
+                fields(nm, "tool", "Apply"));
     }
 
     @Test

@@ -48,6 +48,10 @@ class ValidationTest {
         return send("POST", path, "application/json", json);
     }
 
+    static HttpResponse<String> patchNode(String mergePatch) throws Exception {
+        return send("PATCH", "/api/v1/nodes/node-v", Patches.MERGE_PATCH, mergePatch);
+    }
+
     static String pod(String metadata, String spec) {
         return "{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":" + metadata + ",\"spec\":" + spec + "}";
     }
@@ -106,6 +110,16 @@ class ValidationTest {
         assertEquals(
                 "Namespace \"a.b\" is invalid: metadata.name: Invalid value: \"a.b\": must not contain dots",
                 ns.path("message").asText());
+        String tooLong = "a".repeat(64);
+        assertEquals(
+                "Namespace \"" + tooLong + "\" is invalid: metadata.name: Invalid value: \"" + tooLong
+                        + "\": must be no more than 63 characters",
+                invalid(post(
+                                "/api/v1/namespaces",
+                                "{\"apiVersion\":\"v1\",\"kind\":\"Namespace\",\"metadata\":{\"name\":\"" + tooLong
+                                        + "\"}}"))
+                        .path("message")
+                        .asText());
         JsonNode svc = invalid(post(
                 "/api/v1/namespaces/default/services",
                 "{\"apiVersion\":\"v1\",\"kind\":\"Service\",\"metadata\":{\"name\":\"1svc\"},\"spec\":{}}"));
@@ -304,33 +318,21 @@ class ValidationTest {
                                 + " \"Sometimes\": supported values: \"NoSchedule\", \"PreferNoSchedule\","
                                 + " \"NoExecute\""),
                 taint.out());
-        JsonNode twice = invalid(send(
-                "PATCH",
-                "/api/v1/nodes/node-v",
-                Patches.MERGE_PATCH,
-                "{\"spec\":{\"taints\":[{\"key\":\"k\",\"effect\":\"NoSchedule\"},"
-                        + "{\"key\":\"k\",\"value\":\"v\",\"effect\":\"NoSchedule\"}]}}"));
+        JsonNode twice = invalid(patchNode("{\"spec\":{\"taints\":[{\"key\":\"k\",\"effect\":\"NoSchedule\"},"
+                + "{\"key\":\"k\",\"value\":\"v\",\"effect\":\"NoSchedule\"}]}}"));
         assertEquals(
                 "Node \"node-v\" is invalid: metadata.taints[1]: Duplicate value: core.Taint{Key:\"k\", Value:\"v\","
                         + " Effect:\"NoSchedule\", TimeAdded:(*v1.Time)(nil)}: taints must be unique by key and effect"
                         + " pair",
                 twice.path("message").asText());
-        JsonNode cidr = invalid(send(
-                "PATCH", "/api/v1/nodes/node-v", Patches.MERGE_PATCH, "{\"spec\":{\"podCIDRs\":[\"10.0.0.0/33\"]}}"));
+        JsonNode cidr = invalid(patchNode("{\"spec\":{\"podCIDRs\":[\"10.0.0.0/33\"]}}"));
         assertEquals(
                 "Node \"node-v\" is invalid: spec.podCIDRs[0]: Invalid value: []string{\"10.0.0.0/33\"}: must be valid"
                         + " CIDR",
                 cidr.path("message").asText());
         assertEquals(
-                200,
-                send(
-                                "PATCH",
-                                "/api/v1/nodes/node-v",
-                                Patches.MERGE_PATCH,
-                                "{\"spec\":{\"podCIDRs\":[\"10.0.0.0/24\"]}}")
-                        .statusCode());
-        JsonNode changed = invalid(send(
-                "PATCH", "/api/v1/nodes/node-v", Patches.MERGE_PATCH, "{\"spec\":{\"podCIDRs\":[\"10.0.1.0/24\"]}}"));
+                200, patchNode("{\"spec\":{\"podCIDRs\":[\"10.0.0.0/24\"]}}").statusCode());
+        JsonNode changed = invalid(patchNode("{\"spec\":{\"podCIDRs\":[\"10.0.1.0/24\"]}}"));
         assertEquals(
                 "Node \"node-v\" is invalid: spec.podCIDRs: Forbidden: node updates may not change podCIDR except from"
                         + " \"\" to valid",
