@@ -24,14 +24,31 @@ final class Admission {
     final PriorityAdmission priority = new PriorityAdmission();
 
     /**
-     * The request to store, or the refusal; {@code podCreate} is the admitted pod of a create, for
-     * the store to take as it is: the request then still holds the body as it came, and {@link
-     * #request(Outcome)} gives one with the admitted pod.
+     * The refusal, or what to store: {@code request} as it came, and {@code body}, the object as
+     * admitted when it was parsed here (then the store takes {@link #toStore(Outcome)}, or a pod
+     * create the tree itself, serialized once).
      */
-    record Outcome(RecordedRequest request, MockResponse refusal, ObjectNode podCreate) {
-        Outcome(RecordedRequest request, MockResponse refusal) {
-            this(request, refusal, null);
+    record Outcome(RecordedRequest request, MockResponse refusal, ObjectNode body) {}
+
+    /** The request that stores what {@code admitted} let through. */
+    static RecordedRequest toStore(Outcome admitted) {
+        RecordedRequest r = admitted.request();
+        if (admitted.body() == null) {
+            return r;
         }
+        return new RecordedRequest(
+                r.getHttpVersion(),
+                r.method(),
+                r.getPath(),
+                r.getHeaders(),
+                new Buffer(JSON.writeValueAsBytes(admitted.body())));
+    }
+
+    /** Whether {@code admitted} is a pod create that admission parsed (the store can take its tree as it is). */
+    static boolean isPodCreate(Outcome admitted) {
+        return admitted.body() != null
+                && admitted.request().method() == io.fabric8.mockwebserver.dsl.HttpMethod.POST
+                && POD_CREATE.matcher(admitted.request().getPath()).matches();
     }
 
     /**
@@ -45,51 +62,28 @@ final class Admission {
                 ? POD_UPDATE.matcher(path).matches()
                 : POD_CREATE.matcher(path).matches();
         if (!pod && (update || !NAMESPACE_CREATE.matcher(path).matches())) {
-            return new Outcome(create, null);
+            return new Outcome(create, null, null);
         }
         JsonNode body;
         try {
             body = JSON.readTree(create.getBody().getBytes());
         } catch (RuntimeException e) {
-            return new Outcome(null, StatusJson.failure(400, "BadRequest", "the body is not JSON: " + e.getMessage()));
+            return new Outcome(
+                    null, StatusJson.failure(400, "BadRequest", "the body is not JSON: " + e.getMessage()), null);
         }
         if (!(body instanceof ObjectNode object)) {
-            return new Outcome(create, null);
+            return new Outcome(create, null, null);
         }
         if (pod) {
             PodDefaults.apply(object);
             String forbidden = update ? null : priority.admit(object);
             if (forbidden != null) {
-                return new Outcome(null, StatusJson.failure(403, "Forbidden", forbidden));
+                return new Outcome(null, StatusJson.failure(403, "Forbidden", forbidden), null);
             }
         } else if (object.path("status").path("phase").asText("").isEmpty()) {
             object.withObject("status").put("phase", "Active");
         }
-        if (pod && !update) {
-            return new Outcome(create, null, object);
-        }
-        return new Outcome(
-                new RecordedRequest(
-                        create.getHttpVersion(),
-                        create.method(),
-                        path,
-                        create.getHeaders(),
-                        new Buffer(JSON.writeValueAsBytes(object))),
-                null);
-    }
-
-    /** The request that stores what {@code admitted} let through. */
-    static RecordedRequest request(Outcome admitted) {
-        RecordedRequest r = admitted.request();
-        if (admitted.podCreate() == null) {
-            return r;
-        }
-        return new RecordedRequest(
-                r.getHttpVersion(),
-                r.method(),
-                r.getPath(),
-                r.getHeaders(),
-                new Buffer(JSON.writeValueAsBytes(admitted.podCreate())));
+        return new Outcome(create, null, object);
     }
 
     /** Keeps the admission's view of PriorityClasses in step with a write to the store. */

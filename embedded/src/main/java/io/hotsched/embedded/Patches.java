@@ -6,8 +6,6 @@ import io.fabric8.mockwebserver.http.MockResponse;
 import io.fabric8.mockwebserver.http.RecordedRequest;
 import io.fabric8.zjsonpatch.JsonPatch;
 import java.util.Locale;
-import java.util.Set;
-import java.util.concurrent.locks.Lock;
 import java.util.function.Function;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.ObjectMapper;
@@ -30,29 +28,23 @@ final class Patches {
 
     private static final ObjectMapper JSON = JsonMapper.builder().build();
 
-    private final Set<String> customGroups;
-    private final Lock write;
-    private final Function<String, String> current;
+    private final StoreAccess store;
     private final Function<RecordedRequest, MockResponse> update;
 
     /**
-     * @param customGroups API groups of custom resources (no strategic merge patch for them)
-     * @param write the store's write lock
-     * @param current the stored JSON of the object at a path, or null
+     * @param store the store's lock and objects
      * @param update stores a PUT
      */
-    Patches(
-            Set<String> customGroups,
-            Lock write,
-            Function<String, String> current,
-            Function<RecordedRequest, MockResponse> update) {
-        this.customGroups = customGroups;
-        this.write = write;
-        this.current = current;
+    Patches(StoreAccess store, Function<RecordedRequest, MockResponse> update) {
+        this.store = store;
         this.update = update;
     }
 
     MockResponse patch(RecordedRequest request) {
+        MockResponse refused = WriteOptions.of(request.getPath()).refusal("PatchOptions", false);
+        if (refused != null) {
+            return refused;
+        }
         String contentType = request.getHeader("Content-Type");
         String type =
                 contentType == null ? "" : contentType.split(";")[0].trim().toLowerCase(Locale.ROOT);
@@ -70,9 +62,9 @@ final class Patches {
         } catch (RuntimeException e) {
             return StatusJson.failure(400, "BadRequest", "the patch is not JSON: " + e.getMessage());
         }
-        write.lock();
+        store.lock().lock();
         try {
-            String stored = current.apply(request.getPath());
+            String stored = store.current().apply(request.getPath());
             if (stored == null) {
                 // the caller words the 404
                 return new MockResponse().setResponseCode(404);
@@ -103,15 +95,12 @@ final class Patches {
             // an update whose body was all there is to say: a PATCH answers the object, as on PUT
             return r;
         } finally {
-            write.unlock();
+            store.lock().unlock();
         }
     }
 
     private boolean isCustom(String path) {
-        if (!path.startsWith("/apis/")) {
-            return false;
-        }
-        int end = path.indexOf('/', "/apis/".length());
-        return end > 0 && customGroups.contains(path.substring("/apis/".length(), end));
+        ResourcePath target = ResourcePath.of(path);
+        return target != null && store.isCustom(target.group());
     }
 }

@@ -42,8 +42,8 @@ final class SchedulerDispatcher extends KubernetesCrudDispatcher {
     private final StoreIndex index = new StoreIndex();
     private final Admission admission = new Admission();
     private final Patches patches;
-    /** Null without the store's lock: the store's own create then does it. */
-    private final AdmittedCreate creates;
+    private final Writes writes;
+    private final ServerSideApply apply;
     /** Null without the store's lock: status PUTs then go unchecked, as the store has them. */
     private final StatusWrites statusWrites;
 
@@ -70,7 +70,6 @@ final class SchedulerDispatcher extends KubernetesCrudDispatcher {
             return handleDelete(path);
         }
     });
-
     private final boolean indexed;
     private final OpenApiSchemas schemas = new OpenApiSchemas();
     private final OpenApi openApi = new OpenApi(schemas);
@@ -112,19 +111,24 @@ final class SchedulerDispatcher extends KubernetesCrudDispatcher {
         super(crds);
         this.indexed = indexed;
         java.util.concurrent.locks.Lock write = storeWriteLock();
-        this.creates = write != null ? new AdmittedCreate(this, write) : null;
+        java.util.concurrent.locks.Lock lock = write != null ? write : new java.util.concurrent.locks.ReentrantLock();
+        java.util.Set<String> customGroups = crds.stream()
+                .map(CustomResourceDefinitionContext::getGroup)
+                .collect(java.util.stream.Collectors.toSet());
+        StoreAccess store = new StoreAccess(customGroups, lock, this::stored);
+        this.patches = new Patches(store, this::route);
+        // without the store's lock the store's own create does it (null)
+        this.writes =
+                new Writes(admission, store, super::dispatch, write != null ? new AdmittedCreate(this, write) : null);
         this.statusWrites = write != null ? new StatusWrites(this::handleGet, this::handleUpdate, write) : null;
-        this.patches = new Patches(
-                crds.stream()
-                        .map(CustomResourceDefinitionContext::getGroup)
-                        .collect(java.util.stream.Collectors.toSet()),
-                write != null ? write : new java.util.concurrent.locks.ReentrantLock(),
-                path -> {
-                    java.util.Map.Entry<AttributeSet, String> e =
-                            findResource(getAttributeExtractor().fromPath(path));
-                    return e == null ? null : e.getValue();
-                },
-                this::route);
+        this.apply = new ServerSideApply(store, writes::writeManaged);
+    }
+
+    /** The stored JSON of the object at {@code path}, or null. */
+    private String stored(String path) {
+        java.util.Map.Entry<AttributeSet, String> e =
+                findResource(getAttributeExtractor().fromPath(path));
+        return e == null ? null : e.getValue();
     }
 
     // ---- the index: kept in step on the single write path, used for named look-ups ------------------
@@ -356,7 +360,7 @@ final class SchedulerDispatcher extends KubernetesCrudDispatcher {
             }
         }
         if (request.method() == HttpMethod.PATCH) {
-            return patches.patch(request);
+            return ServerSideApply.isApply(request) ? apply.apply(request) : patches.patch(request);
         }
         if (request.method() == HttpMethod.PUT && statusWrites != null && request.getBody() != null) {
             MockResponse written =
@@ -366,14 +370,7 @@ final class SchedulerDispatcher extends KubernetesCrudDispatcher {
             }
         }
         if (request.method() == HttpMethod.POST || request.method() == HttpMethod.PUT) {
-            Admission.Outcome admitted = admission.admit(request);
-            if (admitted.refusal() != null) {
-                return admitted.refusal();
-            }
-            if (admitted.podCreate() != null && creates != null) {
-                return creates.create(path, "pods", "v1", "Pod", admitted.podCreate());
-            }
-            return super.dispatch(Admission.request(admitted));
+            return writes.write(request);
         }
         return super.dispatch(request);
     }

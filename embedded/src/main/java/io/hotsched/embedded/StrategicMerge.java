@@ -54,6 +54,16 @@ final class StrategicMerge {
 
     private StrategicMerge() {}
 
+    /** The merge key of the items of the list {@code field}, or null when it has none. */
+    static String mergeKey(String field) {
+        return MERGE_KEYS.get(field);
+    }
+
+    /** Whether the list of scalars {@code field} is merged as a set. */
+    static boolean mergedScalarList(String field) {
+        return MERGED_SCALAR_LISTS.contains(field);
+    }
+
     /** {@code original} with {@code patch} applied; neither is changed. */
     static JsonNode apply(JsonNode original, JsonNode patch) {
         if (!patch.isObject()) {
