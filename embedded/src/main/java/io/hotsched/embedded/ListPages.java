@@ -4,11 +4,13 @@ import io.fabric8.mockwebserver.crud.Attribute;
 import io.fabric8.mockwebserver.crud.AttributeSet;
 import io.fabric8.mockwebserver.http.MockResponse;
 import io.fabric8.mockwebserver.http.RecordedRequest;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.NavigableMap;
-import java.util.TreeMap;
+import java.util.PriorityQueue;
 import java.util.concurrent.locks.Lock;
 import tools.jackson.databind.ObjectMapper;
 import tools.jackson.databind.json.JsonMapper;
@@ -118,21 +120,16 @@ final class ListPages {
         } finally {
             lock.unlock();
         }
-        NavigableMap<String, String> items = itemsAt(collection, selector, entries, later);
-        NavigableMap<String, String> rest = items.tailMap(start, true);
+        Map<String, String> rest = itemsAt(collection, selector, entries, later, start);
+        List<String> ids = first(rest.keySet(), params.limit);
         StringBuilder body = new StringBuilder("{\"apiVersion\":\"v1\",\"kind\":\"List\",\"metadata\":{");
         body.append("\"resourceVersion\":\"").append(at).append('"');
         StringBuilder page = new StringBuilder();
-        int n = 0;
-        String last = null;
-        for (Map.Entry<String, String> e : rest.entrySet()) {
-            if (params.limit > 0 && n == params.limit) {
-                break;
-            }
-            page.append(n++ == 0 ? "" : ",").append(e.getValue());
-            last = e.getKey();
+        for (String id : ids) {
+            page.append(page.length() == 0 ? "" : ",").append(rest.get(id));
         }
-        int remaining = rest.size() - n;
+        String last = ids.isEmpty() ? null : ids.get(ids.size() - 1);
+        int remaining = rest.size() - ids.size();
         if (remaining > 0) {
             body.append(",\"continue\":\"")
                     .append(new ContinueToken(at, last + '\0').encode())
@@ -148,17 +145,21 @@ final class ListPages {
 
     /**
      * The objects of {@code collection} that match {@code selector} as they were before the writes
-     * {@code later}, by key ({@code namespace/name}).
+     * {@code later}, by key ({@code namespace/name}), from key {@code start} on.
      */
-    private static NavigableMap<String, String> itemsAt(
+    private static Map<String, String> itemsAt(
             AttributeSet collection,
             Selector selector,
             List<Map.Entry<AttributeSet, String>> entries,
-            List<StoreEvent> later) {
+            List<StoreEvent> later,
+            String start) {
         Map<String, String> items = new HashMap<>();
         for (Map.Entry<AttributeSet, String> e : entries) {
             if (selector.matches(e.getKey(), () -> JSON.readTree(e.getValue()))) {
-                items.put(id(e.getKey()), e.getValue());
+                String id = id(e.getKey());
+                if (id.compareTo(start) >= 0) {
+                    items.put(id, e.getValue());
+                }
             }
         }
         for (int i = later.size() - 1; i >= 0; i--) {
@@ -166,11 +167,38 @@ final class ListPages {
             if (e.newKey != null && e.newKey.matches(collection)) {
                 items.remove(id(e.newKey));
             }
-            if (e.oldKey != null && e.oldKey.matches(collection) && selector.matches(e.oldKey, e::oldObject)) {
+            if (e.oldKey != null
+                    && e.oldKey.matches(collection)
+                    && id(e.oldKey).compareTo(start) >= 0
+                    && selector.matches(e.oldKey, e::oldObject)) {
                 items.put(id(e.oldKey), e.oldJson);
             }
         }
-        return new TreeMap<>(items);
+        return items;
+    }
+
+    /**
+     * The first {@code limit} of {@code ids} in order (all when {@code limit} is 0): a page of a
+     * big list keeps {@code limit} of them at a time, not all of them sorted.
+     */
+    private static List<String> first(java.util.Collection<String> ids, long limit) {
+        if (limit <= 0 || ids.size() <= limit) {
+            List<String> all = new ArrayList<>(ids);
+            Collections.sort(all);
+            return all;
+        }
+        PriorityQueue<String> smallest = new PriorityQueue<>((int) limit + 1, Comparator.reverseOrder());
+        for (String id : ids) {
+            if (smallest.size() < limit) {
+                smallest.add(id);
+            } else if (id.compareTo(smallest.peek()) < 0) {
+                smallest.poll();
+                smallest.add(id);
+            }
+        }
+        List<String> page = new ArrayList<>(smallest);
+        Collections.sort(page);
+        return page;
     }
 
     /** An object's key in list order, as upstream's storage orders them: namespace, then name. */

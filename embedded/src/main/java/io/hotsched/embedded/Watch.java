@@ -58,7 +58,9 @@ final class Watch {
         this.selector = selector;
         this.table = table;
         this.bookmarkHead = kind == null ? "{" : "{\"kind\":\"" + kind[1] + "\",\"apiVersion\":\"" + kind[0] + "\",";
-        this.bookmarks = bookmarks;
+        // a client reads a bookmark as an object of the watched kind: without a kind to name, none
+        // is sent but the one that ends the initial events (upstream sends them at its discretion)
+        this.bookmarks = bookmarks && kind != null;
         this.timeoutMillis = timeoutMillis;
     }
 

@@ -1,10 +1,12 @@
 package io.hotsched.embedded;
 
+import io.fabric8.mockwebserver.crud.Attribute;
 import io.fabric8.mockwebserver.crud.AttributeSet;
 import io.fabric8.mockwebserver.http.MockResponse;
 import io.fabric8.mockwebserver.http.RecordedRequest;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.locks.Lock;
 
@@ -24,7 +26,9 @@ final class Watches {
 
     private final StoreView store;
     private final EventLog log;
-    private final List<Watch> open = new CopyOnWriteArrayList<>();
+    /** The open watches by the plural they watch: a write is offered to those of its kind only. */
+    private final Map<String, List<Watch>> open = new ConcurrentHashMap<>();
+
     private final long bookmarkMillis;
 
     Watches(StoreView store, EventLog log, long bookmarkMillis) {
@@ -80,7 +84,8 @@ final class Watches {
             if (Boolean.TRUE.equals(params.sendInitialEvents) && params.allowWatchBookmarks) {
                 w.bookmark(store.resourceVersion(), true);
             }
-            open.add(w);
+            open.computeIfAbsent(plural(w.collection()), k -> new CopyOnWriteArrayList<>())
+                    .add(w);
         } finally {
             lock.unlock();
         }
@@ -89,8 +94,11 @@ final class Watches {
 
     /** Sends {@code e} to the watches that see it (on the store's write path). */
     void publish(StoreEvent e) {
-        for (Watch w : open) {
-            w.offer(e);
+        List<Watch> watching = open.get(plural(e.newKey != null ? e.newKey : e.oldKey));
+        if (watching != null) {
+            for (Watch w : watching) {
+                w.offer(e);
+            }
         }
     }
 
@@ -110,11 +118,19 @@ final class Watches {
     }
 
     void remove(Watch w) {
-        open.remove(w);
+        List<Watch> watching = open.get(plural(w.collection()));
+        if (watching != null) {
+            watching.remove(w);
+        }
     }
 
     /** The watches open now. */
     int size() {
-        return open.size();
+        return open.values().stream().mapToInt(List::size).sum();
+    }
+
+    private static String plural(AttributeSet key) {
+        Attribute a = key == null ? null : key.getAttribute(StoreIndex.PLURAL);
+        return a == null || a.getValues().isEmpty() ? "" : a.getValues().get(0).toString();
     }
 }
