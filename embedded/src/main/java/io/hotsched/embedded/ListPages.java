@@ -1,6 +1,5 @@
 package io.hotsched.embedded;
 
-import io.fabric8.mockwebserver.crud.Attribute;
 import io.fabric8.mockwebserver.crud.AttributeSet;
 import io.fabric8.mockwebserver.http.MockResponse;
 import io.fabric8.mockwebserver.http.RecordedRequest;
@@ -203,15 +202,9 @@ final class ListPages {
 
     /** An object's key in list order, as upstream's storage orders them: namespace, then name. */
     private static String id(AttributeSet key) {
-        String ns = value(key.getAttribute("namespace"));
-        String name = value(key.getAttribute(StoreIndex.NAME));
+        String ns = StoreView.attribute(key, "namespace");
+        String name = StoreView.attribute(key, StoreIndex.NAME);
         return ns == null ? name : ns + "/" + name;
-    }
-
-    private static String value(Attribute a) {
-        return a == null || a.getValues().isEmpty()
-                ? null
-                : a.getValues().get(0).toString();
     }
 
     private static boolean isCollection(String path) {

@@ -1,6 +1,5 @@
 package io.hotsched.embedded;
 
-import io.fabric8.mockwebserver.crud.Attribute;
 import io.fabric8.mockwebserver.crud.AttributeSet;
 import java.util.ArrayList;
 import java.util.List;
@@ -61,12 +60,12 @@ final class Selector {
     /** Whether the object of store key {@code key} matches; {@code object} is asked for only when needed. */
     boolean matches(AttributeSet key, Supplier<JsonNode> object) {
         for (LabelQuery.Term t : labels) {
-            if (!t.matches(value(key, LABEL + t.key()))) {
+            if (!t.matches(StoreView.attribute(key, LABEL + t.key()))) {
                 return false;
             }
         }
         for (FieldSelector.Term t : keyFields) {
-            String v = value(key, keyField(t.field()));
+            String v = StoreView.attribute(key, keyField(t.field()));
             if (!t.matches(v == null ? "" : v)) {
                 return false;
             }
@@ -90,12 +89,5 @@ final class Selector {
             case "metadata.namespace" -> "namespace";
             default -> null;
         };
-    }
-
-    private static String value(AttributeSet key, String attribute) {
-        Attribute a = key.getAttribute(attribute);
-        return a == null || a.getValues().isEmpty()
-                ? null
-                : a.getValues().get(0).toString();
     }
 }

@@ -1,6 +1,7 @@
 package io.hotsched.embedded;
 
 import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
+import io.fabric8.mockwebserver.crud.Attribute;
 import io.fabric8.mockwebserver.crud.AttributeSet;
 import java.util.ArrayList;
 import java.util.List;
@@ -42,6 +43,14 @@ final class StoreView {
             }
         }
         return out;
+    }
+
+    /** The one value of attribute {@code name} of a store key, or null when it has none. */
+    static String attribute(AttributeSet key, String name) {
+        Attribute a = key == null ? null : key.getAttribute(name);
+        return a == null || a.getValues().isEmpty()
+                ? null
+                : a.getValues().get(0).toString();
     }
 
     /** The store's query for the collection or object of {@code path}, without its query string. */

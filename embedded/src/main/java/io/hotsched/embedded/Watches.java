@@ -1,6 +1,5 @@
 package io.hotsched.embedded;
 
-import io.fabric8.mockwebserver.crud.Attribute;
 import io.fabric8.mockwebserver.crud.AttributeSet;
 import io.fabric8.mockwebserver.http.MockResponse;
 import io.fabric8.mockwebserver.http.RecordedRequest;
@@ -130,7 +129,7 @@ final class Watches {
     }
 
     private static String plural(AttributeSet key) {
-        Attribute a = key == null ? null : key.getAttribute(StoreIndex.PLURAL);
-        return a == null || a.getValues().isEmpty() ? "" : a.getValues().get(0).toString();
+        String plural = StoreView.attribute(key, StoreIndex.PLURAL);
+        return plural == null ? "" : plural;
     }
 }
