@@ -17,6 +17,7 @@ import java.io.InputStream;
 import java.net.InetAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.HashMap;
@@ -60,7 +61,7 @@ public final class EmbeddedApiServer implements AutoCloseable {
         return l;
     }
 
-    private final MockWebServer web = new MockWebServer();
+    private final MockWebServer web = new ApiWebServer();
     private final KubernetesMockServer server;
     private final SchedulerDispatcher dispatcher;
     private final ScheduledExecutorService housekeeping = Executors.newSingleThreadScheduledExecutor(r -> {
@@ -78,7 +79,15 @@ public final class EmbeddedApiServer implements AutoCloseable {
 
     /** @param indexed false runs the stock store's scans, to compare the two (IndexedStoreBehaviourTest, the benchmark) */
     public EmbeddedApiServer(boolean indexed) {
-        this.dispatcher = new SchedulerDispatcher(CRDS, indexed);
+        this(indexed, EventLog.DEFAULT_CAPACITY, Duration.ofMillis(Watches.BOOKMARK_MILLIS));
+    }
+
+    /**
+     * @param eventLogCapacity how many of the latest writes watches and lists can go back over
+     * @param bookmarkInterval how often a watch that allows bookmarks gets one
+     */
+    EmbeddedApiServer(boolean indexed, int eventLogCapacity, Duration bookmarkInterval) {
+        this.dispatcher = new SchedulerDispatcher(CRDS, indexed, eventLogCapacity, bookmarkInterval.toMillis());
         this.server = new KubernetesMockServer(new Context(), web, new HashMap<>(), dispatcher, false);
         CRDS.forEach(server::expectCustomResource);
     }
@@ -86,8 +95,6 @@ public final class EmbeddedApiServer implements AutoCloseable {
     /** Starts on 127.0.0.1; port 0 picks a free one. */
     public EmbeddedApiServer start(int port) throws IOException {
         server.init(InetAddress.getByName("127.0.0.1"), port);
-        // the mock keeps every request it served; at scheduler rates that is a memory leak
-        housekeeping.scheduleWithFixedDelay(web::reset, 10, 10, TimeUnit.SECONDS);
         return this;
     }
 
@@ -105,6 +112,11 @@ public final class EmbeddedApiServer implements AutoCloseable {
      */
     public int bindsIn(String namespace) {
         return dispatcher.bindsIn(namespace);
+    }
+
+    /** The watches open now (plain HTTP, WebSocket). */
+    int openWatches() {
+        return dispatcher.openWatches();
     }
 
     /** How many named look-ups the store's index answered. */

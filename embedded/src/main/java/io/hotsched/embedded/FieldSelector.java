@@ -20,7 +20,11 @@ final class FieldSelector {
             for (String part : field.split("\\.")) {
                 n = n.path(part);
             }
-            String actual = n.isMissingNode() || n.isNull() ? "" : n.asText();
+            return matches(n.isMissingNode() || n.isNull() ? "" : n.asText());
+        }
+
+        /** Whether a field whose value is {@code actual} ("" when absent) meets the term. */
+        boolean matches(String actual) {
             return equal == actual.equals(value);
         }
     }
@@ -62,6 +66,22 @@ final class FieldSelector {
             return null;
         }
         return new Split(path.substring(0, q) + (params.isEmpty() ? "" : "?" + String.join("&", params)), ours);
+    }
+
+    /** Every term of a selector ({@code a=b,c!=d}), whatever its field; null when one cannot be read. */
+    static List<Term> terms(String selector) {
+        List<Term> out = new ArrayList<>();
+        for (String term : selector.split(",")) {
+            if (term.isBlank()) {
+                continue;
+            }
+            Term t = parse(term.trim());
+            if (t == null) {
+                return null;
+            }
+            out.add(t);
+        }
+        return out;
     }
 
     private static Term parse(String term) {

@@ -19,12 +19,17 @@ final class LabelQuery {
     record Term(String key, String op, Set<String> values) {
         boolean matches(JsonNode labels) {
             JsonNode v = labels.path(key);
-            boolean has = !v.isMissingNode() && !v.isNull();
+            return matches(v.isMissingNode() || v.isNull() ? null : v.asText());
+        }
+
+        /** Whether an object whose label {@code key} is {@code value} (null: no such label) meets the term. */
+        boolean matches(String value) {
+            boolean has = value != null;
             return switch (op) {
                 case "exists" -> has;
                 case "!" -> !has;
-                case "=", "in" -> has && values.contains(v.asText());
-                case "!=", "notin" -> !has || !values.contains(v.asText());
+                case "=", "in" -> has && values.contains(value);
+                case "!=", "notin" -> !has || !values.contains(value);
                 default -> false;
             };
         }

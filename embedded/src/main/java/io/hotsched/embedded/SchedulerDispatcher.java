@@ -11,9 +11,6 @@ import io.fabric8.mockwebserver.http.Buffer;
 import io.fabric8.mockwebserver.http.Headers;
 import io.fabric8.mockwebserver.http.MockResponse;
 import io.fabric8.mockwebserver.http.RecordedRequest;
-import io.fabric8.mockwebserver.http.Response;
-import io.fabric8.mockwebserver.http.WebSocket;
-import io.fabric8.mockwebserver.http.WebSocketListener;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.regex.Matcher;
@@ -27,8 +24,9 @@ import tools.jackson.databind.json.JsonMapper;
  * subresource ({@code pods/NAME/binding} and {@code namespaces/NS/bindings}) setting
  * {@code spec.nodeName} through the store, so watchers see the update, with 404 for a missing pod
  * and 409 for a bound one; the discovery and OpenAPI documents kubectl reads ({@link OpenApi}),
- * with {@code fieldValidation} ({@link FieldValidation}); and 410 Gone for a watch that
- * resumes from before a deletion (see {@link WatchResume}).
+ * with {@code fieldValidation} ({@link FieldValidation}); watches as kube-apiserver serves them
+ * ({@link Watches}: versions, selectors, bookmarks) and chunked or versioned lists
+ * ({@link ListPages}), both from the log of the latest writes ({@link EventLog}).
  */
 final class SchedulerDispatcher extends KubernetesCrudDispatcher {
 
@@ -38,7 +36,10 @@ final class SchedulerDispatcher extends KubernetesCrudDispatcher {
     private static final ObjectMapper JSON = JsonMapper.builder().build();
 
     private final Object bindLock = new Object();
-    private final WatchResume watchResume = new WatchResume();
+    private final EventLog log;
+    private final StoreView store;
+    private final Watches watches;
+    private final ListPages pages;
     private final StoreIndex index = new StoreIndex();
     private final Admission admission = new Admission();
     private final Patches patches;
@@ -108,8 +109,21 @@ final class SchedulerDispatcher extends KubernetesCrudDispatcher {
 
     /** @param indexed false keeps the stock scans (the behaviour test compares both) */
     SchedulerDispatcher(List<CustomResourceDefinitionContext> crds, boolean indexed) {
+        this(crds, indexed, EventLog.DEFAULT_CAPACITY, Watches.BOOKMARK_MILLIS);
+    }
+
+    /**
+     * @param eventLogCapacity how many of the latest writes watches and lists can go back over
+     * @param bookmarkMillis how often a watch that allows bookmarks gets one
+     */
+    SchedulerDispatcher(
+            List<CustomResourceDefinitionContext> crds, boolean indexed, int eventLogCapacity, long bookmarkMillis) {
         super(crds);
         this.indexed = indexed;
+        this.log = new EventLog(eventLogCapacity);
+        this.store = new StoreView(this, map);
+        this.watches = new Watches(store, log, bookmarkMillis);
+        this.pages = new ListPages(store, log);
         java.util.concurrent.locks.Lock write = storeWriteLock();
         java.util.concurrent.locks.Lock lock = write != null ? write : new java.util.concurrent.locks.ReentrantLock();
         java.util.Set<String> customGroups = crds.stream()
@@ -140,28 +154,41 @@ final class SchedulerDispatcher extends KubernetesCrudDispatcher {
             AttributeSet oldAttributes,
             GenericKubernetesResource resource,
             String newState) {
+        String before = oldAttributes == null ? null : map.get(oldAttributes);
         super.processEvent(path, pathAttributes, oldAttributes, resource, newState);
         admission.written(path, newState);
-        if (!indexed) {
-            return;
-        }
         AttributeSet added = null;
         if (newState != null) {
             // the key the store now holds, derived as the store derives it
             KubernetesAttributesExtractor x = (KubernetesAttributesExtractor) getAttributeExtractor();
-            AttributeSet key = resource != null ? x.extract(resource) : x.fromResource(newState);
-            if (!key.containsKey(StoreIndex.PLURAL)) {
-                key = AttributeSet.merge(pathAttributes, key);
+            added = resource != null ? x.extract(resource) : x.fromResource(newState);
+            if (!added.containsKey(StoreIndex.PLURAL)) {
+                added = AttributeSet.merge(pathAttributes, added);
             }
-            // one key instance for store and index: equal keys, so swapping it in changes nothing else
-            String value = map.remove(key);
-            map.put(key, value != null ? value : newState);
-            index.add(key);
-            added = key;
         }
-        if (oldAttributes != null && !oldAttributes.equals(added)) {
-            index.remove(oldAttributes);
+        if (indexed) {
+            if (added != null) {
+                // one key instance for store and index: equal keys, so swapping it in changes nothing else
+                String value = map.remove(added);
+                map.put(added, value != null ? value : newState);
+                index.add(added);
+            }
+            if (oldAttributes != null && !oldAttributes.equals(added)) {
+                index.remove(oldAttributes);
+            }
         }
+        if (!java.util.Objects.equals(before, newState)) {
+            // a deletion is a write with a version of its own, as on a real API server
+            long version = newState == null ? requestResourceVersion() : store.resourceVersion();
+            StoreEvent e = new StoreEvent(version, oldAttributes, before, added, newState);
+            log.append(e);
+            watches.publish(e);
+        }
+    }
+
+    /** The watches open now. */
+    int openWatches() {
+        return watches.size();
     }
 
     @Override
@@ -219,6 +246,7 @@ final class SchedulerDispatcher extends KubernetesCrudDispatcher {
     public void reset() {
         super.reset();
         index.clear();
+        log.clear();
         admission.clear();
     }
 
@@ -317,16 +345,17 @@ final class SchedulerDispatcher extends KubernetesCrudDispatcher {
                         ? openApiDoc
                         : StatusJson.failure(404, "NotFound", "the server could not find the requested resource");
             }
-            boolean watch = path.contains("watch=true");
-            FieldSelector.Split fields = path.contains("/pods") && !watch ? FieldSelector.split(path) : null;
+            if (ListParams.isWatch(path)) {
+                return watches.open(request);
+            }
+            MockResponse page = pages.answer(request);
+            if (page != null) {
+                return page;
+            }
+            FieldSelector.Split fields = path.contains("/pods") ? FieldSelector.split(path) : null;
             String rest = fields != null ? fields.path() : path;
-            LabelQuery.Split labels = watch ? null : LabelQuery.split(rest);
-            String collection = WatchResume.collection(path);
-            boolean table = Tables.wanted(request.getHeader("Accept"))
-                    && !watch
-                    && (collection.equals("/api/v1/pods")
-                            || collection.equals("/api/v1/nodes")
-                            || collection.equals("/apis/apps/v1/deployments"));
+            LabelQuery.Split labels = LabelQuery.split(rest);
+            boolean table = Tables.wanted(request.getHeader("Accept")) && Tables.served(path);
             if (fields != null || labels != null || table) {
                 MockResponse r = fields != null || labels != null
                         ? filtered(
@@ -336,7 +365,7 @@ final class SchedulerDispatcher extends KubernetesCrudDispatcher {
                                                 || fields.terms().stream().allMatch(t -> t.matches(item)))
                                         && (labels == null || labels.matches(item)))
                         : super.dispatch(request);
-                return table ? asTable(r, collection) : r;
+                return table ? Tables.answer(r, path) : r;
             }
         }
         if (request.method() == HttpMethod.POST) {
@@ -378,50 +407,14 @@ final class SchedulerDispatcher extends KubernetesCrudDispatcher {
     @Override
     public MockResponse handleDelete(String path) {
         MockResponse indexedAnswer = indexed ? indexedDelete(path) : null;
-        MockResponse r = indexedAnswer != null ? indexedAnswer : super.handleDelete(path);
-        if (r.code() < 300) {
-            // a deletion gets a resource version of its own, as on a real API server
-            watchResume.deleted(path, requestResourceVersion());
-        }
-        return r;
+        return indexedAnswer != null ? indexedAnswer : super.handleDelete(path);
     }
 
+    /** Any watch, also one the store's own GET would start, is one of {@link Watches}. */
     @Override
     public MockResponse handleWatch(String path) {
-        long missed = watchResume.missedDeletion(path);
-        if (missed >= 0) {
-            // as a real API server does: the watch opens, and its only event is an ERROR with a 410
-            // Status; the informer lists again and sees what vanished, which the stock watch would hide
-            String expired = "{\"type\":\"ERROR\",\"object\":"
-                    + StatusJson.status(
-                            410, "Expired", "too old resource version: a deletion at " + missed + " happened since")
-                    + "}";
-            return new MockResponse().withWebSocketUpgrade(new WebSocketListener() {
-                @Override
-                public void onOpen(WebSocket ws, Response response) {
-                    ws.send(expired);
-                    ws.close(1000, "");
-                }
-            });
-        }
-        return super.handleWatch(path);
-    }
-
-    /** The JSON answer {@code r} (a list or one object) as a Table, when it is one. */
-    private static MockResponse asTable(MockResponse r, String collection) {
-        if (r.code() != 200) {
-            return r;
-        }
-        JsonNode body = parse(new String(r.getBody().getBytes(), StandardCharsets.UTF_8));
-        if (body == null) {
-            return r;
-        }
-        java.time.Instant now = java.time.Instant.now();
-        JsonNode t = collection.endsWith("/pods")
-                ? Tables.pods(body, now)
-                : collection.endsWith("/deployments") ? Tables.deployments(body, now) : Tables.nodes(body, now);
-        return StatusJson.json(JSON.writeValueAsString(t))
-                .setHeader("Content-Type", "application/json;as=Table;v=v1;g=meta.k8s.io");
+        return watches.open(new RecordedRequest(
+                "HTTP/1.1", HttpMethod.GET, path, Headers.builder().build(), new Buffer()));
     }
 
     /** A list request answered by the store for {@code path}, keeping the items {@code keep} accepts. */
@@ -577,12 +570,8 @@ final class SchedulerDispatcher extends KubernetesCrudDispatcher {
     private java.util.concurrent.locks.Lock storeWriteLock() {
         if (!storeWriteLockLooked) {
             try {
-                java.lang.reflect.Field f =
-                        io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher.class.getDeclaredField(
-                                "lock");
-                f.setAccessible(true);
-                storeWriteLock = ((java.util.concurrent.locks.ReadWriteLock) f.get(this)).writeLock();
-            } catch (ReflectiveOperationException | RuntimeException e) {
+                storeWriteLock = StoreFields.lock(this).writeLock();
+            } catch (IllegalStateException e) {
                 storeWriteLock = null;
             }
             storeWriteLockLooked = true;

@@ -1,11 +1,15 @@
 package io.hotsched.embedded;
 
+import io.fabric8.mockwebserver.http.MockResponse;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.List;
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.ObjectMapper;
+import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.JsonNodeFactory;
 import tools.jackson.databind.node.ObjectNode;
@@ -18,12 +22,60 @@ import tools.jackson.databind.node.ObjectNode;
 final class Tables {
 
     private static final JsonNodeFactory F = JsonNodeFactory.instance;
+    private static final ObjectMapper JSON = JsonMapper.builder().build();
 
     private Tables() {}
 
     /** Whether a request's Accept header asks for a Table. */
     static boolean wanted(String accept) {
         return accept != null && accept.contains("as=Table");
+    }
+
+    /** Whether the collection of {@code path} is printed here (others are answered as lists). */
+    static boolean served(String path) {
+        String c = collection(path);
+        return c.equals("/api/v1/pods") || c.equals("/api/v1/nodes") || c.equals("/apis/apps/v1/deployments");
+    }
+
+    /** The Table of a list or object of the collection of {@code path} (one {@link #served} names). */
+    static ObjectNode of(String path, JsonNode listOrObject, Instant now) {
+        String c = collection(path);
+        return c.endsWith("/pods")
+                ? pods(listOrObject, now)
+                : c.endsWith("/deployments") ? deployments(listOrObject, now) : nodes(listOrObject, now);
+    }
+
+    /** The JSON answer {@code r} (a list or one object) to a GET of {@code path} as a Table, when it is one. */
+    static MockResponse answer(MockResponse r, String path) {
+        if (r.code() != 200) {
+            return r;
+        }
+        JsonNode body;
+        try {
+            body = JSON.readTree(new String(r.getBody().getBytes(), StandardCharsets.UTF_8));
+        } catch (RuntimeException e) {
+            return r;
+        }
+        return StatusJson.json(JSON.writeValueAsString(of(path, body, Instant.now())))
+                .setHeader("Content-Type", "application/json;as=Table;v=v1;g=meta.k8s.io");
+    }
+
+    /**
+     * The collection a path is in, without namespace and name: {@code /api/v1/namespaces/ns/pods/p}
+     * and {@code /api/v1/pods?watch=true} are both {@code /api/v1/pods}.
+     */
+    static String collection(String path) {
+        String p = path.split("\\?", 2)[0];
+        String[] s = p.replaceFirst("^/+", "").split("/");
+        int base = s[0].equals("api") ? 2 : 3;
+        if (s.length <= base) {
+            return p;
+        }
+        int i = base;
+        if (s[i].equals("namespaces") && s.length > i + 2) {
+            i += 2;
+        }
+        return "/" + String.join("/", java.util.Arrays.copyOfRange(s, 0, base)) + "/" + s[i];
     }
 
     /** A Table of the pods of a pod list or of one pod, as of {@code now}. */
@@ -186,9 +238,12 @@ final class Tables {
         t.put("kind", "Table");
         t.put("apiVersion", "meta.k8s.io/v1");
         ObjectNode meta = t.putObject("metadata");
-        String rv = source.path("metadata").path("resourceVersion").asText("");
-        if (!rv.isEmpty()) {
-            meta.put("resourceVersion", rv);
+        // a list's version and, for a page of a chunked list, where the next page starts
+        for (String field : new String[] {"resourceVersion", "continue", "remainingItemCount"}) {
+            JsonNode v = source.path("metadata").path(field);
+            if (!v.isMissingNode() && !v.isNull() && !v.asText().isEmpty()) {
+                meta.set(field, v);
+            }
         }
         ArrayNode cols = t.putArray("columnDefinitions");
         for (int i = 0; i < columns.length; i++) {

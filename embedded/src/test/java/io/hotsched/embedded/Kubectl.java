@@ -31,17 +31,8 @@ final class Kubectl {
     }
 
     Run withInput(String stdin, String... args) throws IOException, InterruptedException {
-        List<String> command = new ArrayList<>(List.of("kubectl", "--kubeconfig", kubeconfig.toString()));
-        command.addAll(List.of(args));
-        Process p;
-        try {
-            p = new ProcessBuilder(command).redirectErrorStream(true).start();
-        } catch (IOException e) {
-            throw new AssertionError(
-                    "kubectl is needed on the PATH for this test (v1.32 is what the project checks with): "
-                            + e.getMessage(),
-                    e);
-        }
+        List<String> command = command(args);
+        Process p = start(command);
         if (stdin != null) {
             p.getOutputStream().write(stdin.getBytes(StandardCharsets.UTF_8));
         }
@@ -51,5 +42,84 @@ final class Kubectl {
             throw new AssertionError(String.join(" ", command) + " did not end within 60 s");
         }
         return new Run(p.exitValue(), new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8));
+    }
+
+    /** A kubectl that keeps running (get -w, wait), its output read line by line as it comes. */
+    Running started(String... args) throws IOException {
+        return new Running(start(command(args)));
+    }
+
+    /** A running kubectl; closing it ends it. */
+    static final class Running implements AutoCloseable {
+        private final Process process;
+        private final java.util.concurrent.BlockingQueue<String> lines =
+                new java.util.concurrent.LinkedBlockingQueue<>();
+        private final List<String> seen = new ArrayList<>();
+        private final Thread reader;
+
+        private Running(Process process) {
+            this.process = process;
+            reader = new Thread(
+                    () -> {
+                        try (var in = new java.io.BufferedReader(
+                                new java.io.InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+                            in.lines().forEach(lines::add);
+                        } catch (IOException | java.io.UncheckedIOException e) {
+                            // ended
+                        }
+                    },
+                    "kubectl-output");
+            reader.setDaemon(true);
+            reader.start();
+        }
+
+        /** The next line that {@code test} accepts (30 s at most); fails with the output so far. */
+        String line(java.util.function.Predicate<String> test) throws InterruptedException {
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            for (; ; ) {
+                String line = lines.poll(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+                if (line == null) {
+                    throw new AssertionError("kubectl printed no such line within 30 s; it printed: " + seen);
+                }
+                seen.add(line);
+                if (test.test(line)) {
+                    return line;
+                }
+            }
+        }
+
+        /** How kubectl ended (60 s at most), with all it printed. */
+        Run ended() throws InterruptedException {
+            if (!process.waitFor(60, TimeUnit.SECONDS)) {
+                throw new AssertionError("kubectl did not end within 60 s; it printed: " + seen);
+            }
+            // the reader has read the rest once it reached the end of the output
+            reader.join(TimeUnit.SECONDS.toMillis(5));
+            lines.drainTo(seen);
+            return new Run(process.exitValue(), String.join("\n", seen));
+        }
+
+        @Override
+        public void close() throws InterruptedException {
+            process.destroy();
+            process.waitFor(10, TimeUnit.SECONDS);
+        }
+    }
+
+    private List<String> command(String... args) {
+        List<String> command = new ArrayList<>(List.of("kubectl", "--kubeconfig", kubeconfig.toString()));
+        command.addAll(List.of(args));
+        return command;
+    }
+
+    private static Process start(List<String> command) throws IOException {
+        try {
+            return new ProcessBuilder(command).redirectErrorStream(true).start();
+        } catch (IOException e) {
+            throw new AssertionError(
+                    "kubectl is needed on the PATH for this test (v1.32 is what the project checks with): "
+                            + e.getMessage(),
+                    e);
+        }
     }
 }

@@ -12,11 +12,11 @@ import io.fabric8.kubernetes.client.WatcherException;
  * Plays the scheduler in the stand-ins' tests: binds each unbound pod of a namespace (a DaemonSet's
  * to the node its affinity names, others to {@code node}), so that the kubelet stand-in runs it.
  */
-final class TestScheduler implements AutoCloseable {
+public final class TestScheduler implements AutoCloseable {
 
     private final Watch watch;
 
-    TestScheduler(KubernetesClient client, String namespace, String node) {
+    public TestScheduler(KubernetesClient client, String namespace, String node) {
         watch = client.pods().inNamespace(namespace).watch(new Watcher<>() {
             @Override
             public void eventReceived(Action action, Pod pod) {
