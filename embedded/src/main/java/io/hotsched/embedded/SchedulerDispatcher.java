@@ -44,7 +44,10 @@ final class SchedulerDispatcher extends KubernetesCrudDispatcher {
     private final Patches patches;
     private final boolean indexed;
     private final OpenApiSchemas schemas = new OpenApiSchemas();
-    private final OpenApi openApi = new OpenApi(schemas);
+    private final CustomResourceDefinitions crds = new CustomResourceDefinitions();
+    private final CustomResources customResources = new CustomResources(crds);
+    private final java.util.Set<String> customGroups = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    private final OpenApi openApi = new OpenApi(schemas, crds::groups);
     private final FieldValidation fieldValidation = new FieldValidation(schemas);
 
     /** Named look-ups answered from the index (for the benchmark and the behaviour test). */
@@ -83,10 +86,9 @@ final class SchedulerDispatcher extends KubernetesCrudDispatcher {
         super(crds);
         this.indexed = indexed;
         java.util.concurrent.locks.Lock write = storeWriteLock();
+        crds.forEach(c -> customGroups.add(c.getGroup()));
         this.patches = new Patches(
-                crds.stream()
-                        .map(CustomResourceDefinitionContext::getGroup)
-                        .collect(java.util.stream.Collectors.toSet()),
+                customGroups,
                 write != null ? write : new java.util.concurrent.locks.ReentrantLock(),
                 path -> {
                     java.util.Map.Entry<AttributeSet, String> e =
@@ -105,8 +107,13 @@ final class SchedulerDispatcher extends KubernetesCrudDispatcher {
             AttributeSet oldAttributes,
             GenericKubernetesResource resource,
             String newState) {
+        boolean definition = CustomResourceDefinitions.isDefinitionPath(path);
+        String oldState = definition && oldAttributes != null ? map.get(oldAttributes) : null;
         super.processEvent(path, pathAttributes, oldAttributes, resource, newState);
         admission.written(path, newState);
+        if (definition) {
+            definitionWritten(path, oldState, newState);
+        }
         if (!indexed) {
             return;
         }
@@ -185,9 +192,56 @@ final class SchedulerDispatcher extends KubernetesCrudDispatcher {
         super.reset();
         index.clear();
         admission.clear();
+        crds.clear();
+        schemas.customKinds(List.of());
+        openApi.changed();
     }
 
-    private final ScaleSubresource scale = new ScaleSubresource(this::handleGet, this::mergePatch);
+    /**
+     * Follows a write of a CustomResourceDefinition: the kinds it serves are served (with the
+     * status subresource's rules of the store for each version), OpenAPI and validation know their
+     * schemas, and when it is deleted its objects go, as kube-apiserver's cleanup removes them
+     * (here at once, finalizers or not).
+     */
+    private void definitionWritten(String path, String oldState, String newState) {
+        CustomResourceDefinitions.Definition gone = crds.written(path, oldState, newState);
+        for (CustomResourceDefinitions.Definition d : crds.all()) {
+            customGroups.add(d.group());
+            for (CustomResourceDefinitions.Version v : d.versions()) {
+                expectCustomResource(new CustomResourceDefinitionContext.Builder()
+                        .withGroup(d.group())
+                        .withVersion(v.name())
+                        .withKind(d.kind())
+                        .withPlural(d.plural())
+                        .withScope(d.namespaced() ? "Namespaced" : "Cluster")
+                        .withStatusSubresource(v.status())
+                        .build());
+            }
+        }
+        schemas.customKinds(crds.all());
+        openApi.changed();
+        if (gone != null) {
+            purge(gone);
+        }
+    }
+
+    /** Deletes every stored object of {@code d}'s kind (the store's write lock is held). */
+    private void purge(CustomResourceDefinitions.Definition d) {
+        for (AttributeSet key : new java.util.ArrayList<>(map.keySet())) {
+            if (d.group().equals(StoreIndex.value(key, "api"))
+                    && d.plural().equals(StoreIndex.value(key, StoreIndex.PLURAL))) {
+                String namespace = StoreIndex.value(key, "namespace");
+                String path = "/apis/" + d.group() + "/" + StoreIndex.value(key, "version")
+                        + (namespace == null ? "" : "/namespaces/" + namespace) + "/" + d.plural() + "/"
+                        + StoreIndex.value(key, StoreIndex.NAME);
+                processEvent(path, key, key, null, null);
+                watchResume.deleted(path, requestResourceVersion());
+            }
+        }
+    }
+
+    private final ScaleSubresource scale =
+            new ScaleSubresource(this::handleGet, this::mergePatch, customResources::scaled);
 
     private MockResponse mergePatch(String path, String patch) {
         return handlePatch(new RecordedRequest(
@@ -218,7 +272,7 @@ final class SchedulerDispatcher extends KubernetesCrudDispatcher {
                 answer = FieldValidation.warned(answer, unknown);
             }
             if (readable.method() == HttpMethod.GET) {
-                answer = ListKinds.typed(answer, readable.getPath());
+                answer = customResources.table(ListKinds.typed(answer, readable.getPath(), crds.groups()), readable);
             }
             return Negotiation.typed(StoreAnswers.asKubeApiserver(answer, readable));
         } catch (Negotiation.Unsupported e) {
@@ -243,7 +297,7 @@ final class SchedulerDispatcher extends KubernetesCrudDispatcher {
         JsonNode body = request.getBody() == null
                 ? null
                 : parse(new String(request.getBody().getBytes(), StandardCharsets.UTF_8));
-        String[] kind = patch ? Discovery.kindAt(request.getPath()) : kindOf(body);
+        String[] kind = patch ? Discovery.kindAt(request.getPath(), crds.groups()) : kindOf(body);
         if (body == null || kind == null) {
             return List.of();
         }
@@ -265,25 +319,33 @@ final class SchedulerDispatcher extends KubernetesCrudDispatcher {
     }
 
     private MockResponse route(RecordedRequest request) {
+        CustomResources.Outcome custom = customResources.intercept(request);
+        if (custom.answer() != null) {
+            return custom.answer();
+        }
+        request = custom.request();
         String path = request.getPath();
+        if (EventsApi.isFor(path)) {
+            return EventsApi.answer(request, this::route);
+        }
         MockResponse scaled = path.endsWith("/scale") || path.contains("/scale?") ? scale.dispatch(request) : null;
         if (scaled != null) {
             return scaled;
         }
         if (request.method() == HttpMethod.GET) {
-            String doc = Discovery.document(path);
+            String doc = Discovery.document(path, crds.groups());
             if (doc != null) {
                 return StatusJson.json(doc);
             }
             if (path.startsWith("/openapi/")) {
-                MockResponse openApiDoc = openApi.answer(path);
+                MockResponse openApiDoc = openApi.answer(path, request.getHeader("Accept"));
                 // not the empty list the store would answer
                 return openApiDoc != null
                         ? openApiDoc
                         : StatusJson.failure(404, "NotFound", "the server could not find the requested resource");
             }
             boolean watch = path.contains("watch=true");
-            FieldSelector.Split fields = path.contains("/pods") && !watch ? FieldSelector.split(path) : null;
+            FieldSelector.Split fields = watch ? null : FieldSelector.split(path);
             String rest = fields != null ? fields.path() : path;
             LabelQuery.Split labels = watch ? null : LabelQuery.split(rest);
             String collection = WatchResume.collection(path);
@@ -291,7 +353,9 @@ final class SchedulerDispatcher extends KubernetesCrudDispatcher {
                     && !watch
                     && (collection.equals("/api/v1/pods")
                             || collection.equals("/api/v1/nodes")
-                            || collection.equals("/apis/apps/v1/deployments"));
+                            || collection.equals("/apis/apps/v1/deployments")
+                            || collection.equals("/api/v1/events")
+                            || collection.equals("/apis/events.k8s.io/v1/events"));
             if (fields != null || labels != null || table) {
                 MockResponse r = fields != null || labels != null
                         ? filtered(
@@ -379,7 +443,9 @@ final class SchedulerDispatcher extends KubernetesCrudDispatcher {
         java.time.Instant now = java.time.Instant.now();
         JsonNode t = collection.endsWith("/pods")
                 ? Tables.pods(body, now)
-                : collection.endsWith("/deployments") ? Tables.deployments(body, now) : Tables.nodes(body, now);
+                : collection.endsWith("/deployments")
+                        ? Tables.deployments(body, now)
+                        : collection.endsWith("/events") ? Tables.events(body, now) : Tables.nodes(body, now);
         return StatusJson.json(JSON.writeValueAsString(t))
                 .setHeader("Content-Type", "application/json;as=Table;v=v1;g=meta.k8s.io");
     }
