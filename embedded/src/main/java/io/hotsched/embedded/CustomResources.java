@@ -106,22 +106,13 @@ final class CustomResources {
     MockResponse table(MockResponse answer, RecordedRequest request) {
         if (answer == null
                 || answer.code() != 200
-                || answer.getBody() == null
                 || !Tables.wanted(request.getHeader("Accept"))
                 || request.getPath().contains("watch=")) {
             return answer;
         }
         Target t = target(request.getPath());
-        if (t == null || t.subresource() != null) {
-            return answer;
-        }
-        JsonNode body;
-        try {
-            body = JSON.readTree(answer.getBody().getBytes());
-        } catch (RuntimeException e) {
-            return answer;
-        }
-        if (!body.isObject() || "Table".equals(body.path("kind").asText())) {
+        JsonNode body = t == null || t.subresource() != null ? null : JsonBody.of(answer);
+        if (body == null || !body.isObject() || "Table".equals(body.path("kind").asText())) {
             return answer;
         }
         ObjectNode table = PrinterColumns.table(body, t.version().columns(), java.time.Instant.now());
@@ -172,7 +163,7 @@ final class CustomResources {
     }
 
     private static Outcome admitDefinition(RecordedRequest request) {
-        JsonNode body = parse(request);
+        JsonNode body = JsonBody.of(request);
         if (!(body instanceof ObjectNode crd)) {
             return new Outcome(request, null);
         }
@@ -181,7 +172,7 @@ final class CustomResources {
     }
 
     private static Outcome admitResource(RecordedRequest request, Target target) {
-        JsonNode body = parse(request);
+        JsonNode body = JsonBody.of(request);
         JsonNode schema = target.version().schema();
         if (!(body instanceof ObjectNode object) || schema == null || !schema.isObject()) {
             return new Outcome(request, null);
@@ -211,16 +202,5 @@ final class CustomResources {
                 path,
                 request.getHeaders(),
                 new Buffer(JSON.writeValueAsBytes(body)));
-    }
-
-    private static JsonNode parse(RecordedRequest request) {
-        try {
-            return request.getBody() == null || request.getBody().size() == 0
-                    ? null
-                    : JSON.readTree(request.getBody().getBytes());
-        } catch (RuntimeException e) {
-            // the store words the refusal of a body that is not JSON
-            return null;
-        }
     }
 }

@@ -115,16 +115,8 @@ final class EventsApi {
         if (watch != null) {
             return answer.withWebSocketUpgrade(new ConvertingWatch(watch));
         }
-        if (answer.getBody() == null || answer.getBody().size() == 0) {
-            return answer;
-        }
-        JsonNode body;
-        try {
-            body = JSON.readTree(answer.getBody().getBytes());
-        } catch (RuntimeException e) {
-            return answer;
-        }
-        return convertible(body) ? answer.setBody(JSON.writeValueAsString(toEventsApi(body))) : answer;
+        JsonNode body = JsonBody.of(answer);
+        return body != null && convertible(body) ? answer.setBody(JSON.writeValueAsString(toEventsApi(body))) : answer;
     }
 
     /** Whether {@code body} is a core event or a list of them. */

@@ -170,22 +170,8 @@ final class StructuralSchema {
 
     private static void text(String s, JsonNode schema, String field, List<FieldError> errors) {
         String quoted = StatusJson.quote(s);
-        if (schema.path("maxLength").isNumber()
-                && s.length() > schema.path("maxLength").asInt()) {
-            errors.add(FieldError.invalid(
-                    field,
-                    quoted,
-                    field + " in body should be at most "
-                            + schema.path("maxLength").asInt() + " chars long"));
-        }
-        if (schema.path("minLength").isNumber()
-                && s.length() < schema.path("minLength").asInt()) {
-            errors.add(FieldError.invalid(
-                    field,
-                    quoted,
-                    field + " in body should be at least "
-                            + schema.path("minLength").asInt() + " chars long"));
-        }
+        limit(errors, field, quoted, s.length(), schema.path("maxLength"), true, "be at most %d chars long");
+        limit(errors, field, quoted, s.length(), schema.path("minLength"), false, "be at least %d chars long");
         String pattern = schema.path("pattern").asText("");
         if (!pattern.isEmpty() && !matches(pattern, s)) {
             errors.add(FieldError.invalid(field, quoted, field + " in body should match '" + pattern + "'"));
@@ -193,21 +179,22 @@ final class StructuralSchema {
     }
 
     private static void size(ArrayNode array, JsonNode schema, String field, List<FieldError> errors) {
-        if (schema.path("maxItems").isNumber()
-                && array.size() > schema.path("maxItems").asInt()) {
-            errors.add(FieldError.invalid(
-                    field,
-                    String.valueOf(array.size()),
-                    field + " in body should have at most "
-                            + schema.path("maxItems").asInt() + " items"));
-        }
-        if (schema.path("minItems").isNumber()
-                && array.size() < schema.path("minItems").asInt()) {
-            errors.add(FieldError.invalid(
-                    field,
-                    String.valueOf(array.size()),
-                    field + " in body should have at least "
-                            + schema.path("minItems").asInt() + " items"));
+        String n = String.valueOf(array.size());
+        limit(errors, field, n, array.size(), schema.path("maxItems"), true, "have at most %d items");
+        limit(errors, field, n, array.size(), schema.path("minItems"), false, "have at least %d items");
+    }
+
+    /** An error when {@code actual} is above ({@code most}) or below {@code limit}, when there is one. */
+    private static void limit(
+            List<FieldError> errors,
+            String field,
+            String value,
+            int actual,
+            JsonNode limit,
+            boolean most,
+            String should) {
+        if (limit.isNumber() && (most ? actual > limit.asInt() : actual < limit.asInt())) {
+            errors.add(FieldError.invalid(field, value, field + " in body should " + should.formatted(limit.asInt())));
         }
     }
 

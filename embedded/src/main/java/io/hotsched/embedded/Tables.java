@@ -314,15 +314,7 @@ final class Tables {
     }
 
     static String age(JsonNode object, Instant now) {
-        String created = object.path("metadata").path("creationTimestamp").asText("");
-        if (created.isEmpty()) {
-            return "<unknown>";
-        }
-        try {
-            return humanDuration(Duration.between(Instant.parse(created), now));
-        } catch (DateTimeParseException e) {
-            return "<unknown>";
-        }
+        return since(object.path("metadata").path("creationTimestamp"), now);
     }
 
     /** kubectl's way of writing an age: "45s", "3m20s", "12m", "5h30m", "3d4h", "400d", "2y10d". */

@@ -78,6 +78,23 @@ class CustomResourceDefinitionsTest {
                 .trim();
     }
 
+    /** {@code kubectl patch KIND NAME --subresource=status --type=merge -p PATCH}. */
+    private static void patchStatus(String kind, String name, String patch) throws Exception {
+        cli.run("patch", kind, name, "--subresource=status", "--type=merge", "-p", patch)
+                .ok();
+    }
+
+    /** {@code kubectl create} of a Gang "bad" with {@code spec}, which is to fail. */
+    private static Kubectl.Run refusedGang(String spec) throws Exception {
+        Kubectl.Run r = cli.withInput(
+                "apiVersion: test.hotsched.io/v1\nkind: Gang\nmetadata: {name: bad}\nspec: " + spec + "\n",
+                "create",
+                "-f",
+                "-");
+        assertEquals(1, r.exit(), r.out());
+        return r;
+    }
+
     /** The words of each line of a kubectl table. */
     private static List<List<String>> table(String out) {
         return out.strip().lines().map(l -> List.of(l.trim().split("\\s+"))).toList();
@@ -145,25 +162,9 @@ class CustomResourceDefinitionsTest {
         assertTrue(get("/apis/scheduling.x-k8s.io/v1alpha1/namespaces/default/podgroups/pg1")
                 .path("status")
                 .isMissingNode());
-        cli.run(
-                        "patch",
-                        "pg",
-                        "pg1",
-                        "--subresource=status",
-                        "--type=merge",
-                        "-p",
-                        "{\"status\":{\"phase\":\"Running\",\"running\":3}}")
-                .ok();
+        patchStatus("pg", "pg1", "{\"status\":{\"phase\":\"Running\",\"running\":3}}");
         // and the status subresource ignores the rest
-        cli.run(
-                        "patch",
-                        "pg",
-                        "pg1",
-                        "--subresource=status",
-                        "--type=merge",
-                        "-p",
-                        "{\"spec\":{\"minMember\":9},\"status\":{\"succeeded\":1}}")
-                .ok();
+        patchStatus("pg", "pg1", "{\"spec\":{\"minMember\":9},\"status\":{\"succeeded\":1}}");
         cli.run("patch", "pg", "pg1", "--type=merge", "-p", "{\"status\":{\"phase\":\"Failed\"}}")
                 .ok();
         List<List<String>> rows = table(cli.run("get", "podgroups").ok().out());
@@ -180,16 +181,11 @@ class CustomResourceDefinitionsTest {
                         "-f",
                         "-")
                 .ok();
-        cli.run(
-                        "patch",
-                        "gang",
-                        "g1",
-                        "--subresource=status",
-                        "--type=merge",
-                        "-p",
-                        "{\"status\":{\"ready\":true,\"conditions\":[{\"type\":\"Other\",\"reason\":\"x\"},"
-                                + "{\"type\":\"Placed\",\"reason\":\"zone-a\"}]}}")
-                .ok();
+        patchStatus(
+                "gang",
+                "g1",
+                "{\"status\":{\"ready\":true,\"conditions\":[{\"type\":\"Other\",\"reason\":\"x\"},"
+                        + "{\"type\":\"Placed\",\"reason\":\"zone-a\"}]}}");
         List<List<String>> rows = table(cli.run("get", "gg", "g1").ok().out());
         assertEquals(List.of("NAME", "MEMBERS", "READY", "ZONE", "AGE"), rows.get(0));
         assertEquals(List.of("g1", "2", "true", "zone-a"), rows.get(1).subList(0, 4));
@@ -245,12 +241,7 @@ class CustomResourceDefinitionsTest {
                                         + "* spec.queue: Unsupported value: \"later\": supported values: \"batch\", \"online\"\n"
                                         + "* spec.timeout: Invalid value: \"soon\": spec.timeout in body should match '^[0-9]+s$'"),
                 invalid.out());
-        Kubectl.Run missing = cli.withInput(
-                "apiVersion: test.hotsched.io/v1\nkind: Gang\nmetadata: {name: bad}\nspec: {members: \"2\"}\n",
-                "create",
-                "-f",
-                "-");
-        assertEquals(1, missing.exit(), missing.out());
+        Kubectl.Run missing = refusedGang("{members: \"2\"}");
         assertTrue(missing.out().contains("spec.queue: Required value"), missing.out());
         assertTrue(
                 missing.out()
@@ -258,12 +249,7 @@ class CustomResourceDefinitionsTest {
                                 "spec.members: Invalid value: \"string\": spec.members in body must be of type integer:"
                                         + " \"string\""),
                 missing.out());
-        Kubectl.Run unknown = cli.withInput(
-                "apiVersion: test.hotsched.io/v1\nkind: Gang\nmetadata: {name: bad}\nspec: {queue: batch, size: 2}\n",
-                "create",
-                "-f",
-                "-");
-        assertEquals(1, unknown.exit(), unknown.out());
+        Kubectl.Run unknown = refusedGang("{queue: batch, size: 2}");
         assertTrue(unknown.out().contains("strict decoding error: unknown field \"spec.size\""), unknown.out());
         assertEquals(404, status("/apis/test.hotsched.io/v1/namespaces/default/gangs/bad"));
 

@@ -29,16 +29,13 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class EventsTest {
 
-    @TempDir
-    static Path dir;
-
     @RegisterExtension
     static final ApiServer API = new ApiServer().withNodes("node-e");
 
     static Kubectl cli;
 
     @BeforeAll
-    static void kubeconfig() throws Exception {
+    static void kubeconfig(@TempDir Path dir) throws Exception {
         cli = new Kubectl(API.kubeconfig(dir));
     }
 
@@ -53,11 +50,7 @@ class EventsTest {
     /** A core v1 event about {@code pod}, as the scheduler's EventRecorder writes one. */
     private static Event schedulerEvent(Pod pod, String type, String reason, String message) {
         String now = Instant.now().toString();
-        return API.client()
-                .v1()
-                .events()
-                .inNamespace("default")
-                .resource(new EventBuilder()
+        return core().resource(new EventBuilder()
                         .withNewMetadata()
                         .withNamespace("default")
                         .withName(pod.getMetadata().getName() + "." + reason.toLowerCase())
@@ -83,12 +76,15 @@ class EventsTest {
                 .create();
     }
 
+    /** Pods {@code failed} and {@code placed}, with a FailedScheduling and a Scheduled event. */
+    private static void failedAndPlaced(String failed, String why, String placed) {
+        schedulerEvent(pod(failed), "Warning", "FailedScheduling", why);
+        schedulerEvent(pod(placed), "Normal", "Scheduled", "Successfully assigned default/" + placed + " to node-e");
+    }
+
     @Test
     void describePodShowsItsEventsOnly() throws Exception {
-        Pod waiting = pod("waiting");
-        Pod placed = pod("placed");
-        schedulerEvent(waiting, "Warning", "FailedScheduling", "0/1 nodes are available: 1 Insufficient cpu.");
-        schedulerEvent(placed, "Normal", "Scheduled", "Successfully assigned default/placed to node-e");
+        failedAndPlaced("waiting", "0/1 nodes are available: 1 Insufficient cpu.", "placed");
 
         String described = cli.run("describe", "pod", "waiting").ok().out();
         String events = described.substring(described.indexOf("Events:"));
@@ -103,10 +99,7 @@ class EventsTest {
 
     @Test
     void getEventsFiltersByFieldSelectorsAndPrintsKubectlsColumns() throws Exception {
-        Pod a = pod("sel-a");
-        Pod b = pod("sel-b");
-        schedulerEvent(a, "Warning", "FailedScheduling", "0/1 nodes are available: 1 node(s) had untolerated taint.");
-        schedulerEvent(b, "Normal", "Scheduled", "Successfully assigned default/sel-b to node-e");
+        failedAndPlaced("sel-a", "0/1 nodes are available: 1 node(s) had untolerated taint.", "sel-b");
 
         String out = cli.run("get", "events", "--field-selector", "involvedObject.name=sel-a")
                 .ok()
@@ -129,46 +122,39 @@ class EventsTest {
 
     @Test
     void anEventOfTheNewerApiIsACoreEventToo() throws Exception {
-        io.fabric8.kubernetes.api.model.events.v1.Event written = API.client()
-                .events()
-                .v1()
-                .events()
-                .inNamespace("default")
-                .resource(new io.fabric8.kubernetes.api.model.events.v1.EventBuilder()
-                        .withNewMetadata()
-                        .withName("node-e.ready")
-                        .withNamespace("default")
-                        .endMetadata()
-                        .withEventTime(new io.fabric8.kubernetes.api.model.MicroTime("2026-01-01T00:00:00.000000Z"))
-                        .withReportingController("kubelet")
-                        .withReportingInstance("node-e")
-                        .withAction("Starting")
-                        .withReason("NodeReady")
-                        .withType("Normal")
-                        .withNote("Node node-e status is now: NodeReady")
-                        .withSeries(new EventSeriesBuilder()
-                                .withCount(3)
-                                // MicroTime: six digits, or kubectl cannot read the event
-                                .withLastObservedTime(new io.fabric8.kubernetes.api.model.MicroTime(
-                                        java.time.format.DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSSSSS'Z'")
-                                                .withZone(java.time.ZoneOffset.UTC)
-                                                .format(Instant.now())))
+        io.fabric8.kubernetes.api.model.events.v1.Event written = newer().resource(
+                        new io.fabric8.kubernetes.api.model.events.v1.EventBuilder()
+                                .withNewMetadata()
+                                .withName("node-e.ready")
+                                .withNamespace("default")
+                                .endMetadata()
+                                .withEventTime(
+                                        new io.fabric8.kubernetes.api.model.MicroTime("2026-01-01T00:00:00.000000Z"))
+                                .withReportingController("kubelet")
+                                .withReportingInstance("node-e")
+                                .withAction("Starting")
+                                .withReason("NodeReady")
+                                .withType("Normal")
+                                .withNote("Node node-e status is now: NodeReady")
+                                .withSeries(new EventSeriesBuilder()
+                                        .withCount(3)
+                                        // MicroTime: six digits, or kubectl cannot read the event
+                                        .withLastObservedTime(new io.fabric8.kubernetes.api.model.MicroTime(
+                                                java.time.format.DateTimeFormatter.ofPattern(
+                                                                "yyyy-MM-dd'T'HH:mm:ss.SSSSSS'Z'")
+                                                        .withZone(java.time.ZoneOffset.UTC)
+                                                        .format(Instant.now())))
+                                        .build())
+                                .withNewRegarding()
+                                .withKind("Node")
+                                .withName("node-e")
+                                .withUid("node-e")
+                                .endRegarding()
                                 .build())
-                        .withNewRegarding()
-                        .withKind("Node")
-                        .withName("node-e")
-                        .withUid("node-e")
-                        .endRegarding()
-                        .build())
                 .create();
         assertEquals("Node node-e status is now: NodeReady", written.getNote());
 
-        Event core = API.client()
-                .v1()
-                .events()
-                .inNamespace("default")
-                .withName("node-e.ready")
-                .get();
+        Event core = core().withName("node-e.ready").get();
         assertEquals("Node node-e status is now: NodeReady", core.getMessage());
         assertEquals("node-e", core.getInvolvedObject().getName());
         assertEquals("kubelet", core.getReportingComponent());
@@ -189,59 +175,29 @@ class EventsTest {
         assertEquals(1, byRegarding.size(), byRegarding.toString());
         assertEquals("NodeReady", byRegarding.get(0).getReason());
 
-        API.client()
-                .events()
-                .v1()
-                .events()
-                .inNamespace("default")
-                .withName("node-e.ready")
-                .edit(e -> {
-                    e.setNote("edited");
-                    return e;
-                });
-        assertEquals(
-                "edited",
-                API.client()
-                        .v1()
-                        .events()
-                        .inNamespace("default")
-                        .withName("node-e.ready")
-                        .get()
-                        .getMessage());
-        API.client()
-                .events()
-                .v1()
-                .events()
-                .inNamespace("default")
-                .withName("node-e.ready")
-                .delete();
-        assertNull(API.client()
-                .v1()
-                .events()
-                .inNamespace("default")
-                .withName("node-e.ready")
-                .get());
+        newer().withName("node-e.ready").edit(e -> {
+            e.setNote("edited");
+            return e;
+        });
+        assertEquals("edited", core().withName("node-e.ready").get().getMessage());
+        newer().withName("node-e.ready").delete();
+        assertNull(core().withName("node-e.ready").get());
     }
 
     @Test
     void aWatchOfTheNewerApiSeesCoreEventsConverted() throws Exception {
         CompletableFuture<io.fabric8.kubernetes.api.model.events.v1.Event> seen = new CompletableFuture<>();
-        try (Watch w = API.client()
-                .events()
-                .v1()
-                .events()
-                .inNamespace("default")
-                .watch(new Watcher<>() {
-                    @Override
-                    public void eventReceived(Action action, io.fabric8.kubernetes.api.model.events.v1.Event e) {
-                        if ("watched.failedscheduling".equals(e.getMetadata().getName())) {
-                            seen.complete(e);
-                        }
-                    }
+        try (Watch w = newer().watch(new Watcher<>() {
+            @Override
+            public void eventReceived(Action action, io.fabric8.kubernetes.api.model.events.v1.Event e) {
+                if ("watched.failedscheduling".equals(e.getMetadata().getName())) {
+                    seen.complete(e);
+                }
+            }
 
-                    @Override
-                    public void onClose(WatcherException cause) {}
-                })) {
+            @Override
+            public void onClose(WatcherException cause) {}
+        })) {
             schedulerEvent(pod("watched"), "Warning", "FailedScheduling", "0/1 nodes are available.");
             io.fabric8.kubernetes.api.model.events.v1.Event e = seen.get(30, TimeUnit.SECONDS);
             assertEquals("0/1 nodes are available.", e.getNote());
@@ -249,6 +205,22 @@ class EventsTest {
             assertEquals("hotsched", e.getReportingController());
             assertEquals(1, e.getDeprecatedCount());
         }
+    }
+
+    /** The core v1 events of namespace default. */
+    private static io.fabric8.kubernetes.client.dsl.NonNamespaceOperation<
+                    Event, io.fabric8.kubernetes.api.model.EventList, io.fabric8.kubernetes.client.dsl.Resource<Event>>
+            core() {
+        return API.client().v1().events().inNamespace("default");
+    }
+
+    /** The events.k8s.io/v1 events of namespace default. */
+    private static io.fabric8.kubernetes.client.dsl.NonNamespaceOperation<
+                    io.fabric8.kubernetes.api.model.events.v1.Event,
+                    io.fabric8.kubernetes.api.model.events.v1.EventList,
+                    io.fabric8.kubernetes.client.dsl.Resource<io.fabric8.kubernetes.api.model.events.v1.Event>>
+            newer() {
+        return API.client().events().v1().events().inNamespace("default");
     }
 
     private static List<String> words(String line) {
