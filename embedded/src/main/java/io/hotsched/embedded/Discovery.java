@@ -11,8 +11,21 @@ import java.util.Map;
  */
 final class Discovery {
 
-    /** One served resource: plural, kind, namespaced, short names. */
-    record Res(String name, String kind, boolean namespaced, String... shortNames) {}
+    /**
+     * One served resource: plural (or {@code plural/subresource}), kind, namespaced, singular name
+     * (empty: kubectl derives it from the kind), categories ({@code kubectl get all}), short names.
+     */
+    record Res(
+            String name,
+            String kind,
+            boolean namespaced,
+            String singular,
+            List<String> categories,
+            String... shortNames) {
+        Res(String name, String kind, boolean namespaced, String... shortNames) {
+            this(name, kind, namespaced, "", List.of(), shortNames);
+        }
+    }
 
     /**
      * The Kubernetes release this server answers as: the newest whose protobuf descriptors are on
@@ -70,6 +83,11 @@ final class Discovery {
                         new Res("resourceclaims/status", "ResourceClaim", true),
                         new Res("resourceclaimtemplates", "ResourceClaimTemplate", true),
                         new Res("resourceslices", "ResourceSlice", false)));
+        GROUPS.put(
+                "apiextensions.k8s.io/v1",
+                List.of(
+                        new Res("customresourcedefinitions", "CustomResourceDefinition", false, "crd", "crds"),
+                        new Res("customresourcedefinitions/status", "CustomResourceDefinition", false)));
         GROUPS.put("events.k8s.io/v1", List.of(new Res("events", "Event", true, "ev")));
         GROUPS.put(
                 "apps/v1",
@@ -92,8 +110,17 @@ final class Discovery {
 
     private Discovery() {}
 
-    /** The document for {@code path}, or null when it is not a discovery path. */
+    /** The document for {@code path} of the built-in kinds, or null when it is not a discovery path. */
     static String document(String path) {
+        return document(path, GROUPS);
+    }
+
+    /**
+     * The document for {@code path} when {@code groups} (group-version to resources, the built-in
+     * kinds and those of CustomResourceDefinitions) are served, or null when it is not a discovery
+     * path.
+     */
+    static String document(String path, Map<String, List<Res>> groups) {
         String p = path.contains("?") ? path.substring(0, path.indexOf('?')) : path;
         if (p.endsWith("/") && p.length() > 1) {
             p = p.substring(0, p.length() - 1);
@@ -108,37 +135,15 @@ final class Discovery {
                     + "\"serverAddress\":\"127.0.0.1\"}]}";
         }
         if (p.equals("/api/v1")) {
-            return resourceList("v1");
+            return resourceList("v1", groups.get("v1"));
         }
         if (p.equals("/apis")) {
-            StringBuilder b = new StringBuilder("{\"kind\":\"APIGroupList\",\"apiVersion\":\"v1\",\"groups\":[");
-            boolean first = true;
-            for (String gv : GROUPS.keySet()) {
-                if (!gv.contains("/")) {
-                    continue;
-                }
-                String group = gv.substring(0, gv.indexOf('/'));
-                String version = gv.substring(gv.indexOf('/') + 1);
-                b.append(first ? "" : ",")
-                        .append("{\"name\":\"")
-                        .append(group)
-                        .append("\",\"versions\":[{\"groupVersion\":\"")
-                        .append(gv)
-                        .append("\",\"version\":\"")
-                        .append(version)
-                        .append("\"}],\"preferredVersion\":{\"groupVersion\":\"")
-                        .append(gv)
-                        .append("\",\"version\":\"")
-                        .append(version)
-                        .append("\"}}");
-                first = false;
-            }
-            return b.append("]}").toString();
+            return groupList(groups);
         }
         if (p.startsWith("/apis/")) {
             String gv = p.substring("/apis/".length());
-            if (GROUPS.containsKey(gv) && gv.contains("/")) {
-                return resourceList(gv);
+            if (groups.containsKey(gv) && gv.contains("/")) {
+                return resourceList(gv, groups.get(gv));
             }
         }
         return null;
@@ -161,9 +166,14 @@ final class Discovery {
             return null;
         }
 
-        /** The kind served as {@code resource} ({@code pods}, {@code pods/status}) here, or null. */
+        /** The built-in kind served as {@code resource} ({@code pods}, {@code pods/status}) here, or null. */
         String kindOf(String resource) {
-            for (Res r : GROUPS.getOrDefault(groupVersion, List.of())) {
+            return kindOf(resource, GROUPS);
+        }
+
+        /** The kind served as {@code resource} here when {@code groups} are served, or null. */
+        String kindOf(String resource, Map<String, List<Res>> groups) {
+            for (Res r : groups.getOrDefault(groupVersion, List.of())) {
                 if (r.name().equals(resource)) {
                     return r.kind();
                 }
@@ -177,6 +187,11 @@ final class Discovery {
      * {@code /apis/apps/v1/...}, a subresource of it other than scale), or null.
      */
     static String[] kindAt(String path) {
+        return kindAt(path, GROUPS);
+    }
+
+    /** {@link #kindAt(String)} when {@code groups} are served. */
+    static String[] kindAt(String path, Map<String, List<Res>> groups) {
         ApiPath api = ApiPath.of(path);
         if (api == null) {
             return null;
@@ -188,20 +203,86 @@ final class Discovery {
         if (rest.isEmpty() || (rest.size() > 2 && rest.get(2).equals("scale"))) {
             return null;
         }
-        String kind = api.kindOf(rest.size() > 2 ? rest.get(0) + "/" + rest.get(2) : rest.get(0));
+        String kind = api.kindOf(rest.size() > 2 ? rest.get(0) + "/" + rest.get(2) : rest.get(0), groups);
         return kind == null ? null : new String[] {api.groupVersion(), kind};
     }
 
-    private static String resourceList(String gv) {
+    /**
+     * The APIGroupList: one entry per group with its versions, the preferred (first) one as
+     * kube-apiserver orders them ({@link #byPriority}).
+     */
+    private static String groupList(Map<String, List<Res>> groups) {
+        Map<String, List<String>> versions = new LinkedHashMap<>();
+        for (String gv : groups.keySet()) {
+            int slash = gv.indexOf('/');
+            if (slash > 0) {
+                versions.computeIfAbsent(gv.substring(0, slash), g -> new java.util.ArrayList<>())
+                        .add(gv.substring(slash + 1));
+            }
+        }
+        StringBuilder b = new StringBuilder("{\"kind\":\"APIGroupList\",\"apiVersion\":\"v1\",\"groups\":[");
+        boolean first = true;
+        for (Map.Entry<String, List<String>> g : versions.entrySet()) {
+            List<String> ordered =
+                    g.getValue().stream().sorted(Discovery::byPriority).toList();
+            b.append(first ? "" : ",").append("{\"name\":\"").append(g.getKey()).append("\",\"versions\":[");
+            for (int i = 0; i < ordered.size(); i++) {
+                b.append(i == 0 ? "" : ",").append(groupVersion(g.getKey(), ordered.get(i)));
+            }
+            b.append("],\"preferredVersion\":")
+                    .append(groupVersion(g.getKey(), ordered.get(0)))
+                    .append("}");
+            first = false;
+        }
+        return b.append("]}").toString();
+    }
+
+    private static String groupVersion(String group, String version) {
+        return "{\"groupVersion\":\"" + group + "/" + version + "\",\"version\":\"" + version + "\"}";
+    }
+
+    private static final java.util.regex.Pattern KUBE_VERSION =
+            java.util.regex.Pattern.compile("v(\\d+)(?:(alpha|beta)(\\d+))?");
+
+    /**
+     * kube-apiserver's order of versions: GA before beta before alpha, higher numbers first within
+     * each; versions not of that form last, alphabetically.
+     */
+    static int byPriority(String a, String b) {
+        java.util.regex.Matcher x = KUBE_VERSION.matcher(a);
+        java.util.regex.Matcher y = KUBE_VERSION.matcher(b);
+        boolean kx = x.matches();
+        boolean ky = y.matches();
+        if (!kx || !ky) {
+            return kx ? -1 : ky ? 1 : a.compareTo(b);
+        }
+        int level = Integer.compare(level(y.group(2)), level(x.group(2)));
+        if (level != 0) {
+            return level;
+        }
+        int major = Long.compare(Long.parseLong(y.group(1)), Long.parseLong(x.group(1)));
+        if (major != 0 || x.group(3) == null) {
+            return major;
+        }
+        return Long.compare(Long.parseLong(y.group(3)), Long.parseLong(x.group(3)));
+    }
+
+    private static int level(String stage) {
+        return stage == null ? 2 : stage.equals("beta") ? 1 : 0;
+    }
+
+    private static String resourceList(String gv, List<Res> resources) {
         StringBuilder b = new StringBuilder("{\"kind\":\"APIResourceList\",\"apiVersion\":\"v1\",\"groupVersion\":\"")
                 .append(gv)
                 .append("\",\"resources\":[");
         boolean first = true;
-        for (Res r : GROUPS.get(gv)) {
+        for (Res r : resources) {
             b.append(first ? "" : ",")
                     .append("{\"name\":\"")
                     .append(r.name())
-                    .append("\",\"singularName\":\"\",\"namespaced\":")
+                    .append("\",\"singularName\":")
+                    .append(StatusJson.quote(r.singular()))
+                    .append(",\"namespaced\":")
                     .append(r.namespaced())
                     .append(",\"kind\":\"")
                     .append(r.kind())
@@ -219,6 +300,11 @@ final class Discovery {
             if (r.shortNames().length > 0) {
                 b.append(",\"shortNames\":[\"")
                         .append(String.join("\",\"", r.shortNames()))
+                        .append("\"]");
+            }
+            if (!r.categories().isEmpty()) {
+                b.append(",\"categories\":[\"")
+                        .append(String.join("\",\"", r.categories()))
                         .append("\"]");
             }
             b.append("}");

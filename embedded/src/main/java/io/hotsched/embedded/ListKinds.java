@@ -14,8 +14,14 @@ final class ListKinds {
 
     private ListKinds() {}
 
-    /** {@code answer} to a GET of {@code path}, with its list kind named when the collection is a served one. */
+    /** {@code answer} to a GET of {@code path}, with its list kind named when the collection is a built-in one. */
     static MockResponse typed(MockResponse answer, String path) {
+        return typed(answer, path, Discovery.GROUPS);
+    }
+
+    /** {@code answer} to a GET of {@code path}, with its list kind named when {@code groups} serve the collection. */
+    static MockResponse typed(
+            MockResponse answer, String path, java.util.Map<String, java.util.List<Discovery.Res>> groups) {
         if (answer == null
                 || answer.code() != 200
                 || answer.getBody() == null
@@ -26,7 +32,7 @@ final class ListKinds {
         if (!startsWith(body, STORE_PREFIX)) {
             return answer;
         }
-        String[] gvAndKind = kind(path);
+        String[] gvAndKind = kind(path, groups);
         if (gvAndKind == null) {
             return answer;
         }
@@ -39,13 +45,13 @@ final class ListKinds {
     }
 
     /** The group-version and kind of the collection {@code path} lists, or null. */
-    private static String[] kind(String path) {
+    private static String[] kind(String path, java.util.Map<String, java.util.List<Discovery.Res>> groups) {
         Discovery.ApiPath api = Discovery.ApiPath.of(path);
         int segments = api == null ? 0 : api.rest().size();
         if (segments != 1 && segments != 3) {
             return null;
         }
-        String kind = api.kindOf(api.rest().get(segments - 1));
+        String kind = api.kindOf(api.rest().get(segments - 1), groups);
         return kind == null ? null : new String[] {api.groupVersion(), kind};
     }
 

@@ -12,7 +12,7 @@ import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Content negotiation as kube-apiserver does it, for what this server speaks: it answers in JSON
- * only, and reads JSON, YAML and protobuf bodies (protobuf through {@link ProtobufBodies}), turning
+ * (and the OpenAPI v2 document in protobuf, {@link OpenApiV2Protobuf}), and reads JSON, YAML and protobuf bodies (protobuf through {@link ProtobufBodies}), turning
  * them into JSON for the store. A client that accepts nothing it can answer in gets a 406, a body
  * in another format a 415, each with kube-apiserver's Status; an answer never goes out without the
  * type it is in (client-go decodes an untyped answer with its own preferred type, protobuf for
@@ -32,7 +32,10 @@ final class Negotiation {
     /** The 406 for a request whose Accept names no type this server answers in; null when it can be answered. */
     static MockResponse notAcceptable(RecordedRequest request) {
         String accept = request.getHeader("Accept");
-        if (accept == null || accept.isBlank() || acceptsJson(accept)) {
+        if (accept == null
+                || accept.isBlank()
+                || acceptsJson(accept)
+                || OpenApiV2Protobuf.wanted(request.getPath(), accept)) {
             return null;
         }
         return StatusJson.failure(406, "NotAcceptable", "only the following media types are accepted: " + JSON);

@@ -13,26 +13,57 @@ import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * The OpenAPI documents of the kinds in {@link Discovery}, in JSON: {@code /openapi/v3} (the index
- * of group-versions), {@code /openapi/v3/api/v1} and {@code /openapi/v3/apis/GROUP/VERSION} (the
- * schemas, and a PATCH operation per resource naming its kind and the {@code fieldValidation}
- * parameter), and {@code /openapi/v2}. kubectl 1.32 reads the PATCH operations to learn that the
- * server validates fields itself: it then skips its own validation, which would want the v2
- * document in protobuf, and sends {@code fieldValidation} ({@link FieldValidation} answers it).
- * {@code kubectl explain} reads the schemas. Each document is built on its first request and kept.
+ * The OpenAPI documents of the served kinds (built-in and from CustomResourceDefinitions), in JSON:
+ * {@code /openapi/v3} (the index of group-versions), {@code /openapi/v3/api/v1} and
+ * {@code /openapi/v3/apis/GROUP/VERSION} (the schemas, and a PATCH operation per resource naming
+ * its kind and the {@code fieldValidation} parameter), and {@code /openapi/v2}, also in protobuf
+ * ({@link OpenApiV2Protobuf}). kubectl 1.32 reads the PATCH operations to learn that the server
+ * validates fields itself: it then skips its own validation and sends {@code fieldValidation}
+ * ({@link FieldValidation} answers it); a {@code kind: List} manifest it still validates itself,
+ * with the v2 document in protobuf. {@code kubectl explain} reads the v3 schemas. Each document is
+ * built on its first request and kept until the served kinds change.
  */
 final class OpenApi {
 
     private static final JsonMapper JSON = JsonMapper.builder().build();
 
     private final OpenApiSchemas schemas;
+    private final java.util.function.Supplier<Map<String, List<Discovery.Res>>> groups;
     private final Map<String, String> documents = new ConcurrentHashMap<>();
+    private volatile byte[] v2Protobuf;
 
-    OpenApi(OpenApiSchemas schemas) {
+    /** @param groups the served group-versions and their resources, as discovery has them now */
+    OpenApi(OpenApiSchemas schemas, java.util.function.Supplier<Map<String, List<Discovery.Res>>> groups) {
         this.schemas = schemas;
+        this.groups = groups;
     }
 
-    /** The answer for {@code path} under {@code /openapi/}, or null for a path that is not one. */
+    /** Forgets the documents built so far (the served kinds changed). */
+    void changed() {
+        documents.clear();
+        v2Protobuf = null;
+    }
+
+    /**
+     * The answer for {@code path} under {@code /openapi/} to a request accepting {@code accept}, or
+     * null for a path that is not one.
+     */
+    MockResponse answer(String path, String accept) {
+        if (OpenApiV2Protobuf.wanted(path, accept)) {
+            byte[] proto = v2Protobuf;
+            if (proto == null) {
+                proto = OpenApiV2Protobuf.encode(JSON.readTree(cached("/openapi/v2", this::v2)));
+                v2Protobuf = proto;
+            }
+            return new MockResponse()
+                    .setResponseCode(200)
+                    .setHeader("Content-Type", OpenApiV2Protobuf.MEDIA_TYPE)
+                    .setBody(new io.fabric8.mockwebserver.http.Buffer(proto));
+        }
+        return answer(path);
+    }
+
+    /** The JSON answer for {@code path} under {@code /openapi/}, or null for a path that is not one. */
     MockResponse answer(String path) {
         String p = path.contains("?") ? path.substring(0, path.indexOf('?')) : path;
         if (p.endsWith("/")) {
@@ -44,7 +75,7 @@ final class OpenApi {
         } else if (p.equals("/openapi/v2")) {
             doc = cached(p, this::v2);
         } else if (p.startsWith("/openapi/v3/")) {
-            String gv = groupVersion(p.substring("/openapi/v3/".length()));
+            String gv = groupVersion(p.substring("/openapi/v3/".length()), groups.get());
             doc = gv == null ? null : v3Cached(gv);
         } else {
             doc = null;
@@ -53,9 +84,9 @@ final class OpenApi {
     }
 
     /** {@code api/v1} → {@code v1}, {@code apis/apps/v1} → {@code apps/v1}; null when not served. */
-    private static String groupVersion(String path) {
+    private static String groupVersion(String path, Map<String, List<Discovery.Res>> served) {
         String gv = path.equals("api/v1") ? "v1" : path.startsWith("apis/") ? path.substring(5) : null;
-        return gv != null && Discovery.GROUPS.containsKey(gv) && (gv.equals("v1") || gv.contains("/")) ? gv : null;
+        return gv != null && served.containsKey(gv) && (gv.equals("v1") || gv.contains("/")) ? gv : null;
     }
 
     private static String pathOf(String gv) {
@@ -65,7 +96,7 @@ final class OpenApi {
     private String index() {
         ObjectNode root = JSON.createObjectNode();
         ObjectNode paths = root.putObject("paths");
-        for (String gv : Discovery.GROUPS.keySet()) {
+        for (String gv : groups.get().keySet()) {
             // the hash tells a client's disk cache when a document changed
             paths.putObject(pathOf(gv))
                     .put("serverRelativeURL", "/openapi/v3/" + pathOf(gv) + "?hash=" + hash(v3Cached(gv)));
@@ -93,7 +124,7 @@ final class OpenApi {
         doc.putObject("info").put("title", "hotsched embedded API server").put("version", Discovery.VERSION);
         ObjectNode paths = doc.putObject("paths");
         ObjectNode components = doc.putObject("components").putObject("schemas");
-        for (Discovery.Res r : Discovery.GROUPS.get(gv)) {
+        for (Discovery.Res r : groups.get().getOrDefault(gv, List.of())) {
             if (r.name().contains("/")) {
                 continue;
             }
@@ -132,7 +163,7 @@ final class OpenApi {
     /** Swagger 2.0: the schemas of every served kind as definitions (no operations). */
     private String v2() {
         ObjectNode definitions = JSON.createObjectNode();
-        for (Map.Entry<String, List<Discovery.Res>> e : Discovery.GROUPS.entrySet()) {
+        for (Map.Entry<String, List<Discovery.Res>> e : groups.get().entrySet()) {
             for (Discovery.Res r : e.getValue()) {
                 if (!r.name().contains("/")) {
                     schemas.closure(schemas.root(e.getKey(), r.kind()), definitions);

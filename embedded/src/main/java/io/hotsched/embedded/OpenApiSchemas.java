@@ -32,6 +32,9 @@ final class OpenApiSchemas {
     /** Kind key ({@code group/version/Kind}) to the name of its root schema. */
     private final Map<String, String> roots = new ConcurrentHashMap<>();
 
+    /** The kind keys whose root is a CustomResourceDefinition's schema. */
+    private final java.util.Set<String> custom = ConcurrentHashMap.newKeySet();
+
     /**
      * The name of the root schema of {@code kind} in {@code groupVersion} ({@code v1},
      * {@code apps/v1}), built with everything it refers to. A kind without a fabric8 class (a
@@ -60,10 +63,84 @@ final class OpenApiSchemas {
         return schemas.get(name);
     }
 
-    /** The schema a {@code $ref} or a plain schema stands for. */
+    /**
+     * The schema a {@code $ref}, a described reference ({@code allOf} of one {@code $ref}, as
+     * upstream writes a field with a description of its own) or a plain schema stands for.
+     */
     JsonNode resolve(JsonNode schema) {
+        JsonNode allOf = schema.path("allOf");
+        if (allOf.isArray() && allOf.size() == 1 && !schema.has("properties")) {
+            schema = allOf.get(0);
+        }
         String ref = schema.path("$ref").asText("");
         return ref.startsWith(REF_PREFIX) ? schemas.get(ref.substring(REF_PREFIX.length())) : schema;
+    }
+
+    /**
+     * Serves the kinds of {@code definitions} with the schemas of their served versions, in place
+     * of what they had (a built-in kind of the same name gets its own back once no definition names
+     * it).
+     */
+    synchronized void customKinds(java.util.Collection<CustomResourceDefinitions.Definition> definitions) {
+        for (String key : custom) {
+            String name = roots.remove(key);
+            if (name != null) {
+                schemas.remove(name);
+            }
+        }
+        custom.clear();
+        for (CustomResourceDefinitions.Definition d : definitions) {
+            for (CustomResourceDefinitions.Version v : d.versions()) {
+                if (v.served() && v.schema().isObject()) {
+                    String gv = d.group() + "/" + v.name();
+                    String key = gv + "/" + d.kind();
+                    roots.put(key, defineCustom(gv, d.kind(), v.schema()));
+                    custom.add(key);
+                }
+            }
+        }
+    }
+
+    /**
+     * A definition's schema as a root, named as upstream names it ({@code sh.koordinator.scheduling
+     * .v1alpha1.Reservation}): its own tree, with {@code apiVersion}, {@code kind} and
+     * {@code metadata} as every object has them, and {@code additionalProperties: true} written as
+     * the schema that keeps any field.
+     */
+    private String defineCustom(String groupVersion, String kind, JsonNode schema) {
+        String group = groupVersion.substring(0, groupVersion.indexOf('/'));
+        List<String> parts = new java.util.ArrayList<>(List.of(group.split("\\.")));
+        java.util.Collections.reverse(parts);
+        String name =
+                String.join(".", parts) + "." + groupVersion.substring(groupVersion.indexOf('/') + 1) + "." + kind;
+        ObjectNode root = (ObjectNode) openAdditional(schema.deepCopy());
+        root.put("type", "object");
+        ObjectNode properties = root.withObject("properties");
+        properties.putObject("apiVersion").put("type", "string");
+        properties.putObject("kind").put("type", "string");
+        properties.set("metadata", ref(define(io.fabric8.kubernetes.api.model.ObjectMeta.class)));
+        root.putArray("x-kubernetes-group-version-kind")
+                .addObject()
+                .put("group", group)
+                .put("kind", kind)
+                .put("version", groupVersion.substring(groupVersion.indexOf('/') + 1));
+        schemas.put(name, root);
+        return name;
+    }
+
+    private static JsonNode openAdditional(JsonNode node) {
+        if (node instanceof ObjectNode o) {
+            if (o.path("additionalProperties").isBoolean()
+                    && o.path("additionalProperties").asBoolean()) {
+                o.set("additionalProperties", open());
+            }
+            for (Map.Entry<String, JsonNode> e : o.properties()) {
+                openAdditional(e.getValue());
+            }
+        } else if (node.isArray()) {
+            node.forEach(OpenApiSchemas::openAdditional);
+        }
+        return node;
     }
 
     /** {@code name} and every schema it refers to, directly or not, into {@code out}. */
@@ -127,8 +204,13 @@ final class OpenApiSchemas {
                 if (p == null || Modifier.isStatic(f.getModifiers()) || properties.has(p.value())) {
                     continue;
                 }
-                properties.set(p.value(), schemaOf(f.getGenericType()));
+                properties.set(
+                        p.value(), described(schemaOf(f.getGenericType()), Descriptions.ofField(name, p.value())));
             }
+        }
+        String description = Descriptions.ofType(name);
+        if (description != null) {
+            schema.put("description", description);
         }
         if (properties.isEmpty()) {
             // a fabric8 type without fields of its own (raw JSON, an interface's stand-in)
@@ -203,10 +285,40 @@ final class OpenApiSchemas {
         if (c == io.fabric8.kubernetes.api.model.Quantity.class) {
             return ref(scalar("io.k8s.apimachinery.pkg.api.resource.Quantity", null));
         }
-        if (c.getName().startsWith("io.fabric8.kubernetes.api.model") && !c.isInterface() && !c.isEnum()) {
+        if (c.getName().startsWith("io.fabric8.kubernetes.api.model")
+                && !c.isInterface()
+                && !c.isEnum()
+                && !ownWireForm(c)) {
             return ref(define(c));
         }
         return open();
+    }
+
+    /**
+     * Whether fabric8 reads {@code c} with a deserializer of its own: its fields are then not its wire
+     * form (a CRD's {@code items} is a schema or a list of them, {@code additionalProperties} a schema
+     * or a boolean), so any JSON is accepted there, as upstream's schema does.
+     */
+    private static boolean ownWireForm(Class<?> c) {
+        tools.jackson.databind.annotation.JsonDeserialize d =
+                c.getAnnotation(tools.jackson.databind.annotation.JsonDeserialize.class);
+        return d != null && d.using() != tools.jackson.databind.ValueDeserializer.None.class;
+    }
+
+    /**
+     * {@code schema} with {@code description}: a reference is wrapped in an {@code allOf}, as
+     * upstream does, since OpenAPI 3.0 ignores what stands beside a {@code $ref}.
+     */
+    private static ObjectNode described(ObjectNode schema, String description) {
+        if (description == null) {
+            return schema;
+        }
+        if (schema.has("$ref")) {
+            ObjectNode wrapped = JSON.createObjectNode();
+            wrapped.putArray("allOf").add(schema);
+            return wrapped.put("description", description);
+        }
+        return schema.put("description", description);
     }
 
     private static ObjectNode ref(String name) {

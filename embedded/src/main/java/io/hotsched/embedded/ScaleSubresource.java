@@ -17,10 +17,13 @@ import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * The {@code scale} subresource of Deployments, ReplicaSets and StatefulSets: an autoscaling/v1
- * {@code Scale} read from the object ({@code spec.replicas}, {@code status.replicas}, the selector
- * as a string), and written back to its {@code spec.replicas} by PUT or PATCH (merge, strategic
- * merge, which for a Scale is the same, or JSON patch), as {@code kubectl scale} and autoscalers use it.
+ * The {@code scale} subresource of Deployments, ReplicaSets, StatefulSets and the custom resources
+ * whose definition has one: an autoscaling/v1 {@code Scale} read from the object (for the built-in
+ * kinds {@code spec.replicas}, {@code status.replicas} and the selector as a string; for a custom
+ * resource the definition's {@code specReplicasPath}, {@code statusReplicasPath} and
+ * {@code labelSelectorPath}), and written back to the spec's replicas by PUT or PATCH (merge,
+ * strategic merge, which for a Scale is the same, or JSON patch), as {@code kubectl scale} and
+ * autoscalers use it.
  */
 final class ScaleSubresource {
 
@@ -30,32 +33,57 @@ final class ScaleSubresource {
             "deployments", "deployments.apps", "replicasets", "replicasets.apps", "statefulsets", "statefulsets.apps");
     private static final ObjectMapper JSON = JsonMapper.builder().build();
 
+    /** Where the built-in kinds keep replicas; their selector is {@code spec.selector}, a LabelSelector. */
+    private static final CustomResourceDefinitions.ScalePaths BUILT_IN =
+            new CustomResourceDefinitions.ScalePaths(".spec.replicas", ".status.replicas", null);
+
+    /** What a scale request is about: the object's path, the resource and name for messages, the paths. */
+    record Scaled(String objectPath, String resource, String name, CustomResourceDefinitions.ScalePaths paths) {}
+
     private final Function<String, MockResponse> get;
     private final BiFunction<String, String, MockResponse> mergePatch;
+    private final Function<String, Scaled> custom;
 
     /**
      * @param get the store's GET of an object path
      * @param mergePatch the store's merge patch of an object path with a patch body
+     * @param custom the custom resource a scale path is for, or null
      */
-    ScaleSubresource(Function<String, MockResponse> get, BiFunction<String, String, MockResponse> mergePatch) {
+    ScaleSubresource(
+            Function<String, MockResponse> get,
+            BiFunction<String, String, MockResponse> mergePatch,
+            Function<String, Scaled> custom) {
         this.get = get;
         this.mergePatch = mergePatch;
+        this.custom = custom;
+    }
+
+    private Scaled target(String path) {
+        Matcher m = PATH.matcher(path);
+        if (m.matches()) {
+            return new Scaled(
+                    "/apis/apps/v1/namespaces/" + m.group(1) + "/" + m.group(2) + "/" + m.group(3),
+                    KIND.get(m.group(2)),
+                    m.group(3),
+                    BUILT_IN);
+        }
+        return custom.apply(path);
     }
 
     /** The answer to {@code request} when it is for a scale subresource, else null. */
     MockResponse dispatch(RecordedRequest request) {
-        Matcher m = PATH.matcher(request.getPath());
-        if (!m.matches()) {
+        Scaled target = target(request.getPath());
+        if (target == null) {
             return null;
         }
-        String objectPath = "/apis/apps/v1/namespaces/" + m.group(1) + "/" + m.group(2) + "/" + m.group(3);
-        String resource = KIND.get(m.group(2));
+        String objectPath = target.objectPath();
+        String resource = target.resource();
         MockResponse current = get.apply(objectPath);
         if (current.code() == 404) {
-            return StatusJson.failure(404, "NotFound", resource + " \"" + m.group(3) + "\" not found");
+            return StatusJson.failure(404, "NotFound", resource + " \"" + target.name() + "\" not found");
         }
         ObjectNode object = (ObjectNode) JSON.readTree(body(current));
-        ObjectNode scale = scaleOf(object);
+        ObjectNode scale = scaleOf(object, target.paths());
         HttpMethod method = request.method();
         if (method == HttpMethod.GET) {
             return StatusJson.json(JSON.writeValueAsString(scale));
@@ -85,7 +113,7 @@ final class ScaleSubresource {
             return StatusJson.failure(
                     409,
                     "Conflict",
-                    "Operation cannot be fulfilled on " + resource + " \"" + m.group(3)
+                    "Operation cannot be fulfilled on " + resource + " \"" + target.name()
                             + "\": the object has been modified; please apply your changes to the latest version and try again");
         }
         JsonNode replicas = wanted.path("spec").path("replicas");
@@ -93,14 +121,15 @@ final class ScaleSubresource {
             return StatusJson.failure(
                     422,
                     "Invalid",
-                    "Scale.autoscaling \"" + m.group(3) + "\" is invalid: spec.replicas: Invalid value: " + replicas
+                    "Scale.autoscaling \"" + target.name() + "\" is invalid: spec.replicas: Invalid value: " + replicas
                             + ": must be greater than or equal to 0");
         }
-        MockResponse r = mergePatch.apply(objectPath, "{\"spec\":{\"replicas\":" + replicas.asInt() + "}}");
+        MockResponse r = mergePatch.apply(
+                objectPath, JSON.writeValueAsString(nested(target.paths().specReplicas(), replicas.asInt())));
         if (r.code() >= 300) {
             return r;
         }
-        return StatusJson.json(JSON.writeValueAsString(scaleOf((ObjectNode) JSON.readTree(body(r)))));
+        return StatusJson.json(JSON.writeValueAsString(scaleOf((ObjectNode) JSON.readTree(body(r)), target.paths())));
     }
 
     /** The Scale with {@code request}'s patch applied; null for a patch type not known. */
@@ -136,6 +165,11 @@ final class ScaleSubresource {
     }
 
     static ObjectNode scaleOf(JsonNode object) {
+        return scaleOf(object, BUILT_IN);
+    }
+
+    /** The Scale of {@code object}, its replicas and selector read where {@code paths} say. */
+    static ObjectNode scaleOf(JsonNode object, CustomResourceDefinitions.ScalePaths paths) {
         ObjectNode scale = JSON.createObjectNode();
         scale.put("kind", "Scale");
         scale.put("apiVersion", "autoscaling/v1");
@@ -146,15 +180,40 @@ final class ScaleSubresource {
                 meta.set(f, om.get(f));
             }
         }
-        scale.putObject("spec")
-                .put("replicas", object.path("spec").path("replicas").asInt(1));
+        // a Deployment without replicas has one; a custom resource's missing count is 0, as upstream
+        scale.putObject("spec").put("replicas", at(object, paths.specReplicas()).asInt(paths == BUILT_IN ? 1 : 0));
         ObjectNode status = scale.putObject("status");
-        status.put("replicas", object.path("status").path("replicas").asInt(0));
-        String selector = selector(object.path("spec").path("selector"));
+        status.put("replicas", at(object, paths.statusReplicas()).asInt(0));
+        String selector = paths.labelSelector() == null
+                ? selector(object.path("spec").path("selector"))
+                : at(object, paths.labelSelector()).asText("");
         if (!selector.isEmpty()) {
             status.put("selector", selector);
         }
         return scale;
+    }
+
+    /** The value at a simple JSON path ({@code .status.replicas}); missing when it is not there. */
+    private static JsonNode at(JsonNode object, String path) {
+        JsonNode n = object;
+        for (String part : path.split("\\.")) {
+            if (!part.isEmpty()) {
+                n = n.path(part);
+            }
+        }
+        return n;
+    }
+
+    /** {@code {"spec":{"replicas":N}}} for {@code .spec.replicas}. */
+    private static ObjectNode nested(String path, int value) {
+        ObjectNode root = JSON.createObjectNode();
+        ObjectNode n = root;
+        String[] parts = path.replaceFirst("^\\.", "").split("\\.");
+        for (int i = 0; i < parts.length - 1; i++) {
+            n = n.putObject(parts[i]);
+        }
+        n.put(parts[parts.length - 1], value);
+        return root;
     }
 
     /** A label selector as its string form ({@code a=b,c in (x,y),!d}). */

@@ -73,7 +73,10 @@ final class SchedulerDispatcher extends KubernetesCrudDispatcher {
     });
     private final boolean indexed;
     private final OpenApiSchemas schemas = new OpenApiSchemas();
-    private final OpenApi openApi = new OpenApi(schemas);
+    private final CustomResourceDefinitions crds = new CustomResourceDefinitions();
+    private final CustomResources customResources = new CustomResources(crds);
+    private final java.util.Set<String> customGroups = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    private final OpenApi openApi = new OpenApi(schemas, crds::groups);
     private final FieldValidation fieldValidation = new FieldValidation(schemas);
 
     /** Named look-ups answered from the index (for the benchmark and the behaviour test). */
@@ -125,10 +128,8 @@ final class SchedulerDispatcher extends KubernetesCrudDispatcher {
         this.watches = new Watches(store, log, bookmarkMillis);
         this.pages = new ListPages(store, log);
         java.util.concurrent.locks.Lock write = storeWriteLock();
+        crds.forEach(c -> customGroups.add(c.getGroup()));
         java.util.concurrent.locks.Lock lock = write != null ? write : new java.util.concurrent.locks.ReentrantLock();
-        java.util.Set<String> customGroups = crds.stream()
-                .map(CustomResourceDefinitionContext::getGroup)
-                .collect(java.util.stream.Collectors.toSet());
         StoreAccess store = new StoreAccess(customGroups, lock, this::stored);
         this.patches = new Patches(store, this::route);
         // without the store's lock the store's own create does it (null)
@@ -154,6 +155,7 @@ final class SchedulerDispatcher extends KubernetesCrudDispatcher {
             AttributeSet oldAttributes,
             GenericKubernetesResource resource,
             String newState) {
+        boolean definition = CustomResourceDefinitions.isDefinitionPath(path);
         String before = oldAttributes == null ? null : map.get(oldAttributes);
         super.processEvent(path, pathAttributes, oldAttributes, resource, newState);
         admission.written(path, newState);
@@ -183,6 +185,9 @@ final class SchedulerDispatcher extends KubernetesCrudDispatcher {
             StoreEvent e = new StoreEvent(version, oldAttributes, before, added, newState);
             log.append(e);
             watches.publish(e);
+        }
+        if (definition) {
+            definitionWritten(path, before, newState);
         }
     }
 
@@ -248,9 +253,55 @@ final class SchedulerDispatcher extends KubernetesCrudDispatcher {
         index.clear();
         log.clear();
         admission.clear();
+        crds.clear();
+        schemas.customKinds(List.of());
+        openApi.changed();
     }
 
-    private final ScaleSubresource scale = new ScaleSubresource(this::handleGet, this::mergePatch);
+    /**
+     * Follows a write of a CustomResourceDefinition: the kinds it serves are served (with the
+     * status subresource's rules of the store for each version), OpenAPI and validation know their
+     * schemas, and when it is deleted its objects go, as kube-apiserver's cleanup removes them
+     * (here at once, finalizers or not).
+     */
+    private void definitionWritten(String path, String oldState, String newState) {
+        CustomResourceDefinitions.Definition gone = crds.written(path, oldState, newState);
+        for (CustomResourceDefinitions.Definition d : crds.all()) {
+            customGroups.add(d.group());
+            for (CustomResourceDefinitions.Version v : d.versions()) {
+                expectCustomResource(new CustomResourceDefinitionContext.Builder()
+                        .withGroup(d.group())
+                        .withVersion(v.name())
+                        .withKind(d.kind())
+                        .withPlural(d.plural())
+                        .withScope(d.namespaced() ? "Namespaced" : "Cluster")
+                        .withStatusSubresource(v.status())
+                        .build());
+            }
+        }
+        schemas.customKinds(crds.all());
+        openApi.changed();
+        if (gone != null) {
+            purge(gone);
+        }
+    }
+
+    /** Deletes every stored object of {@code d}'s kind (the store's write lock is held). */
+    private void purge(CustomResourceDefinitions.Definition d) {
+        for (AttributeSet key : new java.util.ArrayList<>(map.keySet())) {
+            if (d.group().equals(StoreIndex.value(key, "api"))
+                    && d.plural().equals(StoreIndex.value(key, StoreIndex.PLURAL))) {
+                String namespace = StoreIndex.value(key, "namespace");
+                String path = "/apis/" + d.group() + "/" + StoreIndex.value(key, "version")
+                        + (namespace == null ? "" : "/namespaces/" + namespace) + "/" + d.plural() + "/"
+                        + StoreIndex.value(key, StoreIndex.NAME);
+                processEvent(path, key, key, null, null);
+            }
+        }
+    }
+
+    private final ScaleSubresource scale =
+            new ScaleSubresource(this::handleGet, this::mergePatch, customResources::scaled);
 
     private MockResponse mergePatch(String path, String patch) {
         return handlePatch(new RecordedRequest(
@@ -281,7 +332,7 @@ final class SchedulerDispatcher extends KubernetesCrudDispatcher {
                 answer = FieldValidation.warned(answer, unknown);
             }
             if (readable.method() == HttpMethod.GET) {
-                answer = ListKinds.typed(answer, readable.getPath());
+                answer = customResources.table(ListKinds.typed(answer, readable.getPath(), crds.groups()), readable);
             }
             return Negotiation.typed(StoreAnswers.asKubeApiserver(answer, readable));
         } catch (Negotiation.Unsupported e) {
@@ -306,7 +357,7 @@ final class SchedulerDispatcher extends KubernetesCrudDispatcher {
         JsonNode body = request.getBody() == null
                 ? null
                 : parse(new String(request.getBody().getBytes(), StandardCharsets.UTF_8));
-        String[] kind = patch ? Discovery.kindAt(request.getPath()) : kindOf(body);
+        String[] kind = patch ? Discovery.kindAt(request.getPath(), crds.groups()) : kindOf(body);
         if (body == null || kind == null) {
             return List.of();
         }
@@ -328,18 +379,26 @@ final class SchedulerDispatcher extends KubernetesCrudDispatcher {
     }
 
     private MockResponse route(RecordedRequest request) {
+        CustomResources.Outcome custom = customResources.intercept(request);
+        if (custom.answer() != null) {
+            return custom.answer();
+        }
+        request = custom.request();
         String path = request.getPath();
+        if (EventsApi.isFor(path)) {
+            return EventsApi.answer(request, this::route);
+        }
         MockResponse scaled = path.endsWith("/scale") || path.contains("/scale?") ? scale.dispatch(request) : null;
         if (scaled != null) {
             return scaled;
         }
         if (request.method() == HttpMethod.GET) {
-            String doc = Discovery.document(path);
+            String doc = Discovery.document(path, crds.groups());
             if (doc != null) {
                 return StatusJson.json(doc);
             }
             if (path.startsWith("/openapi/")) {
-                MockResponse openApiDoc = openApi.answer(path);
+                MockResponse openApiDoc = openApi.answer(path, request.getHeader("Accept"));
                 // not the empty list the store would answer
                 return openApiDoc != null
                         ? openApiDoc
@@ -352,7 +411,7 @@ final class SchedulerDispatcher extends KubernetesCrudDispatcher {
             if (page != null) {
                 return page;
             }
-            FieldSelector.Split fields = path.contains("/pods") ? FieldSelector.split(path) : null;
+            FieldSelector.Split fields = FieldSelector.split(path);
             String rest = fields != null ? fields.path() : path;
             LabelQuery.Split labels = LabelQuery.split(rest);
             boolean table = Tables.wanted(request.getHeader("Accept")) && Tables.served(path);

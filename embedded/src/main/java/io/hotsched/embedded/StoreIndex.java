@@ -60,6 +60,11 @@ final class StoreIndex {
         return buckets.values().stream().mapToInt(List::size).sum();
     }
 
+    /** The one value of attribute {@code name} of a key, or null. */
+    static String value(AttributeSet key, String name) {
+        return single(key.getAttribute(name));
+    }
+
     private static String bucket(AttributeSet s) {
         String plural = single(s.getAttribute(PLURAL));
         String name = single(s.getAttribute(NAME));

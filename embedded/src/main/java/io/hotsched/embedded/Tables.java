@@ -34,7 +34,11 @@ final class Tables {
     /** Whether the collection of {@code path} is printed here (others are answered as lists). */
     static boolean served(String path) {
         String c = collection(path);
-        return c.equals("/api/v1/pods") || c.equals("/api/v1/nodes") || c.equals("/apis/apps/v1/deployments");
+        return c.equals("/api/v1/pods")
+                || c.equals("/api/v1/nodes")
+                || c.equals("/apis/apps/v1/deployments")
+                || c.equals("/api/v1/events")
+                || c.equals("/apis/events.k8s.io/v1/events");
     }
 
     /** The Table of a list or object of the collection of {@code path} (one {@link #served} names). */
@@ -42,7 +46,9 @@ final class Tables {
         String c = collection(path);
         return c.endsWith("/pods")
                 ? pods(listOrObject, now)
-                : c.endsWith("/deployments") ? deployments(listOrObject, now) : nodes(listOrObject, now);
+                : c.endsWith("/deployments")
+                        ? deployments(listOrObject, now)
+                        : c.endsWith("/events") ? events(listOrObject, now) : nodes(listOrObject, now);
     }
 
     /** The JSON answer {@code r} (a list or one object) to a GET of {@code path} as a Table, when it is one. */
@@ -230,6 +236,75 @@ final class Tables {
     }
 
     /**
+     * A Table of the events of a list or of one event (core v1; events.k8s.io ones are listed as those),
+     * with kubectl's columns: LAST SEEN, TYPE, REASON, OBJECT, MESSAGE, and with {@code -o wide}
+     * SUBOBJECT, SOURCE, FIRST SEEN, COUNT, NAME.
+     */
+    static ObjectNode events(JsonNode listOrEvent, Instant now) {
+        String[] names = {
+            "Last Seen", "Type", "Reason", "Object", "Subobject", "Source", "Message", "First Seen", "Count", "Name"
+        };
+        ObjectNode t = table(listOrEvent, names.length, names);
+        ArrayNode cols = (ArrayNode) t.get("columnDefinitions");
+        for (int i : new int[] {4, 5, 7, 8, 9}) {
+            ((ObjectNode) cols.get(i)).put("priority", 1);
+        }
+        ((ObjectNode) cols.get(0)).put("format", "");
+        ((ObjectNode) cols.get(9)).put("format", "name");
+        for (JsonNode item : items(listOrEvent)) {
+            JsonNode e = item;
+            String first = e.hasNonNull("firstTimestamp")
+                    ? since(e.path("firstTimestamp"), now)
+                    : since(e.path("eventTime"), now);
+            String last = e.hasNonNull("lastTimestamp") ? since(e.path("lastTimestamp"), now) : first;
+            long count = e.path("count").asLong(0);
+            if (e.path("series").isObject()) {
+                last = since(e.path("series").path("lastObservedTime"), now);
+                count = e.path("series").path("count").asLong(0);
+            } else if (count == 0) {
+                // a single event of the newer API carries no count
+                count = 1;
+            }
+            JsonNode about = e.path("involvedObject");
+            String kind = about.path("kind").asText("").toLowerCase(java.util.Locale.ROOT);
+            String name = about.path("name").asText("");
+            String component = or(
+                    e.path("source").path("component").asText(""),
+                    e.path("reportingComponent").asText(""));
+            String host = or(
+                    e.path("source").path("host").asText(""),
+                    e.path("reportingInstance").asText(""));
+            row(
+                    t,
+                    e,
+                    text(last),
+                    text(e.path("type").asText("")),
+                    text(e.path("reason").asText("")),
+                    text(name.isEmpty() ? kind : kind + "/" + name),
+                    text(about.path("fieldPath").asText("")),
+                    text(component.isEmpty() || host.isEmpty() ? component : component + ", " + host),
+                    text(e.path("message").asText("").strip()),
+                    text(first),
+                    F.numberNode(count),
+                    text(e.path("metadata").path("name").asText("")));
+        }
+        return t;
+    }
+
+    /** A timestamp's age as kubectl prints it; {@code <unknown>} when there is none. */
+    private static String since(JsonNode timestamp, Instant now) {
+        String s = timestamp.asText("");
+        if (s.isEmpty()) {
+            return "<unknown>";
+        }
+        try {
+            return humanDuration(Duration.between(Instant.parse(s), now));
+        } catch (DateTimeParseException e) {
+            return "<unknown>";
+        }
+    }
+
+    /**
      * An empty Table of string columns, the first the object's name; the columns from index {@code wideFrom}
      * on are priority 1 (shown by {@code -o wide} only).
      */
@@ -258,7 +333,7 @@ final class Tables {
         return t;
     }
 
-    private static List<JsonNode> items(JsonNode listOrObject) {
+    static List<JsonNode> items(JsonNode listOrObject) {
         List<JsonNode> out = new ArrayList<>();
         if (listOrObject.path("items").isArray()) {
             listOrObject.path("items").forEach(out::add);
@@ -268,7 +343,7 @@ final class Tables {
         return out;
     }
 
-    private static void row(ObjectNode table, JsonNode object, JsonNode... cells) {
+    static void row(ObjectNode table, JsonNode object, JsonNode... cells) {
         ObjectNode r = ((ArrayNode) table.get("rows")).addObject();
         ArrayNode cs = r.putArray("cells");
         for (JsonNode c : cells) {
@@ -299,16 +374,8 @@ final class Tables {
         return false;
     }
 
-    private static String age(JsonNode object, Instant now) {
-        String created = object.path("metadata").path("creationTimestamp").asText("");
-        if (created.isEmpty()) {
-            return "<unknown>";
-        }
-        try {
-            return humanDuration(Duration.between(Instant.parse(created), now));
-        } catch (DateTimeParseException e) {
-            return "<unknown>";
-        }
+    static String age(JsonNode object, Instant now) {
+        return since(object.path("metadata").path("creationTimestamp"), now);
     }
 
     /** kubectl's way of writing an age: "45s", "3m20s", "12m", "5h30m", "3d4h", "400d", "2y10d". */

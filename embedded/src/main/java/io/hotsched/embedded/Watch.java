@@ -38,6 +38,9 @@ final class Watch {
     private final List<String> pending = new ArrayList<>();
     private final List<Runnable> onFinish = new ArrayList<>();
     private Sink sink;
+    /** What each event becomes on the wire (another API's view of the same objects: events.k8s.io). */
+    private java.util.function.UnaryOperator<String> frames = java.util.function.UnaryOperator.identity();
+
     private boolean ending;
     private boolean finished;
 
@@ -137,8 +140,13 @@ final class Watch {
         if (sink == null) {
             pending.add(event);
         } else {
-            sink.send(event);
+            sink.send(frames.apply(event));
         }
+    }
+
+    /** Sends each event as {@code convert} makes it (before the watch is attached). */
+    synchronized void converting(java.util.function.UnaryOperator<String> convert) {
+        frames = convert;
     }
 
     /** Sends the waiting events to {@code s} and from now on every event. */
@@ -150,7 +158,7 @@ final class Watch {
                 return;
             }
             sink = s;
-            pending.forEach(s::send);
+            pending.forEach(e -> s.send(frames.apply(e)));
             pending.clear();
             end = ending;
         }

@@ -129,6 +129,84 @@ class OpenApiTest {
     }
 
     @Test
+    void explainDescribesTheFieldsSchedulerUsersRead() throws Exception {
+        String tolerations = cli.run("explain", "pod.spec.tolerations").ok().out();
+        assertTrue(tolerations.contains("Taints of nodes this pod accepts."), tolerations);
+        assertTrue(tolerations.contains("operator\t<string>\n    Equal (the default"), tolerations);
+        String spread = cli.run("explain", "pod.spec.topologySpreadConstraints.maxSkew")
+                .ok()
+                .out();
+        assertTrue(spread.contains("FIELD: maxSkew <integer>"), spread);
+        assertTrue(spread.contains("How much the count of matching pods in a domain may exceed"), spread);
+        // a field whose type is a kind of its own: the field's words, then the type's
+        String affinity = cli.run("explain", "pod.spec.affinity").ok().out();
+        assertTrue(affinity.contains("FIELD: affinity <Affinity>"), affinity);
+        assertTrue(affinity.contains("Scheduling constraints by labels of nodes and of other pods."), affinity);
+        String taints = cli.run("explain", "node.spec").ok().out();
+        assertTrue(taints.contains("taints\t<[]Taint>\n    Taints repel pods"), taints);
+        assertTrue(taints.contains("unschedulable\t<boolean>\n    True for a cordoned node"), taints);
+    }
+
+    private static final String LIST = "apiVersion: v1\nkind: List\nitems:\n"
+            + "- {apiVersion: v1, kind: ConfigMap, metadata: {name: listed}, data: {a: \"1\"}}\n"
+            + "- apiVersion: v1\n  kind: Pod\n  metadata: {name: listed}\n"
+            + "  spec: {containers: [{name: c, image: pause}]}\n";
+
+    @Test
+    void aListManifestIsValidatedByKubectlWithTheProtobufDocument() throws Exception {
+        Kubectl.Run bad =
+                cli.withInput(LIST.replace("image: pause", "image: pause, imagePolcy: x"), "apply", "-f", "-");
+        assertEquals(1, bad.exit(), bad.out());
+        assertTrue(
+                bad.out()
+                        .contains("ValidationError(Pod.spec.containers[0]): unknown field \"imagePolcy\" in"
+                                + " io.k8s.api.core.Container"),
+                bad.out());
+        assertNull(API.client()
+                .configMaps()
+                .inNamespace("default")
+                .withName("listed")
+                .get());
+
+        Kubectl.Run r = cli.withInput(LIST, "apply", "-f", "-").ok();
+        assertTrue(r.out().contains("configmap/listed created") && r.out().contains("pod/listed created"), r.out());
+        assertNotNull(
+                API.client().pods().inNamespace("default").withName("listed").get());
+    }
+
+    @Test
+    void theV2DocumentInProtobufHasTheDefinitions() throws Exception {
+        java.net.http.HttpResponse<byte[]> r = java.net.http.HttpClient.newHttpClient()
+                .send(
+                        java.net.http.HttpRequest.newBuilder(
+                                        java.net.URI.create(API.server().url() + "/openapi/v2"))
+                                .header("Accept", "application/com.github.proto-openapi.spec.v2@v1.0+protobuf")
+                                .build(),
+                        java.net.http.HttpResponse.BodyHandlers.ofByteArray());
+        assertEquals(200, r.statusCode());
+        // openapi_v2.Document: swagger = 1, definitions = 9 (repeated NamedSchema = 1, its name = 1)
+        com.google.protobuf.UnknownFieldSet doc = com.google.protobuf.UnknownFieldSet.parseFrom(r.body());
+        assertEquals("2.0", doc.getField(1).getLengthDelimitedList().get(0).toStringUtf8());
+        com.google.protobuf.UnknownFieldSet definitions = com.google.protobuf.UnknownFieldSet.parseFrom(
+                doc.getField(9).getLengthDelimitedList().get(0));
+        java.util.List<String> names = definitions.getField(1).getLengthDelimitedList().stream()
+                .map(b -> {
+                    try {
+                        return com.google.protobuf.UnknownFieldSet.parseFrom(b)
+                                .getField(1)
+                                .getLengthDelimitedList()
+                                .get(0)
+                                .toStringUtf8();
+                    } catch (com.google.protobuf.InvalidProtocolBufferException e) {
+                        throw new AssertionError(e);
+                    }
+                })
+                .toList();
+        assertTrue(names.contains("io.k8s.api.core.PodSpec"), names.toString());
+        assertTrue(names.contains("io.k8s.api.apps.Deployment"), names.toString());
+    }
+
+    @Test
     void theIndexNamesEveryServedGroupVersion() throws Exception {
         JsonNode index = get("/openapi/v3");
         assertTrue(
