@@ -22,6 +22,9 @@ final class ObjectValidation {
     private static final byte[] TAINTS = "\"taints\"".getBytes(StandardCharsets.UTF_8);
     private static final byte[] POD_CIDRS = "\"podCIDRs\"".getBytes(StandardCharsets.UTF_8);
 
+    /** Groups of requests that are not stored objects (access and token reviews): nothing to name. */
+    private static final Set<String> UNNAMED = Set.of("authorization.k8s.io", "authentication.k8s.io");
+
     private static final Set<String> RBAC = Set.of("roles", "clusterroles", "rolebindings", "clusterrolebindings");
 
     private ObjectValidation() {}
@@ -33,6 +36,9 @@ final class ObjectValidation {
      */
     static List<Cause> check(ResourcePath target, ObjectMeta meta, JsonNode tree, JsonNode old, boolean update) {
         List<Cause> causes = new ArrayList<>();
+        if (UNNAMED.contains(target.group())) {
+            return causes;
+        }
         if (!update) {
             name(target, meta, causes);
         }

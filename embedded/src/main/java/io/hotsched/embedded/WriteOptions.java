@@ -6,16 +6,18 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The query parameters of a write that field management reads ({@code fieldManager}, {@code force}),
- * checked as kube-apiserver checks its CreateOptions, UpdateOptions and PatchOptions.
+ * The query parameters of a write that field management reads ({@code fieldManager}, {@code force})
+ * and {@code dryRun}, checked as kube-apiserver checks its CreateOptions, UpdateOptions and
+ * PatchOptions.
  */
-record WriteOptions(String fieldManager, String force) {
+record WriteOptions(String fieldManager, String force, String dryRun) {
 
     private static final int FIELD_MANAGER_MAX_LENGTH = 128;
 
     static WriteOptions of(String path) {
         String manager = null;
         String force = null;
+        String dryRun = null;
         int q = path.indexOf('?');
         if (q >= 0) {
             for (String pair : path.substring(q + 1).split("&")) {
@@ -26,10 +28,17 @@ record WriteOptions(String fieldManager, String force) {
                     manager = value;
                 } else if (key.equals("force")) {
                     force = value;
+                } else if (key.equals("dryRun")) {
+                    dryRun = value;
                 }
             }
         }
-        return new WriteOptions(manager == null ? "" : manager, force);
+        return new WriteOptions(manager == null ? "" : manager, force, dryRun);
+    }
+
+    /** Whether the write is to be answered and not stored ({@code dryRun=All}). */
+    boolean dryRunOnly() {
+        return "All".equals(dryRun);
     }
 
     boolean forced() {
@@ -60,6 +69,9 @@ record WriteOptions(String fieldManager, String force) {
                         fieldManager,
                         String.format("invalid character U+%04X (at position %d)", (int) c, i)));
             }
+        }
+        if (dryRun != null && !dryRunOnly()) {
+            causes.add(FieldErrors.notSupported("dryRun", dryRun, List.of("All")));
         }
         if (causes.isEmpty()) {
             return null;

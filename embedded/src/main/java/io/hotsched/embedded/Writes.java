@@ -111,9 +111,16 @@ final class Writes {
             return FieldErrors.invalidStatus(target.group(), kind(meta, target), meta.name(), causes);
         }
         if (!manage || !(tree instanceof ObjectNode object)) {
+            if (options.dryRunOnly()) {
+                return dryRun(
+                        request.method(), admitted.body() != null ? JSON.writeValueAsBytes(admitted.body()) : bytes);
+            }
             return stored(admitted, admitted.body());
         }
         manageFields(object, oldTree, options.managerOr(request.getHeader("User-Agent")), target);
+        if (options.dryRunOnly()) {
+            return dryRun(request.method(), JSON.writeValueAsBytes(object));
+        }
         if (creates != null && Admission.isPodCreate(admitted)) {
             return stored(admitted, object);
         }
@@ -123,6 +130,17 @@ final class Writes {
                 request.getPath(),
                 request.getHeaders(),
                 new Buffer(JSON.writeValueAsBytes(object))));
+    }
+
+    /**
+     * The answer to a {@code dryRun=All} write: what would be stored (admitted, validated, with its
+     * managed fields), without what the store adds (uid, resourceVersion).
+     */
+    private static MockResponse dryRun(HttpMethod method, byte[] object) {
+        return new MockResponse()
+                .setResponseCode(method == HttpMethod.POST ? 201 : 200)
+                .setHeader("Content-Type", Negotiation.JSON)
+                .setBody(new String(object, StandardCharsets.UTF_8));
     }
 
     /** {@code admitted} stored with {@code tree} (its admitted body, or that with managed fields) as the object. */

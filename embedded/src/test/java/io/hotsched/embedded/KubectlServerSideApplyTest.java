@@ -203,6 +203,20 @@ class KubectlServerSideApplyTest {
     }
 
     @Test
+    void aServerDryRunStoresNothing() throws Exception {
+        Kubectl.Run created =
+                serverSide(deployment("dry", 2, "tier: a"), "--dry-run=server").ok();
+        assertTrue(created.out().contains("deployment.apps/dry serverside-applied (server dry run)"), created.out());
+        assertNull(API.deployment("dry"));
+        serverSide(deployment("dry", 2, "tier: a")).ok();
+        serverSide(deployment("dry", 7, "tier: a"), "--dry-run=server").ok();
+        assertEquals(2, API.deployment("dry").getSpec().getReplicas());
+        cli.run("label", "deployment", "dry", "tier=b", "--overwrite", "--dry-run=server")
+                .ok();
+        assertEquals("a", API.deployment("dry").getMetadata().getLabels().get("tier"));
+    }
+
+    @Test
     void createAndLabelRecordTheirManagersAsUpdates() throws Exception {
         cli.run("create", "configmap", "made", "--from-literal=a=1").ok();
         cli.run("label", "configmap", "made", "tier=x").ok();
