@@ -40,7 +40,14 @@ final class Discovery {
         GROUPS.put("coordination.k8s.io/v1", List.of(new Res("leases", "Lease", true)));
         GROUPS.put("policy/v1", List.of(new Res("poddisruptionbudgets", "PodDisruptionBudget", true, "pdb")));
         GROUPS.put("scheduling.k8s.io/v1", List.of(new Res("priorityclasses", "PriorityClass", false, "pc")));
-        GROUPS.put("storage.k8s.io/v1", List.of(new Res("storageclasses", "StorageClass", false, "sc")));
+        GROUPS.put(
+                "storage.k8s.io/v1",
+                List.of(
+                        new Res("storageclasses", "StorageClass", false, "sc"),
+                        new Res("csinodes", "CSINode", false),
+                        new Res("csidrivers", "CSIDriver", false),
+                        new Res("csistoragecapacities", "CSIStorageCapacity", true),
+                        new Res("volumeattachments", "VolumeAttachment", false)));
         GROUPS.put(
                 "resource.k8s.io/v1",
                 List.of(

@@ -34,6 +34,7 @@ public final class FakeHandle implements Handle {
 
     private final Map<String, Map<String, String>> namespaceLabels = new ConcurrentHashMap<>();
     private final Map<String, List<HasMetadata>> objects = new ConcurrentHashMap<>();
+    private final InMemoryListers listers = new InMemoryListers();
 
     /** Records binds, patches, deletions and events; binds can be made to fail. */
     public static final class FakeCluster implements ClusterClient {
@@ -129,11 +130,23 @@ public final class FakeHandle implements Handle {
         return this;
     }
 
-    /** Adds an object {@link #objects} reports for its kind. */
+    /**
+     * Adds an object {@link #objects} reports for its kind; one of a kind read through listers
+     * (PersistentVolumeClaim, StorageClass ...) is in {@link #listers()} too.
+     */
     public FakeHandle addObject(HasMetadata object) {
         objects.computeIfAbsent(object.getKind(), k -> new CopyOnWriteArrayList<>())
                 .add(object);
+        if (InMemoryListers.listed(object)) {
+            listers.put(object);
+        }
         return this;
+    }
+
+    /** The listers {@link #listers()} reads, to put and remove objects in them directly. */
+    @Override
+    public InMemoryListers listers() {
+        return listers;
     }
 
     private volatile Clock clock = Clock.systemUTC();
