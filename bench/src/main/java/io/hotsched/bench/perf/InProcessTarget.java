@@ -40,6 +40,8 @@ import io.hotsched.plugins.defaults.schedulinggates.SchedulingGates;
 import io.hotsched.plugins.defaults.schedulinggates.SchedulingGatesFactory;
 import io.hotsched.plugins.defaults.tainttoleration.TaintToleration;
 import io.hotsched.plugins.defaults.tainttoleration.TaintTolerationFactory;
+import io.hotsched.plugins.defaults.volumebinding.VolumeBinding;
+import io.hotsched.plugins.defaults.volumebinding.VolumeBindingFactory;
 import io.hotsched.plugins.defaults.volumerestrictions.VolumeRestrictions;
 import io.hotsched.plugins.defaults.volumerestrictions.VolumeRestrictionsFactory;
 import io.hotsched.plugins.defaults.volumezone.VolumeZone;
@@ -74,6 +76,7 @@ final class InProcessTarget implements Target {
         plugins.put(NodeResourcesFit.NAME, new NodeResourcesFitFactory());
         plugins.put(VolumeRestrictions.NAME, new VolumeRestrictionsFactory());
         plugins.put(NodeVolumeLimits.NAME, new NodeVolumeLimitsFactory());
+        plugins.put(VolumeBinding.NAME, new VolumeBindingFactory());
         plugins.put(VolumeZone.NAME, new VolumeZoneFactory());
         plugins.put(PodTopologySpread.NAME, new PodTopologySpreadFactory());
         plugins.put(InterPodAffinity.NAME, new InterPodAffinityFactory());
