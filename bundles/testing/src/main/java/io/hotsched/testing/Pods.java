@@ -153,4 +153,16 @@ public final class Pods {
     public PodInfo info() {
         return PodInfo.of(build());
     }
+
+    /** The message of the pod's PodScheduled condition; "" when it has none. */
+    public static String scheduledMessage(Pod pod) {
+        if (pod == null || pod.getStatus() == null || pod.getStatus().getConditions() == null) {
+            return "";
+        }
+        return pod.getStatus().getConditions().stream()
+                .filter(c -> "PodScheduled".equals(c.getType()))
+                .map(c -> String.valueOf(c.getMessage()))
+                .findFirst()
+                .orElse("");
+    }
 }

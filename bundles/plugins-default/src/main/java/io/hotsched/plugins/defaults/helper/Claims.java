@@ -84,4 +84,31 @@ public final class Claims {
         List<String> modes = claim.getSpec() == null ? null : claim.getSpec().getAccessModes();
         return modes != null && modes.contains(mode);
     }
+
+    /**
+     * Whether the claim is one the pod mounts as a {@code persistentVolumeClaim} volume, in the
+     * pod's namespace (what the hints of plugins that read only such volumes ask of a changed claim).
+     */
+    public static boolean mountedBy(PodInfo pod, PersistentVolumeClaim claim) {
+        String ns = claim.getMetadata().getNamespace();
+        if (!pod.namespace().equals(ns == null || ns.isEmpty() ? "default" : ns)) {
+            return false;
+        }
+        for (Volume v : volumes(pod)) {
+            if (v.getPersistentVolumeClaim() != null
+                    && claim.getMetadata()
+                            .getName()
+                            .equals(v.getPersistentVolumeClaim().getClaimName())) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Whether the pod uses the claim, as a claim volume or as its generic ephemeral volume's claim. */
+    public static boolean usedBy(PodInfo pod, PersistentVolumeClaim claim) {
+        String ns = claim.getMetadata().getNamespace();
+        return pod.namespace().equals(ns == null || ns.isEmpty() ? "default" : ns)
+                && pod.claimNames().contains(claim.getMetadata().getName());
+    }
 }

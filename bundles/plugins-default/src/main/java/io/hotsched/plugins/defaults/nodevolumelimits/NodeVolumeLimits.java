@@ -230,12 +230,7 @@ public final class NodeVolumeLimits implements PreFilterPlugin, FilterPlugin, En
 
     /** The claim (or ephemeral volume's claim) the pod waits for was created. */
     static QueueingHint afterClaimAdded(PodInfo pod, Object oldObject, Object newObject) {
-        PersistentVolumeClaim c = (PersistentVolumeClaim) newObject;
-        String ns = c.getMetadata().getNamespace();
-        if (!pod.namespace().equals(ns == null ? "default" : ns)) {
-            return QueueingHint.SKIP;
-        }
-        return pod.claimNames().contains(c.getMetadata().getName()) ? QueueingHint.QUEUE : QueueingHint.SKIP;
+        return Claims.usedBy(pod, (PersistentVolumeClaim) newObject) ? QueueingHint.QUEUE : QueueingHint.SKIP;
     }
 
     /** A detached volume that the pod's claim is bound to, or of the CSI driver of one of its migrated inline volumes. */

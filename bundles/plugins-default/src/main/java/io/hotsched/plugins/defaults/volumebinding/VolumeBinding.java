@@ -336,11 +336,7 @@ public final class VolumeBinding
 
     /** A claim the pod uses (its own or its ephemeral volume's) was created or changed. */
     static QueueingHint afterClaimChange(PodInfo pod, Object oldObject, Object newObject) {
-        PersistentVolumeClaim c = (PersistentVolumeClaim) newObject;
-        if (!pod.namespace().equals(VolumeMatch.namespace(c.getMetadata().getNamespace()))) {
-            return QueueingHint.SKIP;
-        }
-        return pod.claimNames().contains(c.getMetadata().getName()) ? QueueingHint.QUEUE : QueueingHint.SKIP;
+        return Claims.usedBy(pod, (PersistentVolumeClaim) newObject) ? QueueingHint.QUEUE : QueueingHint.SKIP;
     }
 
     /** A new CSINode, or one whose migrated plugins changed. */

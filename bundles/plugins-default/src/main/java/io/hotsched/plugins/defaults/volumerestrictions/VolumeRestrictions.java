@@ -166,20 +166,7 @@ public final class VolumeRestrictions implements PreFilterPlugin, FilterPlugin, 
 
     /** The claim the pod waits for (to read its access modes) was created. */
     static QueueingHint afterClaimAdded(PodInfo pod, Object oldObject, Object newObject) {
-        PersistentVolumeClaim c = (PersistentVolumeClaim) newObject;
-        String ns = c.getMetadata().getNamespace();
-        if (!pod.namespace().equals(ns == null ? "default" : ns)) {
-            return QueueingHint.SKIP;
-        }
-        for (Volume v : Claims.volumes(pod)) {
-            if (v.getPersistentVolumeClaim() != null
-                    && c.getMetadata()
-                            .getName()
-                            .equals(v.getPersistentVolumeClaim().getClaimName())) {
-                return QueueingHint.QUEUE;
-            }
-        }
-        return QueueingHint.SKIP;
+        return Claims.mountedBy(pod, (PersistentVolumeClaim) newObject) ? QueueingHint.QUEUE : QueueingHint.SKIP;
     }
 
     /** A deleted pod of the namespace held a disk the pod conflicts with, or a claim the pod uses. */

@@ -234,20 +234,7 @@ public final class VolumeZone implements PreFilterPlugin, FilterPlugin, EnqueueE
 
     /** A claim the pod names (as a persistentVolumeClaim volume) was created or changed. */
     static QueueingHint afterClaimChange(PodInfo pod, Object oldObject, Object newObject) {
-        PersistentVolumeClaim c = (PersistentVolumeClaim) newObject;
-        String ns = c.getMetadata().getNamespace();
-        if (!pod.namespace().equals(ns == null ? "default" : ns)) {
-            return QueueingHint.SKIP;
-        }
-        for (Volume v : Claims.volumes(pod)) {
-            if (v.getPersistentVolumeClaim() != null
-                    && c.getMetadata()
-                            .getName()
-                            .equals(v.getPersistentVolumeClaim().getClaimName())) {
-                return QueueingHint.QUEUE;
-            }
-        }
-        return QueueingHint.SKIP;
+        return Claims.mountedBy(pod, (PersistentVolumeClaim) newObject) ? QueueingHint.QUEUE : QueueingHint.SKIP;
     }
 
     /** A new volume, or one whose topology labels changed. */

@@ -6,10 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.fabric8.kubernetes.api.model.PersistentVolume;
-import io.fabric8.kubernetes.api.model.PersistentVolumeBuilder;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaimBuilder;
-import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.storage.StorageClassBuilder;
 import io.hotsched.api.framework.Code;
 import io.hotsched.api.framework.CycleState;
@@ -22,6 +20,7 @@ import io.hotsched.core.runtime.Snapshot;
 import io.hotsched.testing.FakeHandle;
 import io.hotsched.testing.Nodes;
 import io.hotsched.testing.Pods;
+import io.hotsched.testing.Volumes;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -73,50 +72,16 @@ class VolumeBindingTest {
     }
 
     private static PersistentVolume local(String name, String node, String size) {
-        PersistentVolume pv = new PersistentVolumeBuilder()
-                .withNewMetadata()
-                .withName(name)
-                .withResourceVersion("1")
-                .endMetadata()
-                .withNewSpec()
-                .withStorageClassName("local")
-                .withCapacity(Map.of("storage", new Quantity(size)))
-                .withAccessModes("ReadWriteOnce")
-                .withNewNodeAffinity()
-                .withNewRequired()
-                .addNewNodeSelectorTerm()
-                .addNewMatchExpression()
-                .withKey("kubernetes.io/hostname")
-                .withOperator("In")
-                .withValues(node)
-                .endMatchExpression()
-                .endNodeSelectorTerm()
-                .endRequired()
-                .endNodeAffinity()
-                .endSpec()
-                .withNewStatus()
-                .withPhase("Available")
-                .endStatus()
-                .build();
+        PersistentVolume pv = Volumes.local(name, node, size, "local");
+        pv.getMetadata().setResourceVersion("1");
         return pv;
     }
 
     private static PersistentVolumeClaim claim(String name, String size) {
-        return new PersistentVolumeClaimBuilder()
-                .withNewMetadata()
-                .withName(name)
-                .withNamespace("default")
-                .withUid(name + "-uid")
-                .withResourceVersion("1")
-                .endMetadata()
-                .withNewSpec()
-                .withStorageClassName("local")
-                .withAccessModes("ReadWriteOnce")
-                .withNewResources()
-                .withRequests(Map.of("storage", new Quantity(size)))
-                .endResources()
-                .endSpec()
-                .build();
+        PersistentVolumeClaim c = Volumes.claim(name, "local", size);
+        c.getMetadata().setUid(name + "-uid");
+        c.getMetadata().setResourceVersion("1");
+        return c;
     }
 
     private VolumeBinding plugin(Map<String, Object> args) throws InvalidArgsException {
