@@ -35,15 +35,7 @@ public class TransformersIT extends InMemoryClusterSupport {
     }
 
     private String condition(String pod) {
-        var p = cluster.pod("default", pod);
-        if (p == null || p.getStatus() == null || p.getStatus().getConditions() == null) {
-            return "";
-        }
-        return p.getStatus().getConditions().stream()
-                .filter(c -> "PodScheduled".equals(c.getType()))
-                .map(c -> String.valueOf(c.getMessage()))
-                .findFirst()
-                .orElse("");
+        return Pods.scheduledMessage(cluster.pod("default", pod));
     }
 
     @Test

@@ -2,6 +2,7 @@ package io.hotsched.kube;
 
 import io.fabric8.kubernetes.api.model.Binding;
 import io.fabric8.kubernetes.api.model.BindingBuilder;
+import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodCondition;
 import io.fabric8.kubernetes.api.model.PodConditionBuilder;
@@ -71,6 +72,15 @@ final class KubeBackend implements ClusterBackend {
     @Override
     public void patchPodStatus(Pod pod, UnaryOperator<Pod> change) {
         onPod(pod, "updating the status of pod " + key(pod), true, r -> r.editStatus(change));
+    }
+
+    @Override
+    public <T extends HasMetadata> T update(T object) {
+        limiter.acquire();
+        String what =
+                "updating " + object.getKind() + " " + object.getMetadata().getName();
+        // a conflict means the object moved on: the caller decides again from the new version
+        return retrying(what, false, () -> client.resource(object).update());
     }
 
     @Override

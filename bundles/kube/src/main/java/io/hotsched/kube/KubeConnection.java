@@ -9,6 +9,7 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.hotsched.api.cluster.ClusterEvents;
+import io.hotsched.api.framework.ObjectKind;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -18,8 +19,11 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Informers on nodes, all pods, and the kinds plugins follow (PodDisruptionBudgets,
- * PriorityClasses, Namespaces, Koordinator's NodeMetric and Device), feeding the scheduler's
- * {@link ClusterEvents}; the scheduler is told it is synced once nodes and pods have been listed.
+ * PriorityClasses, Namespaces, Koordinator's NodeMetric and Device, and the kinds plugins read
+ * through listers, {@link ObjectKind#LISTED}: PersistentVolumes, claims, StorageClasses, the CSI
+ * kinds), feeding the scheduler's {@link ClusterEvents}; the scheduler is told it is synced once
+ * nodes, pods and the listed kinds have been listed, so that no volume plugin finds a claim
+ * missing only because its informer had not caught up.
  * The fabric8 informers relist after watch errors on their own. A custom resource the cluster does
  * not serve is reported once and skipped.
  */
@@ -75,11 +79,21 @@ public final class KubeConnection implements AutoCloseable {
         follow(
                 "StatefulSet",
                 () -> client.apps().statefulSets().inAnyNamespace().inform(handler("StatefulSet"), RESYNC_MILLIS));
+        List<SharedIndexInformer<?>> listed = new ArrayList<>();
+        for (ObjectKind<?> kind : ObjectKind.LISTED) {
+            follow(kind.name(), () -> {
+                SharedIndexInformer<?> i = inform(kind);
+                listed.add(i);
+                return i;
+            });
+        }
         followCustom("slo.koordinator.sh/v1alpha1", "NodeMetric");
         followCustom("scheduling.koordinator.sh/v1alpha1", "Device");
         Thread waiter = new Thread(
                 () -> {
-                    while (!(nodes.hasSynced() && pods.hasSynced())) {
+                    while (!(nodes.hasSynced()
+                            && pods.hasSynced()
+                            && listed.stream().allMatch(SharedIndexInformer::hasSynced))) {
                         try {
                             Thread.sleep(20);
                         } catch (InterruptedException e) {
@@ -96,6 +110,14 @@ public final class KubeConnection implements AutoCloseable {
                 "hotsched-kube-sync");
         waiter.setDaemon(true);
         waiter.start();
+    }
+
+    /** One informer for a listed kind, in every namespace when it is namespaced. */
+    private <T extends HasMetadata> SharedIndexInformer<T> inform(ObjectKind<T> kind) {
+        var resources = client.resources(kind.type());
+        return kind.namespaced()
+                ? resources.inAnyNamespace().inform(handler(kind.name()), RESYNC_MILLIS)
+                : resources.inform(handler(kind.name()), RESYNC_MILLIS);
     }
 
     private <T extends HasMetadata> ResourceEventHandler<T> handler(String kind) {

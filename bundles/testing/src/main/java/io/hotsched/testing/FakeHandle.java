@@ -1,6 +1,10 @@
 package io.hotsched.testing;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.PersistentVolume;
+import io.fabric8.kubernetes.api.model.PersistentVolumeBuilder;
+import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
+import io.fabric8.kubernetes.api.model.PersistentVolumeClaimBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.hotsched.api.framework.ClusterClient;
@@ -21,6 +25,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.IntConsumer;
 import java.util.function.UnaryOperator;
 
@@ -34,9 +39,49 @@ public final class FakeHandle implements Handle {
 
     private final Map<String, Map<String, String>> namespaceLabels = new ConcurrentHashMap<>();
     private final Map<String, List<HasMetadata>> objects = new ConcurrentHashMap<>();
+    private final InMemoryListers listers = new InMemoryListers();
 
-    /** Records binds, patches, deletions and events; binds can be made to fail. */
+    /**
+     * Records binds, patches, deletions, events and updates; binds can be made to fail. An update
+     * of an object of a listed kind replaces it in the listers, with the next resourceVersion.
+     */
     public static final class FakeCluster implements ClusterClient {
+        private final InMemoryListers listers;
+        private final List<HasMetadata> updates = new CopyOnWriteArrayList<>();
+        private final AtomicLong versions = new AtomicLong(1000);
+
+        FakeCluster(InMemoryListers listers) {
+            this.listers = listers;
+        }
+
+        @Override
+        public <T extends HasMetadata> T update(T object) {
+            T stored = copy(object);
+            stored.getMetadata().setResourceVersion(String.valueOf(versions.incrementAndGet()));
+            updates.add(stored);
+            if (InMemoryListers.listed(stored)) {
+                listers.put(stored);
+            }
+            return stored;
+        }
+
+        @SuppressWarnings("unchecked")
+        private static <T extends HasMetadata> T copy(T object) {
+            if (object instanceof PersistentVolume pv) {
+                return (T) new PersistentVolumeBuilder(pv).build();
+            }
+            if (object instanceof PersistentVolumeClaim pvc) {
+                return (T) new PersistentVolumeClaimBuilder(pvc).build();
+            }
+            throw new IllegalArgumentException(
+                    "FakeCluster updates PersistentVolumes and claims, not " + object.getKind());
+        }
+
+        /** The objects as each update stored them, in order. */
+        public List<HasMetadata> updates() {
+            return List.copyOf(updates);
+        }
+
         private final List<String> bindings = new CopyOnWriteArrayList<>();
         private final List<String> deleted = new CopyOnWriteArrayList<>();
         private final List<Pod> statusPatches = new CopyOnWriteArrayList<>();
@@ -95,7 +140,7 @@ public final class FakeHandle implements Handle {
         }
     }
 
-    private final FakeCluster cluster = new FakeCluster();
+    private final FakeCluster cluster = new FakeCluster(listers);
     private volatile NodeInfoLister snapshot = new NodeInfoLister() {
         @Override
         public List<NodeInfo> list() {
@@ -129,11 +174,23 @@ public final class FakeHandle implements Handle {
         return this;
     }
 
-    /** Adds an object {@link #objects} reports for its kind. */
+    /**
+     * Adds an object {@link #objects} reports for its kind; one of a kind read through listers
+     * (PersistentVolumeClaim, StorageClass ...) is in {@link #listers()} too.
+     */
     public FakeHandle addObject(HasMetadata object) {
         objects.computeIfAbsent(object.getKind(), k -> new CopyOnWriteArrayList<>())
                 .add(object);
+        if (InMemoryListers.listed(object)) {
+            listers.put(object);
+        }
         return this;
+    }
+
+    /** The listers {@link #listers()} reads, to put and remove objects in them directly. */
+    @Override
+    public InMemoryListers listers() {
+        return listers;
     }
 
     private volatile Clock clock = Clock.systemUTC();

@@ -20,6 +20,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import java.util.function.UnaryOperator;
 
@@ -49,6 +50,7 @@ public final class InMemoryCluster implements ClusterBackend, AutoCloseable {
         return t;
     });
     private final AtomicInteger failingBinds = new AtomicInteger();
+    private final AtomicLong versions = new AtomicLong();
     private volatile int failingBindCode = 500;
     private volatile ClusterEvents listener;
 
@@ -80,11 +82,51 @@ public final class InMemoryCluster implements ClusterBackend, AutoCloseable {
         }
     }
 
-    /** Adds or replaces an object of another kind (cluster-scoped or not, keyed by name here). */
+    /**
+     * Adds or replaces an object of another kind, by namespace and name, with the next
+     * resourceVersion, as an API server stores it.
+     */
     public void putObject(String kind, HasMetadata object) {
-        HasMetadata old = objects.computeIfAbsent(kind, k -> new ConcurrentHashMap<>())
-                .put(object.getMetadata().getName(), object);
+        object.getMetadata().setResourceVersion(String.valueOf(versions.incrementAndGet()));
+        HasMetadata old =
+                objects.computeIfAbsent(kind, k -> new ConcurrentHashMap<>()).put(objectKey(object), object);
         deliver(() -> with(l -> l.objectChanged(kind, old, object)));
+    }
+
+    /** The stored object of {@code kind} (namespace null for cluster-scoped kinds), or null. */
+    public HasMetadata object(String kind, String namespace, String name) {
+        Map<String, HasMetadata> byName = objects.get(kind);
+        return byName == null ? null : byName.get(namespace == null ? name : namespace + "/" + name);
+    }
+
+    /** A PUT: refused with a 409 when {@code object}'s resourceVersion is not the stored one. */
+    @Override
+    public synchronized <T extends HasMetadata> T update(T object) {
+        HasMetadata stored = object(
+                object.getKind(),
+                object.getMetadata().getNamespace(),
+                object.getMetadata().getName());
+        if (stored == null) {
+            throw new ClusterException(
+                    object.getKind() + " " + object.getMetadata().getName() + " not found", 404);
+        }
+        String version = object.getMetadata().getResourceVersion();
+        if (version != null && !version.equals(stored.getMetadata().getResourceVersion())) {
+            throw new ClusterException(
+                    "Operation cannot be fulfilled on " + object.getKind() + " \""
+                            + object.getMetadata().getName()
+                            + "\": the object has been modified; please apply your changes to the latest version and try again",
+                    409);
+        }
+        putObject(object.getKind(), object);
+        return object;
+    }
+
+    private static String objectKey(HasMetadata o) {
+        String ns = o.getMetadata().getNamespace();
+        return ns == null
+                ? o.getMetadata().getName()
+                : ns + "/" + o.getMetadata().getName();
     }
 
     public void addPod(Pod pod) {

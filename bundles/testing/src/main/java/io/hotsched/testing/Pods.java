@@ -28,6 +28,7 @@ public final class Pods {
     private final Map<String, Quantity> requests = new LinkedHashMap<>();
     private final List<Integer> hostPorts = new ArrayList<>();
     private final List<Toleration> tolerations = new ArrayList<>();
+    private final List<String> claims = new ArrayList<>();
 
     private Pods(String name) {
         this.name = name;
@@ -100,6 +101,12 @@ public final class Pods {
         return this;
     }
 
+    /** A volume {@code v<i>} using the PersistentVolumeClaim {@code claimName}. */
+    public Pods claim(String claimName) {
+        claims.add(claimName);
+        return this;
+    }
+
     public Pod build() {
         ContainerBuilder c = new ContainerBuilder().withName("c").withImage("registry.k8s.io/pause:3.9");
         if (!requests.isEmpty()) {
@@ -127,6 +134,16 @@ public final class Pods {
                 .withPriority(priority)
                 .withTolerations(tolerations.isEmpty() ? null : new ArrayList<>(tolerations))
                 .endSpec();
+        for (int i = 0; i < claims.size(); i++) {
+            b.editSpec()
+                    .addNewVolume()
+                    .withName("v" + i)
+                    .withNewPersistentVolumeClaim()
+                    .withClaimName(claims.get(i))
+                    .endPersistentVolumeClaim()
+                    .endVolume()
+                    .endSpec();
+        }
         if (nominatedNodeName != null) {
             b.withNewStatus().withNominatedNodeName(nominatedNodeName).endStatus();
         }
@@ -135,5 +152,17 @@ public final class Pods {
 
     public PodInfo info() {
         return PodInfo.of(build());
+    }
+
+    /** The message of the pod's PodScheduled condition; "" when it has none. */
+    public static String scheduledMessage(Pod pod) {
+        if (pod == null || pod.getStatus() == null || pod.getStatus().getConditions() == null) {
+            return "";
+        }
+        return pod.getStatus().getConditions().stream()
+                .filter(c -> "PodScheduled".equals(c.getType()))
+                .map(c -> String.valueOf(c.getMessage()))
+                .findFirst()
+                .orElse("");
     }
 }

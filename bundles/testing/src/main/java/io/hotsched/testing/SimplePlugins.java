@@ -1,15 +1,22 @@
 package io.hotsched.testing;
 
+import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
+import io.hotsched.api.framework.ActionType;
 import io.hotsched.api.framework.BindPlugin;
+import io.hotsched.api.framework.ClusterEvent;
+import io.hotsched.api.framework.ClusterEventWithHint;
 import io.hotsched.api.framework.CycleState;
+import io.hotsched.api.framework.EnqueueExtensions;
 import io.hotsched.api.framework.FilterPlugin;
 import io.hotsched.api.framework.Handle;
 import io.hotsched.api.framework.NodeInfo;
 import io.hotsched.api.framework.PodInfo;
 import io.hotsched.api.framework.QueueSortPlugin;
 import io.hotsched.api.framework.QueuedPodInfo;
+import io.hotsched.api.framework.QueueingHint;
 import io.hotsched.api.framework.ScorePlugin;
 import io.hotsched.api.framework.Status;
+import java.util.List;
 
 /**
  * The smallest plugin set that schedules: a queue sort, a cpu fit filter and least-allocated
@@ -79,6 +86,39 @@ public final class SimplePlugins {
             } catch (RuntimeException e) {
                 return Status.error(e);
             }
+        }
+    }
+
+    /**
+     * Lets a pod through only when every claim it names exists in the handle's listers (named
+     * VolumeBinding, whose first check this is); only a new claim of one of its names requeues it.
+     */
+    public record ClaimsExist(Handle handle) implements FilterPlugin, EnqueueExtensions {
+        @Override
+        public String name() {
+            return "VolumeBinding";
+        }
+
+        @Override
+        public Status filter(CycleState state, PodInfo pod, NodeInfo node) {
+            for (String claim : pod.claimNames()) {
+                if (handle.listers().persistentVolumeClaims().get(pod.namespace(), claim) == null) {
+                    return Status.unresolvable("persistentvolumeclaim \"" + claim + "\" not found");
+                }
+            }
+            return Status.SUCCESS;
+        }
+
+        @Override
+        public List<ClusterEventWithHint> eventsToRegister() {
+            return List.of(new ClusterEventWithHint(
+                    ClusterEvent.of(ClusterEvent.PERSISTENT_VOLUME_CLAIM, ActionType.ADD),
+                    (pod, oldObject, newObject) -> pod.claimNames()
+                                    .contains(((PersistentVolumeClaim) newObject)
+                                            .getMetadata()
+                                            .getName())
+                            ? QueueingHint.QUEUE
+                            : QueueingHint.SKIP));
         }
     }
 }

@@ -148,7 +148,13 @@ final class VolumeBinderStandIn implements AutoCloseable {
         StorageClass sc = storageClass(c);
         String node = annotation(c, SELECTED_NODE);
         if (sc != null && "WaitForFirstConsumer".equals(sc.getVolumeBindingMode()) && node == null) {
-            claimPhase(c, "Pending");
+            // the scheduler chose a volume for it: the volume names the claim in claimRef
+            PersistentVolume prebound = prebound(c);
+            if (prebound != null) {
+                bind(c, prebound);
+            } else {
+                claimPhase(c, "Pending");
+            }
             return;
         }
         Node selected = node == null ? null : client.nodes().withName(node).get();
@@ -173,9 +179,9 @@ final class VolumeBinderStandIn implements AutoCloseable {
         claimPhase(c, "Pending");
     }
 
-    private PersistentVolume findBest(PersistentVolumeClaim c, String className, Node node) {
-        List<PersistentVolume> all = volumes.getStore().list();
-        for (PersistentVolume v : all) {
+    /** A volume whose claimRef names the claim (and its UID, when it has one). */
+    private PersistentVolume prebound(PersistentVolumeClaim c) {
+        for (PersistentVolume v : volumes.getStore().list()) {
             var ref = v.getSpec().getClaimRef();
             if (ref != null
                     && c.getMetadata().getName().equals(ref.getName())
@@ -185,6 +191,15 @@ final class VolumeBinderStandIn implements AutoCloseable {
                 return v;
             }
         }
+        return null;
+    }
+
+    private PersistentVolume findBest(PersistentVolumeClaim c, String className, Node node) {
+        PersistentVolume prebound = prebound(c);
+        if (prebound != null) {
+            return prebound;
+        }
+        List<PersistentVolume> all = volumes.getStore().list();
         return all.stream()
                 .filter(v -> v.getSpec().getClaimRef() == null
                         && !taken.contains(v.getMetadata().getName()))

@@ -1,5 +1,6 @@
 package io.hotsched.api.cluster;
 
+import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Pod;
 import java.util.function.UnaryOperator;
 import org.osgi.annotation.versioning.ConsumerType;
@@ -26,6 +27,17 @@ public interface ClusterBackend {
      */
     default void patchPodStatus(Pod pod, UnaryOperator<Pod> change) {
         throw new UnsupportedOperationException(getClass().getName() + " cannot change pod status");
+    }
+
+    /**
+     * Replaces an object of another kind than pods (a PersistentVolume, a claim) with {@code object};
+     * a stale resourceVersion is a 409. Returns the object as stored. Backends written against 1.1
+     * do not have it and refuse.
+     *
+     * @since 1.2
+     */
+    default <T extends HasMetadata> T update(T object) {
+        throw new UnsupportedOperationException(getClass().getName() + " cannot update " + object.getKind() + "s");
     }
 
     /** Deletes the pod. */

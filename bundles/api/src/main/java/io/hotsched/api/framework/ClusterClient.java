@@ -1,5 +1,6 @@
 package io.hotsched.api.framework;
 
+import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Pod;
 import java.util.function.UnaryOperator;
 import org.osgi.annotation.versioning.ProviderType;
@@ -35,4 +36,14 @@ public interface ClusterClient {
 
     /** Records an event about the pod ({@code type} Normal or Warning). */
     void recordEvent(PodInfo pod, String type, String reason, String message);
+
+    /**
+     * Replaces an object (a PersistentVolume's {@code claimRef}, a claim's annotations: the writes
+     * VolumeBinding makes) with a PUT of {@code object} as given; its {@code resourceVersion} must
+     * be the stored one, or the API server refuses it (409). Returns the object as stored, with its
+     * new resourceVersion.
+     *
+     * @since 1.7
+     */
+    <T extends HasMetadata> T update(T object);
 }

@@ -15,6 +15,20 @@ public record ClusterEvent(String resource, Set<ActionType> actions) {
     public static final String WILDCARD = "*";
     public static final String POD = "Pod";
     public static final String NODE = "Node";
+    /** @since 1.7 */
+    public static final String PERSISTENT_VOLUME = ObjectKind.PERSISTENT_VOLUME.name();
+    /** @since 1.7 */
+    public static final String PERSISTENT_VOLUME_CLAIM = ObjectKind.PERSISTENT_VOLUME_CLAIM.name();
+    /** @since 1.7 */
+    public static final String STORAGE_CLASS = ObjectKind.STORAGE_CLASS.name();
+    /** @since 1.7 */
+    public static final String CSI_NODE = ObjectKind.CSI_NODE.name();
+    /** @since 1.7 */
+    public static final String CSI_DRIVER = ObjectKind.CSI_DRIVER.name();
+    /** @since 1.7 */
+    public static final String CSI_STORAGE_CAPACITY = ObjectKind.CSI_STORAGE_CAPACITY.name();
+    /** @since 1.7 */
+    public static final String VOLUME_ATTACHMENT = ObjectKind.VOLUME_ATTACHMENT.name();
 
     public ClusterEvent {
         actions = Set.copyOf(actions);

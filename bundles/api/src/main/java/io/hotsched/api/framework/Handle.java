@@ -75,6 +75,14 @@ public interface Handle {
     Clock clock();
 
     /**
+     * The listers of PersistentVolumes, PersistentVolumeClaims, StorageClasses and the CSI kinds,
+     * fed by the cluster connection as it is by pods and nodes.
+     *
+     * @since 1.7
+     */
+    Listers listers();
+
+    /**
      * The configuration's extenders, in the order upstream calls them (those that are not
      * ignorable first); empty when none are configured.
      *

@@ -4,6 +4,7 @@ import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeStatus;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -29,6 +30,8 @@ public final class NodeInfo {
     private Map<String, ImageStateSummary> imageStates = Map.of();
     private long generation;
     private Map<String, String> labels = Map.of();
+    /** Replaced, never changed, when a pod with claims comes or goes: copies share it. */
+    private Map<String, Integer> pvcRefCounts = Map.of();
 
     /** A NodeInfo for {@code node}, with no pods yet. */
     public NodeInfo(Node node) {
@@ -98,6 +101,16 @@ public final class NodeInfo {
         return podsWithRequiredAntiAffinity;
     }
 
+    /**
+     * How many of the node's pods use each PersistentVolumeClaim, by {@code namespace/name}
+     * (upstream's PVCRefCounts); unmodifiable, empty when none does.
+     *
+     * @since 1.7
+     */
+    public Map<String, Integer> pvcRefCounts() {
+        return pvcRefCounts;
+    }
+
     /** Whether {@code port} conflicts with a host port already used on this node. */
     public boolean hostPortConflicts(HostPort port) {
         for (HostPort used : usedPorts) {
@@ -152,6 +165,17 @@ public final class NodeInfo {
         if (!pod.requiredAntiAffinityTerms().isEmpty()) {
             podsWithRequiredAntiAffinity = plus(podsWithRequiredAntiAffinity, pod);
         }
+        if (!pod.claimNames().isEmpty()) {
+            countClaims(pod, 1);
+        }
+    }
+
+    private void countClaims(PodInfo pod, int delta) {
+        Map<String, Integer> counts = new HashMap<>(pvcRefCounts);
+        for (String claim : pod.claimNames()) {
+            counts.merge(pod.namespace() + "/" + claim, delta, (a, b) -> a + b == 0 ? null : a + b);
+        }
+        pvcRefCounts = counts.isEmpty() ? Map.of() : Collections.unmodifiableMap(counts);
     }
 
     private static List<PodInfo> plus(List<PodInfo> l, PodInfo p) {
@@ -184,6 +208,9 @@ public final class NodeInfo {
                 if (!p.requiredAntiAffinityTerms().isEmpty()) {
                     podsWithRequiredAntiAffinity = minus(podsWithRequiredAntiAffinity, uid);
                 }
+                if (!p.claimNames().isEmpty()) {
+                    countClaims(p, -1);
+                }
                 return true;
             }
         }
@@ -209,6 +236,7 @@ public final class NodeInfo {
         c.imageStates = imageStates;
         c.podsWithAffinity = podsWithAffinity;
         c.podsWithRequiredAntiAffinity = podsWithRequiredAntiAffinity;
+        c.pvcRefCounts = pvcRefCounts;
         c.generation = generation;
         return c;
     }

@@ -43,4 +43,20 @@ public interface NodeInfoLister {
                 .filter(n -> !n.podsWithRequiredAntiAffinity().isEmpty())
                 .toList();
     }
+
+    /**
+     * Whether a pod on any node of the snapshot uses the PersistentVolumeClaim {@code key}
+     * ({@code namespace/name}; upstream's StorageInfos().IsPVCUsedByPods). A lister may keep the
+     * set of used claims up to date instead of walking every node.
+     *
+     * @since 1.7
+     */
+    default boolean isPVCUsedByPods(String key) {
+        for (NodeInfo n : list()) {
+            if (n.pvcRefCounts().containsKey(key)) {
+                return true;
+            }
+        }
+        return false;
+    }
 }

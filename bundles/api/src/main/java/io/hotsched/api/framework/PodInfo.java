@@ -9,6 +9,7 @@ import io.fabric8.kubernetes.api.model.PodAffinity;
 import io.fabric8.kubernetes.api.model.PodAffinityTerm;
 import io.fabric8.kubernetes.api.model.PodAntiAffinity;
 import io.fabric8.kubernetes.api.model.PodSpec;
+import io.fabric8.kubernetes.api.model.Volume;
 import io.fabric8.kubernetes.api.model.WeightedPodAffinityTerm;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -36,6 +37,7 @@ public final class PodInfo {
     private final List<AffinityTerm> requiredAntiAffinity;
     private final List<AffinityTerm> preferredAffinity;
     private final List<AffinityTerm> preferredAntiAffinity;
+    private final List<String> claimNames;
 
     private PodInfo(Pod pod) {
         this.pod = pod;
@@ -56,6 +58,7 @@ public final class PodInfo {
         Resource nz = PodRequests.compute(spec, true);
         this.nonZeroRequests = Resource.of(nz.milliCpu(), nz.memory());
         this.hostPorts = hostPortsOf(spec);
+        this.claimNames = claimNamesOf(spec, name);
         Affinity affinity = spec == null ? null : spec.getAffinity();
         PodAffinity pa = affinity == null ? null : affinity.getPodAffinity();
         PodAntiAffinity paa = affinity == null ? null : affinity.getPodAntiAffinity();
@@ -192,6 +195,36 @@ public final class PodInfo {
     /** The pod's labels (immutable, interned strings); empty when none. */
     public Map<String, String> labels() {
         return labels;
+    }
+
+    /**
+     * The names of the PersistentVolumeClaims the pod's volumes use, in volume order: a
+     * {@code persistentVolumeClaim} volume's {@code claimName}, and for a generic ephemeral volume
+     * the claim its controller makes, {@code <pod>-<volume>}. Empty when the pod uses none.
+     *
+     * @since 1.7
+     */
+    public List<String> claimNames() {
+        return claimNames;
+    }
+
+    private static List<String> claimNamesOf(PodSpec spec, String podName) {
+        if (spec == null || spec.getVolumes() == null || spec.getVolumes().isEmpty()) {
+            return List.of();
+        }
+        List<String> names = null;
+        for (Volume v : spec.getVolumes()) {
+            String claim = v.getPersistentVolumeClaim() != null
+                    ? String.valueOf(v.getPersistentVolumeClaim().getClaimName())
+                    : v.getEphemeral() != null ? podName + "-" + v.getName() : null;
+            if (claim != null) {
+                if (names == null) {
+                    names = new ArrayList<>(2);
+                }
+                names.add(claim);
+            }
+        }
+        return names == null ? List.of() : Collections.unmodifiableList(names);
     }
 
     private static List<HostPort> hostPortsOf(PodSpec spec) {

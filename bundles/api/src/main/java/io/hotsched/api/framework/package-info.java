@@ -18,7 +18,7 @@
  * version change. Interfaces the framework implements are {@code @ProviderType}.
  */
 @Export
-@Version("1.6.0")
+@Version("1.7.0")
 package io.hotsched.api.framework;
 
 import org.osgi.annotation.bundle.Export;

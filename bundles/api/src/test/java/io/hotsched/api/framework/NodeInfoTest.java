@@ -138,4 +138,53 @@ class NodeInfoTest {
         assertFalse(exists.matches(n.labels()));
         assertTrue(absent.matches(n.labels()));
     }
+
+    private static Pod withClaims(String name, String... claims) {
+        PodBuilder b = new PodBuilder()
+                .withNewMetadata()
+                .withName(name)
+                .withNamespace("ns")
+                .withUid(name)
+                .endMetadata()
+                .withNewSpec()
+                .endSpec();
+        for (String c : claims) {
+            b.editSpec()
+                    .addNewVolume()
+                    .withName("v-" + c)
+                    .withNewPersistentVolumeClaim()
+                    .withClaimName(c)
+                    .endPersistentVolumeClaim()
+                    .endVolume()
+                    .endSpec();
+        }
+        return b.build();
+    }
+
+    @Test
+    void claimsOfThePodsAreCountedByNamespaceAndName() {
+        NodeInfo n = new NodeInfo(
+                new NodeBuilder().withNewMetadata().withName("n").endMetadata().build());
+        Pod ephemeral = new PodBuilder(withClaims("web"))
+                .editSpec()
+                .addNewVolume()
+                .withName("scratch")
+                .withNewEphemeral()
+                .endEphemeral()
+                .endVolume()
+                .endSpec()
+                .build();
+        assertEquals(List.of("web-scratch"), PodInfo.of(ephemeral).claimNames());
+        n.addPod(PodInfo.of(withClaims("a", "data", "logs")));
+        n.addPod(PodInfo.of(withClaims("b", "data")));
+        n.addPod(PodInfo.of(ephemeral));
+        assertEquals(Map.of("ns/data", 2, "ns/logs", 1, "ns/web-scratch", 1), n.pvcRefCounts());
+        NodeInfo before = n.copy();
+        n.removePod("a");
+        n.removePod("web");
+        assertEquals(Map.of("ns/data", 1), n.pvcRefCounts());
+        assertEquals(Map.of("ns/data", 2, "ns/logs", 1, "ns/web-scratch", 1), before.pvcRefCounts());
+        n.removePod("b");
+        assertTrue(n.pvcRefCounts().isEmpty());
+    }
 }

@@ -2,15 +2,20 @@ package io.hotsched.core.cache;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
+import io.hotsched.api.framework.Listers;
+import io.hotsched.api.framework.ObjectKind;
+import io.hotsched.api.framework.ObjectLister;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The latest state of the other kinds the cluster connection follows (Namespace, Service,
- * ReplicaSet, NodeMetric ...), by kind and namespace/name, for plugins to look up.
+ * ReplicaSet, NodeMetric, the volume kinds ...), by kind and namespace/name, for plugins to look
+ * up, by kind name or through the typed {@link Listers}.
  */
-public final class ObjectStore {
+public final class ObjectStore implements Listers {
 
     public static final String NAMESPACE = "Namespace";
 
@@ -46,6 +51,52 @@ public final class ObjectStore {
         HasMetadata ns = namespaces == null ? null : namespaces.get(name);
         Map<String, String> labels = ns == null ? null : ns.getMetadata().getLabels();
         return labels == null ? Map.of() : labels;
+    }
+
+    @Override
+    public <T extends HasMetadata> ObjectLister<T> lister(ObjectKind<T> kind) {
+        return new KindLister<>(kind);
+    }
+
+    /** A typed view of one kind's objects; reads the store at each call. */
+    private final class KindLister<T extends HasMetadata> implements ObjectLister<T> {
+        private final ObjectKind<T> kind;
+
+        KindLister(ObjectKind<T> kind) {
+            this.kind = kind;
+        }
+
+        @Override
+        public T get(String namespace, String name) {
+            HasMetadata o = ObjectStore.this.get(kind.name(), kind.namespaced() ? namespace : null, name);
+            return o == null ? null : kind.cast(o);
+        }
+
+        @Override
+        public List<T> list() {
+            Map<String, HasMetadata> objects = byKind.get(kind.name());
+            if (objects == null) {
+                return List.of();
+            }
+            List<T> out = new ArrayList<>(objects.size());
+            objects.values().forEach(o -> out.add(kind.cast(o)));
+            return out;
+        }
+
+        @Override
+        public List<T> list(String namespace) {
+            Map<String, HasMetadata> objects = byKind.get(kind.name());
+            if (objects == null) {
+                return List.of();
+            }
+            List<T> out = new ArrayList<>();
+            for (HasMetadata o : objects.values()) {
+                if (namespace.equals(o.getMetadata().getNamespace())) {
+                    out.add(kind.cast(o));
+                }
+            }
+            return out;
+        }
     }
 
     private static String key(HasMetadata o) {

@@ -4,9 +4,8 @@ import java.util.List;
 
 /**
  * The plugins a profile gets when its configuration has no {@code plugins} section: upstream's v1
- * default MultiPoint list and weights, less the volume plugins (VolumeRestrictions,
- * NodeVolumeLimits, VolumeBinding, VolumeZone) and DynamicResources, which hotsched does not ship;
- * a profile that names them explicitly waits until a bundle provides them.
+ * default MultiPoint list and weights, in upstream's order, less DynamicResources, which hotsched
+ * does not ship yet; a profile that names it explicitly waits until a bundle provides it.
  */
 public final class DefaultPlugins {
 
@@ -19,6 +18,10 @@ public final class DefaultPlugins {
             PluginRef.of("NodeAffinity", 2),
             PluginRef.of("NodePorts"),
             PluginRef.of("NodeResourcesFit", 1),
+            PluginRef.of("VolumeRestrictions"),
+            PluginRef.of("NodeVolumeLimits"),
+            PluginRef.of("VolumeBinding"),
+            PluginRef.of("VolumeZone"),
             PluginRef.of("PodTopologySpread", 2),
             PluginRef.of("InterPodAffinity", 2),
             PluginRef.of("DefaultPreemption"),

@@ -10,6 +10,7 @@ import io.hotsched.api.framework.NodeToStatus;
 import io.hotsched.api.framework.PodInfo;
 import io.hotsched.api.framework.PostBindPlugin;
 import io.hotsched.api.framework.PostFilterResult;
+import io.hotsched.api.framework.PreBindPlugin;
 import io.hotsched.api.framework.PreEnqueuePlugin;
 import io.hotsched.api.framework.PreScorePlugin;
 import io.hotsched.api.framework.QueuedPodInfo;
@@ -315,10 +316,41 @@ public final class FrameworkImpl {
     }
 
     public Status runPreBind(CycleState state, PodInfo pod, String node) {
+        return runPreBind(state, pod, node, 0).status();
+    }
+
+    /**
+     * Where PreBind stands: done ({@link #waitingAt} -1, with the status of the first plugin that
+     * did not succeed, or success), or waiting for the plugin at {@link #waitingAt}, which returned
+     * {@link Code#WAIT} and is to be asked again.
+     */
+    public record PreBindOutcome(Status status, int waitingAt) {
+        public boolean waiting() {
+            return waitingAt >= 0;
+        }
+    }
+
+    /** The PreBind plugins from the one at {@code from} on (the earlier ones are done). */
+    public PreBindOutcome runPreBind(CycleState state, PodInfo pod, String node, int from) {
         return timed(
                 ExtensionPoint.PRE_BIND,
-                () -> each(slots.preBind, s -> calls.preBind(state, s, pod, node), PluginCall.PRE_BIND),
-                Status::code);
+                () -> {
+                    for (int i = from; i < slots.preBind.size(); i++) {
+                        Slot<PreBindPlugin> s = slots.preBind.get(i);
+                        Outcome<Status> o = calls.preBind(state, s, pod, node);
+                        if (!o.failed() && o.value() != null && o.value().code() == Code.WAIT) {
+                            return new PreBindOutcome(o.value(), i);
+                        }
+                        Status st = o.failed()
+                                ? o.failure()
+                                : GuardedCall.interpret(PluginCall.PRE_BIND, s.name(), o.value());
+                        if (!st.isSuccess()) {
+                            return new PreBindOutcome(st, -1);
+                        }
+                    }
+                    return new PreBindOutcome(Status.SUCCESS, -1);
+                },
+                o -> o.status().code());
     }
 
     /** The Bind plugins until one does not skip; {@link Status#SKIP} when all skip. */

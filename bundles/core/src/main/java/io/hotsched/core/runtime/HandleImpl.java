@@ -5,6 +5,7 @@ import io.hotsched.api.framework.ClusterClient;
 import io.hotsched.api.framework.CycleState;
 import io.hotsched.api.framework.Extender;
 import io.hotsched.api.framework.Handle;
+import io.hotsched.api.framework.Listers;
 import io.hotsched.api.framework.NodeInfo;
 import io.hotsched.api.framework.NodeInfoLister;
 import io.hotsched.api.framework.Parallelizer;
@@ -51,6 +52,11 @@ final class HandleImpl implements Handle {
     @Override
     public HasMetadata object(String kind, String namespace, String name) {
         return services.objects().get(kind, namespace, name);
+    }
+
+    @Override
+    public Listers listers() {
+        return services.objects();
     }
 
     @Override

@@ -25,6 +25,9 @@ public final class Snapshot implements NodeInfoLister {
     private final NodeSubset withAffinity = new NodeSubset();
 
     private final NodeSubset withAntiAffinity = new NodeSubset();
+    /** How many pods of the snapshot use each claim, by namespace/name: only nodes with claims touch it. */
+    private final Map<String, Integer> usedClaims = new HashMap<>();
+
     private final List<NodeInfo> view = new AbstractList<>() {
         @Override
         public NodeInfo get(int i) {
@@ -77,7 +80,9 @@ public final class Snapshot implements NodeInfoLister {
         this.generation = gen;
         withAffinity.clear();
         withAntiAffinity.clear();
+        usedClaims.clear();
         for (int i = 0; i < n.length; i++) {
+            countClaims(n[i], 1);
             withAffinity.set(i, !n[i].podsWithAffinity().isEmpty());
             withAntiAffinity.set(i, !n[i].podsWithRequiredAntiAffinity().isEmpty());
         }
@@ -91,6 +96,16 @@ public final class Snapshot implements NodeInfoLister {
     @Override
     public List<NodeInfo> havePodsWithRequiredAntiAffinityList() {
         return withAntiAffinity.list();
+    }
+
+    @Override
+    public boolean isPVCUsedByPods(String key) {
+        return usedClaims.containsKey(key);
+    }
+
+    private void countClaims(NodeInfo node, int sign) {
+        node.pvcRefCounts()
+                .forEach((claim, count) -> usedClaims.merge(claim, sign * count, (a, b) -> a + b == 0 ? null : a + b));
     }
 
     /** Which of the snapshot's nodes belong (by index), and their list, made when asked after a change. */
@@ -130,6 +145,8 @@ public final class Snapshot implements NodeInfoLister {
         if (i == null) {
             throw new IllegalArgumentException("node " + node.name() + " is not in the snapshot");
         }
+        countClaims(nodes[i], -1);
+        countClaims(node, 1);
         nodes[i] = node;
         this.generation = Math.max(this.generation, gen);
         withAffinity.set(i, !node.podsWithAffinity().isEmpty());

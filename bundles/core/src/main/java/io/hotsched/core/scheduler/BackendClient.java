@@ -1,5 +1,6 @@
 package io.hotsched.core.scheduler;
 
+import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.hotsched.api.cluster.ClusterBackend;
 import io.hotsched.api.framework.ClusterClient;
@@ -49,5 +50,10 @@ final class BackendClient implements ClusterClient {
     @Override
     public void recordEvent(PodInfo pod, String type, String reason, String message) {
         backend().recordEvent(pod.pod(), type, reason, message);
+    }
+
+    @Override
+    public <T extends HasMetadata> T update(T object) {
+        return backend().update(object);
     }
 }

@@ -14,6 +14,8 @@ import io.hotsched.core.runtime.FrameworkImpl;
 import io.hotsched.core.runtime.PluginInstance;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -22,6 +24,11 @@ import org.slf4j.LoggerFactory;
  * The binding cycle of a pod Permit allowed, on a binding slot: PreBind, Bind (a binder extender
  * instead of the Bind plugins, as upstream), then the pod is bound in the cache, and PostBind. A
  * failure unreserves and forgets the pod and sends it back to the queue.
+ *
+ * <p>A PreBind plugin that returns {@link io.hotsched.api.framework.Code#WAIT} has started work
+ * that others finish (VolumeBinding waits for the PersistentVolume controller): the cycle gives its
+ * slot back and asks that plugin again {@value #PRE_BIND_RECHECK_MILLIS} ms later, on a slot,
+ * until it answers otherwise; no thread is held while it waits.
  *
  * <p>A PreBind, Bind or PostBind call past its time-out is given up by the watchdog ({@link
  * #giveUp}), as upstream cancels the binding's context: its slot is given back, so that many hanging
@@ -34,6 +41,8 @@ final class BindingCycle {
     private static final int OPEN = 0;
     private static final int BOUND = 1;
     private static final int FAILED = 2;
+    /** How long a waiting PreBind plugin is left before it is asked again (upstream polls once a second). */
+    static final long PRE_BIND_RECHECK_MILLIS = 1000;
 
     /** One pod's binding cycle in progress. */
     private record Binding(
@@ -50,6 +59,7 @@ final class BindingCycle {
     private final Reporter reporter;
     private final PluginFaults faults;
     private final Leadership leadership;
+    private final ScheduledExecutorService timer;
     private final Map<Attempt, Binding> inProgress = new ConcurrentHashMap<>();
 
     BindingCycle(
@@ -59,7 +69,8 @@ final class BindingCycle {
             FailureHandler failures,
             Reporter reporter,
             PluginFaults faults,
-            Leadership leadership) {
+            Leadership leadership,
+            ScheduledExecutorService timer) {
         this.cache = cache;
         this.queue = queue;
         this.slots = slots;
@@ -67,6 +78,7 @@ final class BindingCycle {
         this.reporter = reporter;
         this.faults = faults;
         this.leadership = leadership;
+        this.timer = timer;
     }
 
     /** Binds the assumed pod on a binding slot once Permit has decided; a waiting pod holds no slot. */
@@ -79,16 +91,37 @@ final class BindingCycle {
         Binding b = new Binding(fw, state, qp, assumed, host, new AtomicInteger());
         attempt.startBinding();
         inProgress.put(attempt, b);
+        step(b, 0, permit);
+    }
+
+    /**
+     * The cycle from the PreBind plugin at {@code from} on; it ends here unless that plugin or a
+     * later one waits, in which case the next step is scheduled and the cycle stays open.
+     */
+    private void step(Binding b, int from, Status permit) {
+        Attempt attempt = Attempt.of(b.state());
+        FrameworkImpl fw = b.fw();
+        PodInfo assumed = b.assumed();
+        boolean waiting = false;
         try {
             Status st = permit;
             if (st.isSuccess()) {
-                st = fw.runPreBind(state, assumed, host);
+                FrameworkImpl.PreBindOutcome o = fw.runPreBind(b.state(), assumed, b.host(), from);
+                if (o.waiting() && !attempt.givenUp()) {
+                    waiting = true;
+                    timer.schedule(
+                            () -> slots.execute(() -> step(b, o.waitingAt(), Status.SUCCESS)),
+                            PRE_BIND_RECHECK_MILLIS,
+                            TimeUnit.MILLISECONDS);
+                    return;
+                }
+                st = o.status();
             }
             if (st.isSuccess() && !leadership.leading()) {
                 st = Status.error("leadership lost before binding; the new leader schedules this pod");
             }
             if (st.isSuccess() && !attempt.givenUp()) {
-                st = bind(fw, state, assumed, host);
+                st = bind(fw, b.state(), assumed, b.host());
             }
             if (!st.isSuccess()) {
                 if (b.decide(FAILED)) {
@@ -101,22 +134,25 @@ final class BindingCycle {
             }
             cache.finishBinding(assumed);
             queue.nominator().delete(assumed.uid());
-            queue.done(qp);
+            queue.done(b.qp());
             reporter.attemptDone(attempt, SchedulerMetrics.SCHEDULED, fw.profileName());
-            reporter.event(assumed, "Normal", "Scheduled", "Successfully assigned " + assumed.key() + " to " + host);
-            fw.runPostBind(state, assumed, host);
+            reporter.event(
+                    assumed, "Normal", "Scheduled", "Successfully assigned " + assumed.key() + " to " + b.host());
+            fw.runPostBind(b.state(), assumed, b.host());
         } catch (RuntimeException e) {
             LOG.error("Binding pod {} failed unexpectedly", assumed.key(), e);
             if (b.decide(FAILED)) {
                 fail(b, Status.error(e));
             }
         } finally {
-            inProgress.remove(attempt);
-            if (attempt.endBinding()) {
-                // a binding given up on had its fault counted then
-                faults.settle(fw, state);
+            if (!waiting) {
+                inProgress.remove(attempt);
+                if (attempt.endBinding()) {
+                    // a binding given up on had its fault counted then
+                    faults.settle(fw, b.state());
+                }
+                fw.unpin();
             }
-            fw.unpin();
         }
     }
 

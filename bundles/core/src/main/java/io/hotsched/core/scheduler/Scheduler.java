@@ -104,7 +104,8 @@ public final class Scheduler implements AutoCloseable {
         Reporter reporter = new Reporter(explanations, clock, metrics, statusWriter, () -> backend);
         this.events = new EventHandlers(cache, queue, profiles, objects, leadership, reporter);
         FailureHandler failures = new FailureHandler(queue, reporter);
-        BindingCycle binding = new BindingCycle(cache, queue, binders, failures, reporter, faults, leadership);
+        BindingCycle binding =
+                new BindingCycle(cache, queue, binders, failures, reporter, faults, leadership, housekeeping);
         this.cycle = new SchedulingCycle(profiles, cache, queue, binding, failures, reporter, faults, metrics);
         this.watchdog = new Watchdog(
                 callWatch,

@@ -1,9 +1,11 @@
 package io.hotsched.core.cache;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.fabric8.kubernetes.api.model.AffinityBuilder;
 import io.fabric8.kubernetes.api.model.ContainerImage;
@@ -47,6 +49,29 @@ class ClusterCacheTest {
         assertNotSame(n2, s.get("n2"));
         assertEquals(1000, s.get("n2").requested().milliCpu());
         assertEquals(0, n2.requested().milliCpu(), "the old copy is untouched");
+    }
+
+    @Test
+    void theSnapshotKnowsWhichClaimsPodsUseAsNodesChange() {
+        cache.addOrUpdateNode(Nodes.node("n1").cpu("4").build());
+        cache.addOrUpdateNode(Nodes.node("n2").cpu("4").build());
+        PodInfo a = Pods.pod("a").node("n1").claim("data").info();
+        cache.addOrUpdatePod(a);
+        cache.addOrUpdatePod(
+                Pods.pod("b").node("n2").claim("data").claim("logs").info());
+        Snapshot s = new Snapshot();
+        cache.updateSnapshot(s);
+        assertTrue(s.isPVCUsedByPods("default/data"));
+        assertTrue(s.isPVCUsedByPods("default/logs"));
+        assertFalse(s.isPVCUsedByPods("other/data"));
+
+        cache.removePod(Pods.pod("b").node("n2").claim("data").claim("logs").info());
+        cache.updateSnapshot(s);
+        assertTrue(s.isPVCUsedByPods("default/data"), "still used by a on n1");
+        assertFalse(s.isPVCUsedByPods("default/logs"));
+        cache.removePod(a);
+        cache.updateSnapshot(s);
+        assertFalse(s.isPVCUsedByPods("default/data"));
     }
 
     @Test

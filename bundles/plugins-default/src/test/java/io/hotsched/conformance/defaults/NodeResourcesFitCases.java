@@ -5,7 +5,7 @@ import io.hotsched.api.framework.PodInfo;
 import io.hotsched.conformance.runner.Check;
 import io.hotsched.conformance.runner.ConformanceRunner;
 import io.hotsched.core.runtime.PluginArgsImpl;
-import io.hotsched.plugins.defaults.noderesourcesfit.BrokenLinear;
+import io.hotsched.plugins.defaults.helper.BrokenLinear;
 import io.hotsched.plugins.defaults.noderesourcesfit.InsufficientResource;
 import io.hotsched.plugins.defaults.noderesourcesfit.NodeResourcesFit;
 import io.hotsched.testing.FakeHandle;

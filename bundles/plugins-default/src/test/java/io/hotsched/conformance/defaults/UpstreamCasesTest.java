@@ -3,6 +3,7 @@ package io.hotsched.conformance.defaults;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.hotsched.conformance.runner.BundleCases;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** kube-scheduler's test tables (conformance data) through this bundle's plugins, as packaged. */
@@ -11,6 +12,14 @@ class UpstreamCasesTest {
     @Test
     void everyCaseOfTheDefaultPluginsPassesOrDivergesOnPurpose() throws Exception {
         BundleCases.Summary s = BundleCases.check(getClass().getClassLoader(), DefaultPluginCases.byPlugin());
-        assertTrue(s.plugins().contains("NodeResourcesFit") && s.plugins().contains("DefaultPreemption"), s::toString);
+        assertTrue(
+                s.plugins()
+                        .containsAll(List.of(
+                                "NodeResourcesFit",
+                                "DefaultPreemption",
+                                "VolumeZone",
+                                "VolumeRestrictions",
+                                "NodeVolumeLimits")),
+                s::toString);
     }
 }

@@ -17,6 +17,7 @@ import io.hotsched.api.framework.FilterPlugin;
 import io.hotsched.api.framework.ImageStateSummary;
 import io.hotsched.api.framework.NodeInfo;
 import io.hotsched.api.framework.NodeScores;
+import io.hotsched.api.framework.ObjectKind;
 import io.hotsched.api.framework.Plugin;
 import io.hotsched.api.framework.PluginFactory;
 import io.hotsched.api.framework.PodInfo;
@@ -65,20 +66,7 @@ public final class ConformanceRunner {
             handle.setNamespaceLabels(ns.path("metadata").path("name").asText(), labels);
         }
         for (JsonNode o : in.path("otherObjects")) {
-            Class<? extends HasMetadata> type = switch (o.path("kind").asText()) {
-                case "Service" -> Service.class;
-                case "ReplicationController" -> ReplicationController.class;
-                case "ReplicaSet" -> ReplicaSet.class;
-                case "StatefulSet" -> StatefulSet.class;
-                default ->
-                    throw new IllegalArgumentException(
-                            "otherObjects: kind " + o.path("kind") + " is not read by the runner");
-            };
-            HasMetadata obj = JSON.treeToValue(o, type);
-            if (obj.getMetadata() == null) {
-                obj.setMetadata(new ObjectMeta());
-            }
-            handle.addObject(obj);
+            handle.addObject(object(o));
         }
         Plugin plugin;
         try {
@@ -104,6 +92,7 @@ public final class ConformanceRunner {
             case "less" -> less(plugin, in, want);
             case "bind" -> bind(plugin, in, want, handle);
             case "helper" -> Helpers.run(plugin.name(), c);
+            case "queueingHint" -> HintCases.run(plugin, in, want);
             default -> Check.fail("case kind '" + c.path("kind").asText() + "' is not run for plugin " + plugin.name());
         }
     }
@@ -234,6 +223,30 @@ public final class ConformanceRunner {
     }
 
     // ---- inputs ----------------------------------------------------------------------------------
+
+    /** An object of a kind the runner reads: the kinds selectors and listers serve. */
+    public static HasMetadata object(JsonNode o) {
+        String kind = o.path("kind").asText();
+        ObjectKind<?> listed = ObjectKind.listed(kind);
+        Class<? extends HasMetadata> type = listed != null
+                ? listed.type()
+                : switch (kind) {
+                    case "Service" -> Service.class;
+                    case "ReplicationController" -> ReplicationController.class;
+                    case "ReplicaSet" -> ReplicaSet.class;
+                    case "StatefulSet" -> StatefulSet.class;
+                    case "Pod" -> Pod.class;
+                    case "Node" -> Node.class;
+                    default ->
+                        throw new IllegalArgumentException(
+                                "otherObjects: kind " + o.path("kind") + " is not read by the runner");
+                };
+        HasMetadata obj = JSON.treeToValue(o, type);
+        if (obj.getMetadata() == null) {
+            obj.setMetadata(new ObjectMeta());
+        }
+        return obj;
+    }
 
     @SuppressWarnings("unchecked")
     public static Map<String, Object> args(JsonNode in) {

@@ -19,10 +19,12 @@ import io.hotsched.api.framework.Resource;
 import io.hotsched.api.framework.ScorePlugin;
 import io.hotsched.api.framework.StateKey;
 import io.hotsched.api.framework.Status;
+import io.hotsched.plugins.defaults.helper.BrokenLinear;
 import io.hotsched.plugins.defaults.helper.LabelValidation;
 import io.hotsched.plugins.defaults.helper.ResourceAllocation;
 import io.hotsched.plugins.defaults.helper.ResourceSpec;
 import io.hotsched.plugins.defaults.helper.States;
+import io.hotsched.plugins.defaults.helper.UtilizationShape;
 import java.util.List;
 import java.util.Set;
 
@@ -37,8 +39,6 @@ public final class NodeResourcesFit
     public static final String LEAST_ALLOCATED = "LeastAllocated";
     public static final String MOST_ALLOCATED = "MostAllocated";
     public static final String REQUESTED_TO_CAPACITY_RATIO = "RequestedToCapacityRatio";
-    /** Shape scores are 0..10 in the args, scaled to node scores 0..100. */
-    static final long MAX_CUSTOM_PRIORITY_SCORE = 10;
 
     /** NodeResourcesFitArgs (v1). */
     public static final class Args {
@@ -56,11 +56,8 @@ public final class NodeResourcesFit
 
     /** RequestedToCapacityRatioParam (v1). */
     public static final class RequestedToCapacityRatioArgs {
-        public List<UtilizationShapePoint> shape;
+        public List<UtilizationShape.Point> shape;
     }
-
-    /** UtilizationShapePoint (v1). */
-    public record UtilizationShapePoint(long utilization, long score) {}
 
     static NodeResourcesFit create(PluginArgs args, Handle handle) throws InvalidArgsException {
         Args a = args.as(Args.class);
@@ -102,35 +99,8 @@ public final class NodeResourcesFit
     }
 
     private static BrokenLinear shape(RequestedToCapacityRatioArgs ratio) throws InvalidArgsException {
-        String field = "scoringStrategy.requestedToCapacityRatio.shape";
-        if (ratio == null || ratio.shape == null || ratio.shape.isEmpty()) {
-            throw new InvalidArgsException(field, "Required value: at least one point");
-        }
-        List<UtilizationShapePoint> shape = ratio.shape;
-        long[] xs = new long[shape.size()];
-        long[] ys = new long[shape.size()];
-        for (int i = 0; i < shape.size(); i++) {
-            UtilizationShapePoint p = shape.get(i);
-            if (p.utilization() < 0 || p.utilization() > 100) {
-                throw new InvalidArgsException(
-                        field + "[" + i + "].utilization", p.utilization(), "must be in the range [0, 100]");
-            }
-            if (i > 0 && p.utilization() <= xs[i - 1]) {
-                throw new InvalidArgsException(
-                        field + "[" + i + "].utilization",
-                        p.utilization(),
-                        "utilization values must be sorted in increasing order");
-            }
-            if (p.score() < 0 || p.score() > MAX_CUSTOM_PRIORITY_SCORE) {
-                throw new InvalidArgsException(
-                        field + "[" + i + "].score",
-                        p.score(),
-                        "must be in the range [0, " + MAX_CUSTOM_PRIORITY_SCORE + "]");
-            }
-            xs[i] = p.utilization();
-            ys[i] = p.score() * (100 / MAX_CUSTOM_PRIORITY_SCORE);
-        }
-        return new BrokenLinear(xs, ys);
+        return UtilizationShape.parse(
+                ratio == null ? null : ratio.shape, "scoringStrategy.requestedToCapacityRatio.shape");
     }
 
     /** The pod's requests for filtering, computed once per cycle. */

@@ -1,5 +1,7 @@
 package io.hotsched.plugins.defaults.noderesourcesfit;
 
+import io.hotsched.plugins.defaults.helper.BrokenLinear;
+
 /**
  * Utilization of each resource mapped through the configured shape; resources scoring 0 are left
  * out; the weighted mean is rounded half away from zero.

@@ -1,4 +1,4 @@
-package io.hotsched.plugins.defaults.noderesourcesfit;
+package io.hotsched.plugins.defaults.helper;
 
 /**
  * A piecewise-linear function through points (x ascending), flat before the first and after the
