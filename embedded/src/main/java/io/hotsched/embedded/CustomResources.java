@@ -115,9 +115,19 @@ final class CustomResources {
         if (body == null || !body.isObject() || "Table".equals(body.path("kind").asText())) {
             return answer;
         }
-        ObjectNode table = PrinterColumns.table(body, t.version().columns(), java.time.Instant.now());
+        ObjectNode table = rows(request.getPath()).apply(body);
         return StatusJson.json(JSON.writeValueAsString(table))
                 .setHeader("Content-Type", "application/json;as=Table;v=v1;g=meta.k8s.io");
+    }
+
+    /** The Table of one object of the custom kind {@code path} watches, or null when no definition serves it. */
+    java.util.function.Function<JsonNode, ObjectNode> rows(String path) {
+        Target t = target(path);
+        if (t == null || t.subresource() != null) {
+            return null;
+        }
+        List<CustomResourceDefinitions.Column> columns = t.version().columns();
+        return object -> PrinterColumns.table(object, columns, java.time.Instant.now());
     }
 
     /** The custom resource a {@code .../scale} path is for, when its version has the subresource; else null. */

@@ -126,6 +126,7 @@ final class SchedulerDispatcher extends KubernetesCrudDispatcher {
         this.log = new EventLog(eventLogCapacity);
         this.store = new StoreView(this, map);
         this.watches = new Watches(store, log, bookmarkMillis);
+        watches.rows(customResources::rows);
         this.pages = new ListPages(store, log);
         java.util.concurrent.locks.Lock write = storeWriteLock();
         crds.forEach(c -> customGroups.add(c.getGroup()));
@@ -136,7 +137,11 @@ final class SchedulerDispatcher extends KubernetesCrudDispatcher {
         this.writes =
                 new Writes(admission, store, super::dispatch, write != null ? new AdmittedCreate(this, write) : null);
         this.statusWrites = write != null ? new StatusWrites(this::handleGet, this::handleUpdate, write) : null;
-        this.apply = new ServerSideApply(store, writes::writeManaged);
+        // an apply's result is a write like any other: a custom resource's schema and a definition's checks apply
+        this.apply = new ServerSideApply(store, applied -> {
+            CustomResources.Outcome custom = customResources.intercept(applied);
+            return custom.answer() != null ? custom.answer() : writes.writeManaged(custom.request());
+        });
     }
 
     /** The stored JSON of the object at {@code path}, or null. */

@@ -15,16 +15,21 @@ final class TableEvents {
 
     private static final ObjectMapper JSON = JsonMapper.builder().build();
 
-    private final String path;
+    private final java.util.function.Function<JsonNode, ObjectNode> table;
     private boolean headed;
 
     /** @param path the watch's path, which names the collection */
     TableEvents(String path) {
-        this.path = path;
+        this(object -> Tables.of(path, object, Instant.now()));
+    }
+
+    /** @param table the Table of one object */
+    TableEvents(java.util.function.Function<JsonNode, ObjectNode> table) {
+        this.table = table;
     }
 
     synchronized String row(JsonNode object) {
-        ObjectNode t = Tables.of(path, object, Instant.now());
+        ObjectNode t = table.apply(object);
         if (headed) {
             t.putArray("columnDefinitions");
         }

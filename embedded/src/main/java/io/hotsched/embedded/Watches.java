@@ -8,6 +8,8 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.locks.Lock;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
 
 /**
  * The open watches, and how a watch starts, as kube-apiserver starts one: without a resource
@@ -29,6 +31,10 @@ final class Watches {
     private final Map<String, List<Watch>> open = new ConcurrentHashMap<>();
 
     private final long bookmarkMillis;
+
+    /** The Table rows of a path's objects when {@link Tables} does not print them (custom resources'), or null. */
+    private volatile java.util.function.Function<String, java.util.function.Function<JsonNode, ObjectNode>> rows =
+            path -> null;
 
     Watches(StoreView store, EventLog log, long bookmarkMillis) {
         this.store = store;
@@ -53,8 +59,11 @@ final class Watches {
         if (invalid != null) {
             return invalid;
         }
-        TableEvents table =
-                Tables.wanted(request.getHeader("Accept")) && Tables.served(path) ? new TableEvents(path) : null;
+        TableEvents table = null;
+        if (Tables.wanted(request.getHeader("Accept"))) {
+            java.util.function.Function<JsonNode, ObjectNode> custom = Tables.served(path) ? null : rows.apply(path);
+            table = Tables.served(path) ? new TableEvents(path) : custom != null ? new TableEvents(custom) : null;
+        }
         Watch w = new Watch(
                 this,
                 store.collection(path),
@@ -89,6 +98,11 @@ final class Watches {
             lock.unlock();
         }
         return w.answer();
+    }
+
+    /** How watches of Tables print the objects of paths {@link Tables} does not know ({@link CustomResources}). */
+    void rows(java.util.function.Function<String, java.util.function.Function<JsonNode, ObjectNode>> f) {
+        rows = f;
     }
 
     /** Sends {@code e} to the watches that see it (on the store's write path). */

@@ -95,6 +95,12 @@ class CustomResourceDefinitionsTest {
         return r;
     }
 
+    /** Asserts kubectl failed and said {@code message}. */
+    private static void refused(Kubectl.Run r, String message) {
+        assertEquals(1, r.exit(), r.out());
+        assertTrue(r.out().contains(message), r.out());
+    }
+
     /** The words of each line of a kubectl table. */
     private static List<List<String>> table(String out) {
         return out.strip().lines().map(l -> List.of(l.trim().split("\\s+"))).toList();
@@ -196,6 +202,25 @@ class CustomResourceDefinitionsTest {
     }
 
     @Test
+    void getWatchPrintsTheColumnsOfChangedObjects() throws Exception {
+        cli.withInput(
+                        "apiVersion: test.hotsched.io/v1\nkind: Gang\nmetadata: {name: watched}\n"
+                                + "spec: {members: 1, queue: batch}\n",
+                        "apply",
+                        "-f",
+                        "-")
+                .ok();
+        try (Kubectl.Running k = cli.started("get", "gangs", "watched", "-w")) {
+            k.line(l -> l.startsWith("NAME") && l.contains("MEMBERS"));
+            k.line(l -> l.startsWith("watched "));
+            cli.run("patch", "gang", "watched", "--type=merge", "-p", "{\"spec\":{\"members\":7}}")
+                    .ok();
+            String changed = k.line(l -> l.startsWith("watched ") && l.contains(" 7 "));
+            assertEquals("7", table(changed).get(0).get(1), changed);
+        }
+    }
+
+    @Test
     void kubectlScaleWritesTheReplicasPathAndTheScaleReadsTheDefinitionsPaths() throws Exception {
         cli.withInput(
                         "apiVersion: test.hotsched.io/v1\nkind: Gang\nmetadata: {name: scaled}\n"
@@ -268,6 +293,24 @@ class CustomResourceDefinitionsTest {
                 get("/apis/test.hotsched.io/v1/namespaces/default/gangs/pruned").path("spec");
         assertFalse(spec.has("size"), spec.toString());
         assertEquals(1, spec.path("members").asInt(), spec.toString());
+    }
+
+    @Test
+    void aServerSideApplyIsValidatedByTheSchemaToo() throws Exception {
+        String gang = "apiVersion: test.hotsched.io/v1\nkind: Gang\nmetadata: {name: applied}\nspec: {queue: QUEUE}\n";
+        refused(
+                cli.withInput(gang.replace("QUEUE", "later"), "apply", "--server-side", "-f", "-"),
+                "The Gang \"applied\" is invalid: spec.queue: Unsupported value: \"later\": supported values:"
+                        + " \"batch\", \"online\"");
+        cli.withInput(gang.replace("QUEUE", "online"), "apply", "--server-side", "-f", "-")
+                .ok();
+        // the schema's default, as for any other write
+        assertEquals(
+                1,
+                get("/apis/test.hotsched.io/v1/namespaces/default/gangs/applied")
+                        .path("spec")
+                        .path("members")
+                        .asInt());
     }
 
     @Test

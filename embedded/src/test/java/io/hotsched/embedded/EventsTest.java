@@ -121,6 +121,21 @@ class EventsTest {
     }
 
     @Test
+    void getEventsWatchPrintsNewEventsWithTheirColumns() throws Exception {
+        Pod late = pod("late");
+        schedulerEvent(late, "Warning", "FailedScheduling", "0/1 nodes are available: late.");
+        try (Kubectl.Running k = cli.started("get", "events", "-w", "--field-selector", "involvedObject.name=late")) {
+            assertTrue(k.line(l -> !l.isBlank()).startsWith("LAST SEEN"));
+            assertTrue(k.line(l -> l.contains("pod/late")).contains("FailedScheduling"));
+            // another pod's event first: the watch's field selector leaves it out
+            schedulerEvent(pod("other"), "Normal", "Scheduled", "Successfully assigned default/other to node-e");
+            schedulerEvent(late, "Normal", "Scheduled", "Successfully assigned default/late to node-e");
+            String row = k.line(l -> l.contains("Scheduled"));
+            assertTrue(row.contains("pod/late") && row.contains("Successfully assigned default/late"), row);
+        }
+    }
+
+    @Test
     void anEventOfTheNewerApiIsACoreEventToo() throws Exception {
         io.fabric8.kubernetes.api.model.events.v1.Event written = newer().resource(
                         new io.fabric8.kubernetes.api.model.events.v1.EventBuilder()
