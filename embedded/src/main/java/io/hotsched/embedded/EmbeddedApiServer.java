@@ -119,6 +119,11 @@ public final class EmbeddedApiServer implements AutoCloseable {
         return dispatcher.openWatches();
     }
 
+    /** Waits until the number of open watches satisfies {@code test}, at most {@code millis}; whether it does. */
+    boolean awaitOpenWatches(java.util.function.IntPredicate test, long millis) throws InterruptedException {
+        return dispatcher.awaitOpenWatches(test, millis);
+    }
+
     /** How many named look-ups the store's index answered. */
     public long indexHits() {
         return dispatcher.indexHits.get();

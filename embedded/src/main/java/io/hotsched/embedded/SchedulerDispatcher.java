@@ -201,6 +201,11 @@ final class SchedulerDispatcher extends KubernetesCrudDispatcher {
         return watches.size();
     }
 
+    /** Waits until the number of open watches satisfies {@code test}, at most {@code millis}; whether it does. */
+    boolean awaitOpenWatches(java.util.function.IntPredicate test, long millis) throws InterruptedException {
+        return watches.awaitSize(test, millis);
+    }
+
     @Override
     public java.util.Map.Entry<AttributeSet, String> findResource(AttributeSet query) {
         List<AttributeSet> candidates = indexed ? index.candidates(query) : null;

@@ -97,6 +97,7 @@ final class Watches {
         } finally {
             lock.unlock();
         }
+        changed();
         return w.answer();
     }
 
@@ -135,11 +136,32 @@ final class Watches {
         if (watching != null) {
             watching.remove(w);
         }
+        changed();
     }
 
     /** The watches open now. */
     int size() {
         return open.values().stream().mapToInt(List::size).sum();
+    }
+
+    private synchronized void changed() {
+        notifyAll();
+    }
+
+    /**
+     * Waits, at most {@code millis}, until the number of open watches satisfies {@code test}
+     * (woken by each watch opened or removed); whether it does.
+     */
+    synchronized boolean awaitSize(java.util.function.IntPredicate test, long millis) throws InterruptedException {
+        long deadline = System.currentTimeMillis() + millis;
+        while (!test.test(size())) {
+            long left = deadline - System.currentTimeMillis();
+            if (left <= 0) {
+                return false;
+            }
+            wait(left);
+        }
+        return true;
     }
 
     private static String plural(AttributeSet key) {

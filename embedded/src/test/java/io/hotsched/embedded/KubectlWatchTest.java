@@ -44,11 +44,9 @@ class KubectlWatchTest {
 
     /** Waits until more than {@code before} watches are open: kubectl's has started. */
     private static void watching(int before) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (API.server().openWatches() <= before && System.nanoTime() < deadline) {
-            Thread.sleep(20);
-        }
-        assertTrue(API.server().openWatches() > before, "kubectl opened no watch within 30 s");
+        assertTrue(
+                API.server().awaitOpenWatches(n -> n > before, TimeUnit.SECONDS.toMillis(30)),
+                "kubectl opened no watch within 30 s");
     }
 
     @Test

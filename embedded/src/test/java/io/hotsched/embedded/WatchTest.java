@@ -200,11 +200,8 @@ class WatchTest {
             EventStream w = EventStream.open(own.url(), "/api/v1/namespaces/leaving/pods?watch=true");
             assertEquals(1, own.openWatches());
             w.close();
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-            while (own.openWatches() > 0 && System.nanoTime() < deadline) {
-                Thread.sleep(20);
-            }
-            assertEquals(0, own.openWatches(), "the server let go of the watch");
+            assertTrue(
+                    own.awaitOpenWatches(n -> n == 0, TimeUnit.SECONDS.toMillis(10)), "the server let go of the watch");
         }
     }
 
