@@ -5,6 +5,7 @@ import static org.junit.Assert.assertTrue;
 
 import io.hotsched.itest.plugins.ItestFaulty;
 import java.io.IOException;
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
@@ -69,7 +70,7 @@ public class FaultyPluginsUnderLoadIT extends KubeClusterSupport {
     /** {@code count} pods named {@code prefix}0.. for the faulty profile. */
     private void faultyPods(String prefix, int count) throws Exception {
         try (PodLoad one = new PodLoad(client, "load", prefix, count, 50, "faulty-scheduler")) {
-            await(prefix + " created", one::done);
+            await(prefix + " created", Duration.ofSeconds(count / 50 + 20), one::done);
             one.check();
         }
     }
@@ -146,7 +147,7 @@ public class FaultyPluginsUnderLoadIT extends KubeClusterSupport {
                     "it serves again once the call returns",
                     () -> pluginsState(ItestFaulty.NAME, "0.1.0.SNAPSHOT").equals("active"));
 
-            await("all pods created", load::done);
+            await("all pods created", Duration.ofSeconds(PODS / 100 + 20), load::done);
             load.check();
             await(
                     "every pod of the healthy profile bound",

@@ -100,7 +100,7 @@ public class ShellSwapIT extends KubeClusterSupport {
                     () -> ("1.0." + UPDATES).equals(servingVersion(ItestVersion.NAME)));
             long oneServes = System.nanoTime();
 
-            await("all pods created", load::done);
+            await("all pods created", Duration.ofSeconds(PODS / 100 + 20), load::done);
             load.check();
             await("every pod bound", () -> recorder.bound() == PODS);
             long wrong = swaps.decidedByOlder(

@@ -6,6 +6,7 @@ import static org.junit.Assert.assertTrue;
 import io.hotsched.itest.plugins.ItestVersion;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
@@ -70,7 +71,7 @@ public class SideBySideRollbackIT extends KubeClusterSupport {
             assertEquals("sched:plugins, 1.0.0", "active", pluginsState(ItestVersion.NAME, "1.0.0"));
             assertEquals("version 2 is gone from sched:plugins", "", pluginsState(ItestVersion.NAME, "2.0.0"));
 
-            await("all pods created", load::done);
+            await("all pods created", Duration.ofSeconds(PODS / 100 + 20), load::done);
             load.check();
             await("every pod bound", () -> recorder.bound() == PODS);
             sampler.shutdown();
