@@ -40,6 +40,7 @@ public final class FakeHandle implements Handle {
     private final Map<String, Map<String, String>> namespaceLabels = new ConcurrentHashMap<>();
     private final Map<String, List<HasMetadata>> objects = new ConcurrentHashMap<>();
     private final InMemoryListers listers = new InMemoryListers();
+    private final InMemoryReservations reservations = new InMemoryReservations();
 
     /**
      * Records binds, patches, deletions, events and updates; binds can be made to fail. An update
@@ -185,6 +186,12 @@ public final class FakeHandle implements Handle {
             listers.put(object);
         }
         return this;
+    }
+
+    /** The plugins' records, one set for every plugin instance made with this handle. */
+    @Override
+    public InMemoryReservations reservations() {
+        return reservations;
     }
 
     /** The listers {@link #listers()} reads, to put and remove objects in them directly. */

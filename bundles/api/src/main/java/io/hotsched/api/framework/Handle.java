@@ -83,6 +83,14 @@ public interface Handle {
     Listers listers();
 
     /**
+     * What the instances of each plugin reserved for the pods assumed now, shared by every
+     * instance of a plugin (other versions, other profiles); see {@link Reservations}.
+     *
+     * @since 1.8
+     */
+    Reservations reservations();
+
+    /**
      * The configuration's extenders, in the order upstream calls them (those that are not
      * ignorable first); empty when none are configured.
      *

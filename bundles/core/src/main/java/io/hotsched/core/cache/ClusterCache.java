@@ -4,6 +4,7 @@ import io.fabric8.kubernetes.api.model.Node;
 import io.hotsched.api.framework.ImageStateSummary;
 import io.hotsched.api.framework.NodeInfo;
 import io.hotsched.api.framework.PodInfo;
+import io.hotsched.api.framework.Reservations;
 import io.hotsched.core.runtime.Snapshot;
 import java.time.Clock;
 import java.time.Duration;
@@ -46,10 +47,20 @@ public final class ClusterCache {
     private final Map<String, Map<String, Long>> nodeImages = new HashMap<>();
     private final Map<String, Integer> imageNodeCounts = new HashMap<>();
     private long imageVersion;
+    private final AssumedReservations reservations;
 
     public ClusterCache(Duration assumedTtl, Clock clock) {
         this.assumedTtl = assumedTtl;
         this.clock = clock;
+        this.reservations = new AssumedReservations(lock, uid -> {
+            PodState s = pods.get(uid);
+            return s != null && s.assumed ? s.node : null;
+        });
+    }
+
+    /** What plugins reserved for the pods assumed now; a pod's records end with its assumption. */
+    public Reservations reservations() {
+        return reservations;
     }
 
     // ---- nodes ------------------------------------------------------------------------------------
@@ -166,6 +177,7 @@ public final class ClusterCache {
             }
             removeFromNode(s);
             pods.remove(pod.uid());
+            reservations.ended(pod.uid());
         }
     }
 
@@ -203,6 +215,9 @@ public final class ClusterCache {
                 pods.put(pod.uid(), s);
             } else {
                 removeFromNode(s);
+                if (s.assumed) {
+                    reservations.ended(pod.uid());
+                }
             }
             s.pod = pod;
             s.node = node;
@@ -218,6 +233,7 @@ public final class ClusterCache {
             PodState s = pods.remove(pod.uid());
             if (s != null) {
                 removeFromNode(s);
+                reservations.ended(pod.uid());
             }
         }
     }
@@ -232,6 +248,7 @@ public final class ClusterCache {
                 if (s.assumed && s.deadline != null && now.isAfter(s.deadline)) {
                     removeFromNode(s);
                     it.remove();
+                    reservations.ended(s.pod.uid());
                     expired.add(s.pod);
                 }
             }

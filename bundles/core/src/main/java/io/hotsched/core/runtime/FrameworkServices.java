@@ -4,8 +4,12 @@ import io.hotsched.api.framework.ClusterClient;
 import io.hotsched.api.framework.NodeInfoLister;
 import io.hotsched.api.framework.Parallelizer;
 import io.hotsched.api.framework.PodInfo;
+import io.hotsched.api.framework.Reservations;
+import io.hotsched.core.cache.ClusterCache;
 import io.hotsched.core.cache.ObjectStore;
 import io.hotsched.core.metrics.SchedulerMetrics;
+import java.time.Clock;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.function.BiConsumer;
@@ -37,7 +41,8 @@ public record FrameworkServices(
         ObjectStore objects,
         CallWatch watch,
         SchedulerMetrics metrics,
-        BiConsumer<PluginInstance, String> faultsOutsideAttempts) {
+        BiConsumer<PluginInstance, String> faultsOutsideAttempts,
+        Reservations reservations) {
 
     /** Services without time-outs (tests of other things). */
     public FrameworkServices(
@@ -57,7 +62,8 @@ public record FrameworkServices(
                 new ObjectStore(),
                 null,
                 new SchedulerMetrics(),
-                (plugin, fault) -> {});
+                (plugin, fault) -> {},
+                new ClusterCache(Duration.ofMinutes(15), Clock.systemUTC()).reservations());
     }
 
     /** These services with {@code objects} as the other kinds the cluster connection follows. */
@@ -73,6 +79,7 @@ public record FrameworkServices(
                 objects,
                 watch,
                 metrics,
-                faultsOutsideAttempts);
+                faultsOutsideAttempts,
+                reservations);
     }
 }

@@ -10,6 +10,7 @@ import io.hotsched.api.framework.NodeInfo;
 import io.hotsched.api.framework.NodeInfoLister;
 import io.hotsched.api.framework.Parallelizer;
 import io.hotsched.api.framework.PodInfo;
+import io.hotsched.api.framework.Reservations;
 import io.hotsched.api.framework.Status;
 import io.hotsched.api.framework.WaitingPods;
 import java.time.Clock;
@@ -57,6 +58,11 @@ final class HandleImpl implements Handle {
     @Override
     public Listers listers() {
         return services.objects();
+    }
+
+    @Override
+    public Reservations reservations() {
+        return services.reservations();
     }
 
     @Override

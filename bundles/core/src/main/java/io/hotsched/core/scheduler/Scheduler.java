@@ -98,7 +98,8 @@ public final class Scheduler implements AutoCloseable {
                 callWatch,
                 metrics,
                 // such calls hold the queue's lock: a quarantine rebuilds profiles, which takes it too
-                (plugin, fault) -> housekeeping.execute(() -> faults.failed(plugin, fault)));
+                (plugin, fault) -> housekeeping.execute(() -> faults.failed(plugin, fault)),
+                cache.reservations());
         this.profiles = new ProfileManager(registry, services);
         this.profiles.addListener(this::profileChanged);
         Reporter reporter = new Reporter(explanations, clock, metrics, statusWriter, () -> backend);

@@ -236,4 +236,59 @@ class ClusterCacheTest {
                 .sorted()
                 .toList();
     }
+
+    @Test
+    void aPluginsRecordLivesAsLongAsItsPodIsAssumed() {
+        ManualClock clock = new ManualClock(Instant.EPOCH);
+        ClusterCache c = new ClusterCache(Duration.ofSeconds(30), clock);
+        c.addOrUpdateNode(Nodes.node("n1").cpu("4").build());
+        PodInfo bound = Pods.pod("bound").uid("u-bound").node("n1").info();
+        c.addOrUpdatePod(bound);
+        c.reservations().record("VolumeBinding", bound, Map.of("pv/a", "x"));
+        assertEquals(List.of(), c.reservations().of("VolumeBinding"), "a bound pod is not assumed: nothing recorded");
+
+        PodInfo confirmed = Pods.pod("confirmed").uid("u1").node("n1").info();
+        PodInfo forgotten = Pods.pod("forgotten").uid("u2").node("n1").info();
+        PodInfo expired = Pods.pod("expired").uid("u3").node("n1").info();
+        PodInfo deleted = Pods.pod("deleted").uid("u4").node("n1").info();
+        for (PodInfo p : List.of(confirmed, forgotten, expired, deleted)) {
+            c.assume(p, "n1");
+            c.reservations().record("VolumeBinding", p, Map.of("pv/" + p.name(), p.uid()));
+        }
+        c.reservations().record("DeviceShare", confirmed, Map.of("gpu", "0"));
+        assertEquals(
+                List.of("default/confirmed", "default/deleted", "default/expired", "default/forgotten"),
+                c.reservations().of("VolumeBinding").stream()
+                        .map(r -> r.podKey())
+                        .sorted()
+                        .toList());
+        assertEquals("n1", c.reservations().of("DeviceShare").get(0).node());
+
+        c.addOrUpdatePod(confirmed);
+        c.forget(forgotten);
+        c.removePod(deleted);
+        c.finishBinding(expired);
+        clock.advance(Duration.ofSeconds(31));
+        assertEquals(List.of(expired), c.cleanupExpired());
+        assertEquals(List.of(), c.reservations().of("VolumeBinding"));
+        assertEquals(List.of(), c.reservations().of("DeviceShare"), "every plugin's record of the pod ends");
+        assertEquals(0, ((AssumedReservations) c.reservations()).pods());
+    }
+
+    @Test
+    void aDroppedRecordIsGoneAndTheOthersStay() {
+        cache.addOrUpdateNode(Nodes.node("n1").cpu("4").build());
+        PodInfo p = Pods.pod("p").uid("u1").node("n1").info();
+        cache.assume(p, "n1");
+        cache.reservations().record("VolumeBinding", p, Map.of("pv/a", "1"));
+        cache.reservations().record("VolumeBinding", p, Map.of("pv/b", "2"));
+        cache.reservations().record("DeviceShare", p, Map.of("gpu", "0"));
+        assertEquals(
+                Map.of("pv/b", "2"),
+                cache.reservations().of("VolumeBinding").get(0).entries(),
+                "replaced");
+        cache.reservations().drop("VolumeBinding", p);
+        assertEquals(List.of(), cache.reservations().of("VolumeBinding"));
+        assertEquals(1, cache.reservations().of("DeviceShare").size());
+    }
 }

@@ -38,7 +38,8 @@ class FrameworkMetricsTest {
                 plain.objects(),
                 null,
                 metrics,
-                (plugin, fault) -> {});
+                (plugin, fault) -> {},
+                plain.reservations());
         return TestFrameworks.build(yaml, registry, services);
     }
 

@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Predicate;
+import java.util.function.UnaryOperator;
 
 /**
  * The objects of one kind as the cluster connection reports them, with the versions this plugin
@@ -15,17 +16,21 @@ import java.util.function.Predicate;
  * claim in Reserve is seen bound by the next pod's Filter before the API update is made. An assumed
  * version stays until the reported object moves past the version it was made from (the informer
  * caught up, or someone else changed the object), then the reported one is seen again; it is read
- * on each access, not pushed by events, so nothing needs to be told of changes.
+ * on each access, not pushed by events, so nothing needs to be told of changes. Where this instance
+ * has assumed nothing, the other instances' assumptions ({@link SharedAssumptions}) are laid over.
  */
 final class AssumeCache<T extends HasMetadata> {
 
     private final ObjectKind<T> kind;
     private final ObjectLister<T> lister;
     private final Map<String, T> assumed = new ConcurrentHashMap<>();
+    /** What the other instances assumed, laid over a reported object this one has not assumed. */
+    private final UnaryOperator<T> others;
 
-    AssumeCache(ObjectKind<T> kind, ObjectLister<T> lister) {
+    AssumeCache(ObjectKind<T> kind, ObjectLister<T> lister, UnaryOperator<T> others) {
         this.kind = kind;
         this.lister = lister;
+        this.others = others;
     }
 
     /** The object as reported by the cluster, without assumptions (upstream's GetAPIObj). */
@@ -38,14 +43,14 @@ final class AssumeCache<T extends HasMetadata> {
         T api = api(namespace, name);
         String key = key(namespace, name);
         T a = assumed.get(key);
-        if (a == null) {
-            return api;
-        }
-        if (api == null || version(api) > version(a)) {
+        if (a != null && (api == null || version(api) > version(a))) {
             assumed.remove(key, a);
-            return api;
+            a = null;
         }
-        return a;
+        if (a != null) {
+            return a;
+        }
+        return api == null ? null : others.apply(api);
     }
 
     /** The latest versions of the objects that {@code filter} accepts. */

@@ -16,6 +16,7 @@ import io.hotsched.api.framework.LabelSelector;
 import io.hotsched.api.framework.Listers;
 import io.hotsched.api.framework.ObjectKind;
 import io.hotsched.api.framework.PodInfo;
+import io.hotsched.api.framework.Reservations;
 import io.hotsched.plugins.defaults.helper.Claims;
 import java.math.BigDecimal;
 import java.util.ArrayList;
@@ -51,11 +52,18 @@ final class VolumeBinder {
     private final Listers listers;
     final AssumeCache<PersistentVolume> pvs;
     final AssumeCache<PersistentVolumeClaim> pvcs;
+    private final SharedAssumptions shared = new SharedAssumptions();
 
     VolumeBinder(Listers listers) {
         this.listers = listers;
-        this.pvs = new AssumeCache<>(ObjectKind.PERSISTENT_VOLUME, listers.persistentVolumes());
-        this.pvcs = new AssumeCache<>(ObjectKind.PERSISTENT_VOLUME_CLAIM, listers.persistentVolumeClaims());
+        this.pvs = new AssumeCache<>(ObjectKind.PERSISTENT_VOLUME, listers.persistentVolumes(), shared::volume);
+        this.pvcs =
+                new AssumeCache<>(ObjectKind.PERSISTENT_VOLUME_CLAIM, listers.persistentVolumeClaims(), shared::claim);
+    }
+
+    /** Takes in what every instance has recorded as assumed now (before a pod's Filter). */
+    void refreshShared(List<Reservations.Reservation> records) {
+        shared.refresh(records, pvs, pvcs);
     }
 
     static boolean fullyBound(PersistentVolumeClaim c) {

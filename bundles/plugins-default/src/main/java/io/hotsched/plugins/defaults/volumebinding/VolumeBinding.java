@@ -50,7 +50,10 @@ import java.util.concurrent.ConcurrentHashMap;
  * topology and CSIStorageCapacity allow it; Reserve assumes the choice in this instance's caches
  * (the next pods see the volume taken); PreBind writes it (the volume's claimRef, the claim's
  * {@code volume.kubernetes.io/selected-node}) and waits, without a thread, for the PersistentVolume
- * controller to bind, at most {@code bindTimeoutSeconds}; Unreserve drops the assumptions.
+ * controller to bind, at most {@code bindTimeoutSeconds}; Unreserve drops the assumptions. What
+ * Reserve assumed is also recorded in the framework's {@link io.hotsched.api.framework.Reservations},
+ * so the instance of a newer version, which serves while this one finishes its pods after an
+ * upgrade, and the instances of other profiles, do not give the same volume to another claim.
  */
 public final class VolumeBinding
         implements PreFilterPlugin,
@@ -132,6 +135,10 @@ public final class VolumeBinding
         return NAME;
     }
 
+    VolumeBinder binder() {
+        return binder;
+    }
+
     // ---- PreFilter, Filter ---------------------------------------------------------------------
 
     @Override
@@ -158,6 +165,7 @@ public final class VolumeBinding
         }
         PodVolumeClaims claims;
         try {
+            binder.refreshShared(handle.reservations().of(NAME));
             claims = binder.claims(pod);
         } catch (RuntimeException e) {
             return PreFilterResult.of(Status.error(e));
@@ -248,6 +256,9 @@ public final class VolumeBinding
         } catch (RuntimeException e) {
             return Status.error(e);
         }
+        if (!s.allBound) {
+            handle.reservations().record(NAME, pod, SharedAssumptions.entries(volumes));
+        }
         return Status.SUCCESS;
     }
 
@@ -256,6 +267,7 @@ public final class VolumeBinding
         State s = state.readOrNull(KEY);
         PodVolumes volumes = s == null ? null : s.byNode.get(nodeName);
         if (volumes != null) {
+            handle.reservations().drop(NAME, pod);
             binder.revert(volumes);
         }
     }

@@ -131,6 +131,70 @@ class VolumeBindingTest {
     }
 
     @Test
+    void anotherInstanceSeesTheVolumesAndClaimsThisOneAssumedUntilThePodIsNoLongerAssumed() throws Exception {
+        // the old version keeps its pods to the end while the new one serves: both on one framework
+        handle.addObject(local("pv-a", "node-a", "10Gi"));
+        handle.addObject(claim("c1", "5Gi"));
+        handle.addObject(claim("c2", "5Gi"));
+        handle.addObject(new StorageClassBuilder()
+                .withNewMetadata()
+                .withName("provisioned")
+                .endMetadata()
+                .withProvisioner("example.com/csi")
+                .withVolumeBindingMode("WaitForFirstConsumer")
+                .build());
+        PersistentVolumeClaim dynamic = Volumes.claim("d1", "provisioned", "1Gi");
+        dynamic.getMetadata().setResourceVersion("7");
+        handle.addObject(dynamic);
+        VolumeBinding old = plugin(Map.of());
+        VolumeBinding current = plugin(Map.of());
+
+        PodInfo first = Pods.pod("first").claim("c1").claim("d1").info();
+        CycleState s1 = preFilter(old, first);
+        assertTrue(old.filter(s1, first, nodeA).isSuccess());
+        assertTrue(old.reserve(s1, first, "node-a").isSuccess());
+
+        PodInfo second = Pods.pod("second").claim("c2").info();
+        assertEquals(
+                Status.unresolvable(VolumeBinder.REASON_BIND_CONFLICT),
+                current.filter(preFilter(current, second), second, nodeA),
+                "pv-a is assumed for c1 by the other instance");
+        PodInfo third = Pods.pod("third").claim("d1").info();
+        current.preFilter(new CycleState(), third, null);
+        assertEquals(
+                "node-a",
+                current.binder()
+                        .pvcs
+                        .get("default", "d1")
+                        .getMetadata()
+                        .getAnnotations()
+                        .get(VolumeBinder.SELECTED_NODE),
+                "the claim the other instance gave node-a to provision");
+
+        handle.reservations().ended(first.uid());
+        assertTrue(
+                current.filter(preFilter(current, second), second, nodeA).isSuccess(),
+                "the pod is no longer assumed (its binding failed elsewhere): pv-a is free to this instance");
+    }
+
+    @Test
+    void unreserveDropsTheRecordTheOtherInstancesRead() throws Exception {
+        handle.addObject(local("pv-a", "node-a", "10Gi"));
+        handle.addObject(claim("c1", "5Gi"));
+        VolumeBinding p = plugin(Map.of());
+        PodInfo pod = Pods.pod("p").claim("c1").info();
+        CycleState state = preFilter(p, pod);
+        assertTrue(p.filter(state, pod, nodeA).isSuccess());
+        assertTrue(p.reserve(state, pod, "node-a").isSuccess());
+        assertEquals(1, handle.reservations().of(VolumeBinding.NAME).size());
+        assertEquals(
+                Map.of("pv/pv-a", "1|default|c1|c1-uid|1|true"),
+                handle.reservations().of(VolumeBinding.NAME).get(0).entries());
+        p.unreserve(state, pod, "node-a");
+        assertEquals(List.of(), handle.reservations().of(VolumeBinding.NAME));
+    }
+
+    @Test
     void preBindWritesTheClaimRefAndWaitsForTheControllerUpToTheTimeout() throws Exception {
         handle.addObject(local("pv-a", "node-a", "10Gi"));
         PersistentVolumeClaim c = claim("c1", "5Gi");
