@@ -18,8 +18,11 @@ final class ApiServerOutside {
 
     private ApiServerOutside() {}
 
-    /** A fresh server (indexed store, as shipped) on a free port, closed when the JVM exits; its URL. */
-    static String start() throws IOException {
+    /**
+     * A fresh server (indexed store, as shipped) on a free port, closed when the JVM exits, with
+     * the controller stand-ins named (their {@code StandIn} constant names); its URL.
+     */
+    static String start(String... standIns) throws IOException {
         Path lib = Path.of(System.getProperty("hotsched.dist")).resolve("lib");
         List<Path> jars;
         try (Stream<Path> files = Files.list(lib)) {
@@ -39,6 +42,9 @@ final class ApiServerOutside {
             Class<?> type = loader.loadClass("io.hotsched.embedded.EmbeddedApiServer");
             Object server = type.getConstructor().newInstance();
             type.getMethod("start", int.class).invoke(server, 0);
+            if (standIns.length > 0) {
+                startStandIns(loader, type, server, standIns);
+            }
             Runtime.getRuntime().addShutdownHook(new Thread(() -> {
                 try {
                     ((AutoCloseable) server).close();
@@ -52,5 +58,16 @@ final class ApiServerOutside {
         } finally {
             current.setContextClassLoader(before);
         }
+    }
+
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    private static void startStandIns(ClassLoader loader, Class<?> server, Object instance, String[] names)
+            throws ReflectiveOperationException {
+        Class<? extends Enum> kind = (Class<? extends Enum>) loader.loadClass("io.hotsched.embedded.standins.StandIn");
+        java.util.Set on = java.util.EnumSet.noneOf(kind);
+        for (String name : names) {
+            on.add(Enum.valueOf(kind, name));
+        }
+        server.getMethod("startStandIns", java.util.Set.class).invoke(instance, on);
     }
 }

@@ -10,6 +10,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.UnaryOperator;
 
 /**
  * Creates pods through the API at a steady rate on a thread of its own, noting when each was
@@ -24,6 +25,18 @@ final class PodLoad implements AutoCloseable {
     private volatile Throwable failure;
 
     PodLoad(KubernetesClient client, String namespace, String prefix, int total, int perSecond, String schedulerName) {
+        this(client, namespace, prefix, total, perSecond, schedulerName, UnaryOperator.identity());
+    }
+
+    /** {@code shape} changes each pod before it is created (and may create what it needs first). */
+    PodLoad(
+            KubernetesClient client,
+            String namespace,
+            String prefix,
+            int total,
+            int perSecond,
+            String schedulerName,
+            UnaryOperator<Pod> shape) {
         pacer = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "itest-pod-load");
             t.setDaemon(true);
@@ -56,7 +69,10 @@ final class PodLoad implements AutoCloseable {
                             .build();
                     try {
                         createdAt.put(name, System.nanoTime());
-                        client.pods().inNamespace(namespace).resource(pod).create();
+                        client.pods()
+                                .inNamespace(namespace)
+                                .resource(shape.apply(pod))
+                                .create();
                         if (created.incrementAndGet() >= total) {
                             pacer.shutdown();
                         }
