@@ -299,8 +299,20 @@ class EmbeddedApiServerTest {
                 kind: NodeMetric
                 metadata: {name: n1}
                 status: {nodeMetric: {nodeUsage: {resources: {cpu: 500m}}}}
+                ---
+                apiVersion: apps/v1
+                kind: StatefulSet
+                metadata: {name: set, namespace: team}
+                spec:
+                  serviceName: set
+                  replicas: 1
+                  selector: {matchLabels: {app: set}}
+                  template:
+                    metadata: {labels: {app: set}}
+                    spec:
+                      containers: [{name: c, image: pause}]
                 """);
-        assertEquals(3, API.server().seed(dir));
+        assertEquals(4, API.server().seed(dir));
         assertEquals(
                 "team",
                 API.client()
@@ -317,7 +329,13 @@ class EmbeddedApiServerTest {
                         .list()
                         .getItems()
                         .size());
+        // every stand-in starts over what was seeded (the set's controller has the pods followed already)
         API.server().startKubelet();
+        API.client()
+                .pods()
+                .inNamespace("team")
+                .withName("set-0")
+                .waitUntilCondition(p -> p != null, 10, TimeUnit.SECONDS);
         bind("team", "seeded", "n1");
         // a watch on the pod sees the kubelet's status update
         API.client()

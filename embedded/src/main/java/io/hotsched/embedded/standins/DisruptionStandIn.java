@@ -23,7 +23,7 @@ final class DisruptionStandIn implements AutoCloseable {
     private final KubernetesClient client;
     private final LazyInformer<Pod> pods;
     private final WorkQueue queue = new WorkQueue("disruption-controller", this::sync);
-    private SharedIndexInformer<PodDisruptionBudget> budgets;
+    private volatile SharedIndexInformer<PodDisruptionBudget> budgets;
 
     DisruptionStandIn(KubernetesClient client, LazyInformer<Pod> pods) {
         this.client = client;
@@ -31,6 +31,8 @@ final class DisruptionStandIn implements AutoCloseable {
     }
 
     void start() {
+        // made before the pods' handler: a running pod informer hands it the pods it has at once
+        budgets = client.policy().v1().podDisruptionBudget().inAnyNamespace().runnableInformer(0);
         pods.addHandler(new ResourceEventHandler<>() {
             @Override
             public void onAdd(Pod p) {
@@ -47,7 +49,6 @@ final class DisruptionStandIn implements AutoCloseable {
                 budgetsOf(p);
             }
         });
-        budgets = client.policy().v1().podDisruptionBudget().inAnyNamespace().runnableInformer(0);
         budgets.addEventHandler(queue.keysOf(b -> released()));
         budgets.run();
     }
