@@ -137,6 +137,12 @@ class DistributionIT {
         // DeviceShare (its own bundle) gave each half-GPU pod a GPU of a GPU node and wrote it on the pod
         assertTrue(r.text().matches("(?s).*demo/shared-gpu-1 +node-c[34] +bound, devices gpu [0-3]\n.*"), r.text());
         assertTrue(r.text().matches("(?s).*demo/shared-gpu-2 +node-c[34] +bound, devices gpu [0-3]\n.*"), r.text());
+        // VolumeBinding: the StatefulSet's claims wait for their first consumer, node-b2 has the local disks
+        assertTrue(r.text().matches("(?s).*demo/db-0 +node-b2 +bound.*"), r.text());
+        assertTrue(r.text().matches("(?s).*demo/db-1 +node-b2 +bound.*"), r.text());
+        assertTrue(
+                r.text().matches("(?s).*demo/report +- +pending: [^\n]*persistentvolumeclaim \"reports\" not found.*"),
+                r.text());
         assertTrue(Files.readString(home.resolve("data/kubeconfig")).contains("server: http://127.0.0.1:"));
     }
 

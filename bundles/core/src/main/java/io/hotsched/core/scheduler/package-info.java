@@ -35,7 +35,10 @@
  *   <li><b>Attempts finish where they started.</b> Each attempt pins the framework it started with
  *       ({@link io.hotsched.core.scheduler.ProfileManager#pin}) until its binding cycle ends, so that
  *       Reserve and Unreserve reach the same instance. The old framework is retired: it closes its
- *       instances when its last pin is released (the framework's pins).
+ *       instances when its last pin is released (the framework's pins). Meanwhile the new
+ *       instances serve; what an old instance reserved and has not yet written, it has recorded in
+ *       the cache's {@link io.hotsched.api.framework.Reservations}, which the new instances read,
+ *       so they do not give the same volume or device again.
  *   <li><b>A leaving bundle waits.</b> {@code pluginRemoved} rejects the pods waiting in Permit on
  *       the retired frameworks that used it ({@link io.hotsched.core.runtime.FrameworkImpl#drain}:
  *       Unreserve runs on the old instance and the pod is requeued), then waits, at most the
