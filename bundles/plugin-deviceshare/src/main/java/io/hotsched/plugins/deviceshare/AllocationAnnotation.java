@@ -26,9 +26,11 @@ public final class AllocationAnnotation {
     /** The pod's allocations, or null when it has none or the annotation cannot be read. */
     static Map<String, List<GpuMemoryFill.Allocation>> of(Pod pod) {
         String text = Annotations.of(pod, KEY);
-        if (text == null) {
-            return null;
-        }
+        return text == null ? null : parse(text);
+    }
+
+    /** The allocations of the annotation's text, or null when it cannot be read. */
+    static Map<String, List<GpuMemoryFill.Allocation>> parse(String text) {
         JsonNode json;
         try {
             json = Annotations.JSON.readTree(text);

@@ -35,8 +35,10 @@ import tools.jackson.databind.JsonNode;
 /**
  * Koordinator's DeviceShare: GPUs (whole or shared), RDMA and FPGA devices from each node's
  * Device object, allocated per pod and written to the pod's {@code device-allocated} annotation.
- * What a node's devices hold comes from its pods' annotations (plus this instance's
- * reservations not yet visible in the snapshot), so a freshly installed version starts correct.
+ * What a node's devices hold comes from its pods' annotations, plus the reservations not yet
+ * visible in the snapshot: this instance's, and those the other instances (the older version that
+ * finishes its pods after an upgrade, other profiles) recorded in the framework's
+ * {@link io.hotsched.api.framework.Reservations}, so a freshly installed version starts correct.
  * Each profile gets its own instance (its own reservations in flight). See
  * docs/plugin-deviceshare.md.
  */
@@ -54,6 +56,8 @@ public final class DeviceShare
     public static final StateKey<PreFilterState> STATE = StateKey.of(NAME, PreFilterState.class);
     public static final StateKey<Preemptible> PREEMPTIBLE = StateKey.of(NAME + "/preemptible", Preemptible.class);
     public static final StateKey<Allocated> ALLOCATED = StateKey.of(NAME + "/allocated", Allocated.class);
+    /** The key of Reserve's record in the framework's Reservations: the allocations' annotation text. */
+    static final String RESERVED = "allocated";
     /** Parsed annotations by their text: Filter reads every pod's on every node it checks. */
     private static final int PARSED_LIMIT = 20_000;
 
@@ -64,6 +68,9 @@ public final class DeviceShare
     private final Handle handle;
     private final DeviceShareArgs args;
     private final InFlight inFlight = new InFlight();
+    /** What the other instances reserved (a newer version, another profile), read at PreFilter. */
+    private volatile Map<String, InFlight.Entry> others = Map.of();
+
     private final Map<String, Map<String, List<GpuMemoryFill.Allocation>>> parsed = new ConcurrentHashMap<>();
 
     static DeviceShare create(PluginArgs args, Handle handle) throws InvalidArgsException {
@@ -85,6 +92,9 @@ public final class DeviceShare
         PreFilterState.Outcome o = PreFilterState.of(pod);
         if (o.state() != null) {
             state.write(STATE, o.state());
+            if (!o.state().skip()) {
+                others = InFlight.of(handle.reservations().of(NAME), RESERVED);
+            }
         }
         return o.status().isSuccess() ? PreFilterResult.ALL_NODES : PreFilterResult.of(o.status());
     }
@@ -198,12 +208,15 @@ public final class DeviceShare
         inFlight.put(
                 pod.uid(),
                 new InFlight.Entry(nodeName, r.allocations(), handle.clock().instant()));
+        handle.reservations()
+                .record(NAME, pod, Map.of(RESERVED, AllocationAnnotation.write(r.allocations(), Map.of())));
         return Status.SUCCESS;
     }
 
     @Override
     public void unreserve(CycleState state, PodInfo pod, String nodeName) {
         inFlight.remove(pod.uid());
+        handle.reservations().drop(NAME, pod);
         state.delete(ALLOCATED);
     }
 
@@ -287,7 +300,12 @@ public final class DeviceShare
                 p.pod().getMetadata() == null ? null : p.pod().getMetadata().getAnnotations();
         String text = annotations == null ? null : annotations.get(AllocationAnnotation.KEY);
         if (text == null) {
-            return inFlight.on(p.uid(), node);
+            Map<String, List<GpuMemoryFill.Allocation>> own = inFlight.on(p.uid(), node);
+            if (own != null) {
+                return own;
+            }
+            InFlight.Entry other = others.get(p.uid());
+            return other != null && other.node().equals(node) ? other.allocations() : null;
         }
         inFlight.remove(p.uid());
         Map<String, List<GpuMemoryFill.Allocation>> a = parsed.get(text);

@@ -1,7 +1,9 @@
 package io.hotsched.plugins.deviceshare;
 
+import io.hotsched.api.framework.Reservations;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -20,6 +22,22 @@ final class InFlight {
     record Entry(String node, Map<String, List<GpuMemoryFill.Allocation>> allocations, Instant at) {}
 
     private final Map<String, Entry> byPodUid = new ConcurrentHashMap<>();
+
+    /** The other instances' records by pod uid ({@code key}: the allocations' annotation text). */
+    static Map<String, Entry> of(List<Reservations.Reservation> records, String key) {
+        if (records.isEmpty()) {
+            return Map.of();
+        }
+        Map<String, Entry> out = new HashMap<>();
+        for (Reservations.Reservation r : records) {
+            String text = r.entries().get(key);
+            Map<String, List<GpuMemoryFill.Allocation>> a = text == null ? null : AllocationAnnotation.parse(text);
+            if (a != null) {
+                out.put(r.podUid(), new Entry(r.node(), a, Instant.EPOCH));
+            }
+        }
+        return out;
+    }
 
     void put(String uid, Entry e) {
         byPodUid.put(uid, e);

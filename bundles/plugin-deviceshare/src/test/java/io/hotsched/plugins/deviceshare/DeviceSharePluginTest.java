@@ -87,6 +87,66 @@ class DeviceSharePluginTest {
     }
 
     @Test
+    void anotherInstanceSeesTheDevicesThisOneReservedUntilThePodIsNoLongerAssumed() {
+        // after an upgrade the old version finishes its pods while the new one serves
+        FakeHandle h = handleWith("n1", List.of(rdma(0, "0", "a")));
+        DeviceShare old = new DeviceShare(h, DeviceShareArgs.DEFAULT);
+        DeviceShare current = new DeviceShare(h, DeviceShareArgs.DEFAULT);
+        PodInfo first = PodInfo.of(Pods.pod("first")
+                .uid("u-first")
+                .request(DeviceResources.RDMA, "100")
+                .build());
+        CycleState s1 = new CycleState();
+        assertTrue(old.preFilter(s1, first, null).status().isSuccess());
+        h.setSnapshot(new NodeInfoLister() {
+            final NodeInfo n = Nodes.node("n1").info();
+
+            @Override
+            public List<NodeInfo> list() {
+                return List.of(n);
+            }
+
+            @Override
+            public NodeInfo get(String name) {
+                return n;
+            }
+        });
+        // the assumed pod (Reserve gets it with its node) is on the node, without the annotation
+        // PreBind has yet to write
+        PodInfo assumed = PodInfo.of(Pods.pod("first")
+                .uid("u-first")
+                .node("n1")
+                .request(DeviceResources.RDMA, "100")
+                .build());
+        assertEquals(Status.SUCCESS, old.reserve(s1, assumed, "n1"));
+        NodeInfo withFirst = Nodes.node("n1").info(assumed);
+
+        PodInfo second = PodInfo.of(Pods.pod("second")
+                .uid("u-second")
+                .request(DeviceResources.RDMA, "100")
+                .build());
+        CycleState s2 = new CycleState();
+        assertTrue(current.preFilter(s2, second, null).status().isSuccess());
+        assertEquals(
+                "Insufficient rdma devices",
+                current.filter(s2, second, withFirst).message());
+
+        h.reservations().ended("u-first");
+        CycleState s3 = new CycleState();
+        assertTrue(current.preFilter(s3, second, null).status().isSuccess());
+        assertEquals(Status.SUCCESS, current.filter(s3, second, withFirst), "the record ended with the assumption");
+
+        CycleState s4 = new CycleState();
+        assertTrue(old.preFilter(s4, second, null).status().isSuccess());
+        assertEquals(
+                "Insufficient rdma devices",
+                old.filter(s4, second, withFirst).message(),
+                "the old instance still holds its own reservation");
+        old.unreserve(s1, assumed, "n1");
+        assertEquals(List.of(), h.reservations().of(DeviceShare.NAME));
+    }
+
+    @Test
     void hintsNarrowTheDevicesTaken() throws Exception {
         List<Object> devices =
                 new ArrayList<>(List.of(rdma(0, "0", "slow"), rdma(1, "0", "fast"), rdma(2, "1", "fast")));
