@@ -1,5 +1,6 @@
 package io.hotsched.plugins.defaults.volumebinding;
 
+import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
 import io.fabric8.kubernetes.api.model.Volume;
 import io.fabric8.kubernetes.api.model.storage.CSIDriver;
@@ -40,6 +41,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -168,6 +170,31 @@ public final class VolumeBinding
         }
         state.write(KEY, new State(claims));
         return PreFilterResult.ALL_NODES;
+    }
+
+    /**
+     * The claims PreFilter sorted into {@code state}, by name: fully bound, unbound of a
+     * WaitForFirstConsumer class, and per such class its volumes (sorted); what upstream's table
+     * checks after PreFilter. Null when PreFilter wrote nothing.
+     */
+    public static Map<String, Object> claimsAfterPreFilter(CycleState state) {
+        State s = state.readOrNull(KEY);
+        if (s == null) {
+            return null;
+        }
+        Map<String, List<String>> volumes = new TreeMap<>();
+        s.claims
+                .volumesByClass()
+                .forEach((cls, pvs) ->
+                        volumes.put(cls, names(pvs).stream().sorted().toList()));
+        return Map.of(
+                "boundClaims", names(s.claims.bound()),
+                "unboundClaimsDelayBinding", names(s.claims.unboundDelayBinding()),
+                "unboundVolumesDelayBinding", volumes);
+    }
+
+    private static List<String> names(List<? extends HasMetadata> objects) {
+        return objects.stream().map(o -> o.getMetadata().getName()).toList();
     }
 
     /** Why the claim cannot be used by the pod, in upstream's words; null when it can. */
@@ -336,7 +363,12 @@ public final class VolumeBinding
 
     /** A claim the pod uses (its own or its ephemeral volume's) was created or changed. */
     static QueueingHint afterClaimChange(PodInfo pod, Object oldObject, Object newObject) {
-        return Claims.usedBy(pod, (PersistentVolumeClaim) newObject) ? QueueingHint.QUEUE : QueueingHint.SKIP;
+        PersistentVolumeClaim claim = (PersistentVolumeClaim) newObject;
+        if (pod.claimNames().isEmpty()) {
+            // no claim of this pod can have changed, whatever claim the event carries
+            return QueueingHint.SKIP;
+        }
+        return Claims.usedBy(pod, claim) ? QueueingHint.QUEUE : QueueingHint.SKIP;
     }
 
     /** A new CSINode, or one whose migrated plugins changed. */
