@@ -1,6 +1,9 @@
 package io.hotsched.conformance.defaults;
 
 import io.hotsched.api.framework.CycleState;
+import io.hotsched.api.framework.FilterPlugin;
+import io.hotsched.api.framework.NodeInfo;
+import io.hotsched.api.framework.Plugin;
 import io.hotsched.api.framework.PluginFactory;
 import io.hotsched.api.framework.PodInfo;
 import io.hotsched.api.framework.PreFilterPlugin;
@@ -9,13 +12,14 @@ import io.hotsched.conformance.runner.ConformanceRunner;
 import io.hotsched.core.runtime.PluginArgsImpl;
 import io.hotsched.core.runtime.Snapshot;
 import io.hotsched.plugins.defaults.volumebinding.VolumeBinding;
+import java.util.List;
 import java.util.Map;
 import tools.jackson.databind.JsonNode;
 
 /**
- * VolumeBinding's cases: through the extension points, then, where upstream's table checks the
- * cycle state after PreFilter, the claims PreFilter sorted (by name), read from a PreFilter of
- * its own on a fresh plugin over the same objects.
+ * VolumeBinding's cases: through the extension points, then, where upstream's table checks them,
+ * the claims PreFilter sorted and the volumes Filter found per node (by name), read from a
+ * PreFilter and Filter of their own on a fresh plugin over the same objects.
  */
 final class VolumeBindingCases {
 
@@ -24,17 +28,33 @@ final class VolumeBindingCases {
     static void run(PluginFactory factory, JsonNode c) throws Exception {
         ConformanceRunner.run(factory, c);
         JsonNode in = c.path("input");
-        JsonNode want = c.path("expected").path("stateAfterPreFilter");
-        if (want.isMissingNode()) {
+        JsonNode want = c.path("expected");
+        if (!want.has("stateAfterPreFilter") && !want.has("volumesFound")) {
             return;
         }
-        PreFilterPlugin plugin = (PreFilterPlugin)
-                factory.create(new PluginArgsImpl(ConformanceRunner.args(in)), ConformanceRunner.handle(in));
+        PluginArgsImpl args = new PluginArgsImpl(ConformanceRunner.args(in));
+        Plugin plugin = factory.create(args, ConformanceRunner.handle(in));
+        PodInfo pod = PodInfo.of(ConformanceRunner.pod(in.path("pod")));
+        List<NodeInfo> nodes = ConformanceRunner.nodes(in);
         CycleState state = new CycleState();
-        plugin.preFilter(
-                state, PodInfo.of(ConformanceRunner.pod(in.path("pod"))), new Snapshot(ConformanceRunner.nodes(in)));
-        Map<String, Object> got = VolumeBinding.claimsAfterPreFilter(state);
-        Check.notNull(got, "PreFilter wrote no state");
-        Check.equal(ConformanceRunner.JSON.treeToValue(want, Map.class), got, "claims after PreFilter");
+        ((PreFilterPlugin) plugin).preFilter(state, pod, new Snapshot(nodes));
+        if (want.has("stateAfterPreFilter")) {
+            Map<String, Object> got = VolumeBinding.claimsAfterPreFilter(state);
+            Check.notNull(got, "PreFilter wrote no state");
+            Check.equal(
+                    ConformanceRunner.JSON.treeToValue(want.get("stateAfterPreFilter"), Map.class),
+                    got,
+                    "claims after PreFilter");
+        }
+        for (NodeInfo n : nodes) {
+            JsonNode found = want.path("volumesFound").path(n.name());
+            if (!found.isMissingNode()) {
+                ((FilterPlugin) plugin).filter(state, pod, n);
+                Check.equal(
+                        ConformanceRunner.JSON.treeToValue(found, Map.class),
+                        VolumeBinding.volumesFound(state, n.name()),
+                        "volumes found on " + n.name());
+            }
+        }
     }
 }

@@ -193,6 +193,44 @@ public final class VolumeBinding
                 "unboundVolumesDelayBinding", volumes);
     }
 
+    /**
+     * What Filter found for the pod's unbound claims on {@code nodeName} in {@code state}: the
+     * static bindings ({@code "<ns>/<claim> -> <volume>"}) and the claims to provision ({@code
+     * "<ns>/<claim>"}, with {@code " on <capacity> <its node topology labels>"} when a
+     * CSIStorageCapacity has room); what upstream's binder tables check. Null when Filter passed
+     * no such node.
+     */
+    public static Map<String, List<String>> volumesFound(CycleState state, String nodeName) {
+        State s = state.readOrNull(KEY);
+        PodVolumes v = s == null ? null : s.byNode.get(nodeName);
+        if (v == null) {
+            return null;
+        }
+        return Map.of(
+                "staticBindings",
+                v.staticBindings.stream()
+                        .map(b -> claimKey(b.pvc()) + " -> "
+                                + b.pv().getMetadata().getName())
+                        .toList(),
+                "dynamicProvisions",
+                v.dynamicProvisions.stream().map(VolumeBinding::provisionKey).toList());
+    }
+
+    private static String provisionKey(PodVolumes.Provision p) {
+        if (p.capacity() == null) {
+            return claimKey(p.pvc());
+        }
+        var topology = p.capacity().getNodeTopology();
+        Map<String, String> labels =
+                topology == null || topology.getMatchLabels() == null ? Map.of() : topology.getMatchLabels();
+        return claimKey(p.pvc()) + " on " + p.capacity().getMetadata().getName() + " " + new TreeMap<>(labels);
+    }
+
+    private static String claimKey(PersistentVolumeClaim c) {
+        return VolumeMatch.namespace(c.getMetadata().getNamespace()) + "/"
+                + c.getMetadata().getName();
+    }
+
     private static List<String> names(List<? extends HasMetadata> objects) {
         return objects.stream().map(o -> o.getMetadata().getName()).toList();
     }
@@ -376,7 +414,7 @@ public final class VolumeBinding
         if (oldObject == null) {
             return QueueingHint.QUEUE;
         }
-        String key = "storage.alpha.kubernetes.io/migrated-plugins";
+        String key = MigratedTopology.MIGRATED_PLUGINS;
         return Objects.equals(annotation((CSINode) oldObject, key), annotation((CSINode) newObject, key))
                 ? QueueingHint.SKIP
                 : QueueingHint.QUEUE;
