@@ -25,6 +25,21 @@ class MigratedTopologyTest {
                 .build();
     }
 
+    /** An in-tree GCE PD volume with a zone label and no node affinity. */
+    private static PersistentVolume gcePd(String zone) {
+        return new PersistentVolumeBuilder()
+                .withNewMetadata()
+                .withName("pd")
+                .withLabels(Map.of("topology.kubernetes.io/zone", zone))
+                .endMetadata()
+                .withNewSpec()
+                .withNewGcePersistentDisk()
+                .withPdName("disk")
+                .endGcePersistentDisk()
+                .endSpec()
+                .build();
+    }
+
     private static List<NodeSelectorRequirement> requirements(PersistentVolume pv) {
         return pv.getSpec()
                 .getNodeAffinity()
@@ -36,17 +51,7 @@ class MigratedTopologyTest {
 
     @Test
     void aGcePdVolumeGetsTheDriversZoneFromItsZoneLabelSplitAtDoubleUnderscores() {
-        PersistentVolume pv = new PersistentVolumeBuilder()
-                .withNewMetadata()
-                .withName("pd")
-                .addToLabels("topology.kubernetes.io/zone", "z1__z2")
-                .endMetadata()
-                .withNewSpec()
-                .withNewGcePersistentDisk()
-                .withPdName("disk")
-                .endGcePersistentDisk()
-                .endSpec()
-                .build();
+        PersistentVolume pv = gcePd("z1__z2");
         PersistentVolume seen = MigratedTopology.onNode(pv, migrating("kubernetes.io/gce-pd"));
         assertEquals("topology.gke.io/zone", requirements(seen).get(0).getKey());
         assertEquals(List.of("z1", "z2"), requirements(seen).get(0).getValues());
@@ -92,17 +97,7 @@ class MigratedTopologyTest {
 
     @Test
     void aVolumeWhosePluginTheNodeDoesNotMigrateIsLeftAsItIs() {
-        PersistentVolume pv = new PersistentVolumeBuilder()
-                .withNewMetadata()
-                .withName("pd")
-                .withLabels(Map.of("topology.kubernetes.io/zone", "z1"))
-                .endMetadata()
-                .withNewSpec()
-                .withNewGcePersistentDisk()
-                .withPdName("disk")
-                .endGcePersistentDisk()
-                .endSpec()
-                .build();
+        PersistentVolume pv = gcePd("z1");
         assertSame(pv, MigratedTopology.onNode(pv, migrating("kubernetes.io/aws-ebs")));
         assertSame(pv, MigratedTopology.onNode(pv, null));
     }
