@@ -17,6 +17,7 @@ class UpstreamCasesTest {
                         .containsAll(List.of(
                                 "NodeResourcesFit",
                                 "DefaultPreemption",
+                                "VolumeBinding",
                                 "VolumeZone",
                                 "VolumeRestrictions",
                                 "NodeVolumeLimits")),

@@ -53,21 +53,13 @@ public final class ConformanceRunner {
 
     private ConformanceRunner() {}
 
+    /** The kind of a case that runs PreFilter, Filter on every node, PreScore and Score in one cycle. */
+    public static final String CYCLE = "prefilter+filter+prescore+score";
+
     public static void run(PluginFactory factory, JsonNode c) throws Exception {
         JsonNode in = c.path("input");
         JsonNode want = c.path("expected");
-        FakeHandle handle = new FakeHandle();
-        for (JsonNode ns : in.path("namespaces")) {
-            Map<String, String> labels = new LinkedHashMap<>();
-            ns.path("metadata")
-                    .path("labels")
-                    .properties()
-                    .forEach(e -> labels.put(e.getKey(), e.getValue().asText()));
-            handle.setNamespaceLabels(ns.path("metadata").path("name").asText(), labels);
-        }
-        for (JsonNode o : in.path("otherObjects")) {
-            handle.addObject(object(o));
-        }
+        FakeHandle handle = handle(in);
         Plugin plugin;
         try {
             plugin = factory.create(new PluginArgsImpl(args(in)), handle);
@@ -89,6 +81,7 @@ public final class ConformanceRunner {
             case "filter", "prefilter+filter", "prefilter" ->
                 filter(plugin, in, want, c.path("kind").asText(), handle);
             case "score", "prescore+score+normalize", "score+normalize" -> score(plugin, in, want, handle);
+            case CYCLE -> CycleCases.run(plugin, in, want, handle);
             case "less" -> less(plugin, in, want);
             case "bind" -> bind(plugin, in, want, handle);
             case "helper" -> Helpers.run(plugin.name(), c);
@@ -111,14 +104,7 @@ public final class ConformanceRunner {
                 assertStatus(want.get("preFilterStatus"), r.status(), "PreFilter");
             }
             if (want.has("preFilterResultNodeNames")) {
-                JsonNode names = want.get("preFilterResultNodeNames");
-                if (names.isNull()) {
-                    Check.isTrue(r.allNodes(), "PreFilter result should be all nodes, was " + r.nodeNames());
-                } else {
-                    TreeSet<String> expected = new TreeSet<>();
-                    names.forEach(n -> expected.add(n.asText()));
-                    Check.equal(expected, r.nodeNames(), "PreFilter result nodes");
-                }
+                assertPreFilterNodes(want.get("preFilterResultNodeNames"), r);
             }
             if (!r.status().isSuccess()) {
                 Check.isTrue(
@@ -223,6 +209,23 @@ public final class ConformanceRunner {
     }
 
     // ---- inputs ----------------------------------------------------------------------------------
+
+    /** A handle holding the case's namespaces and {@code otherObjects}, as the plugin is created with. */
+    public static FakeHandle handle(JsonNode in) {
+        FakeHandle handle = new FakeHandle();
+        for (JsonNode ns : in.path("namespaces")) {
+            Map<String, String> labels = new LinkedHashMap<>();
+            ns.path("metadata")
+                    .path("labels")
+                    .properties()
+                    .forEach(e -> labels.put(e.getKey(), e.getValue().asText()));
+            handle.setNamespaceLabels(ns.path("metadata").path("name").asText(), labels);
+        }
+        for (JsonNode o : in.path("otherObjects")) {
+            handle.addObject(object(o));
+        }
+        return handle;
+    }
 
     /** An object of a kind the runner reads: the kinds selectors and listers serve. */
     public static HasMetadata object(JsonNode o) {
@@ -334,6 +337,17 @@ public final class ConformanceRunner {
     public static Code codeOf(JsonNode status) {
         String c = status.path("code").asText("Success");
         return Code.valueOf(c.replaceAll("([a-z])([A-Z])", "$1_$2").toUpperCase());
+    }
+
+    /** The result's node set is {@code names}; all nodes when {@code names} is null or missing. */
+    static void assertPreFilterNodes(JsonNode names, PreFilterResult r) {
+        if (names.isMissingNode() || names.isNull()) {
+            Check.isTrue(r.allNodes(), "PreFilter result should be all nodes, was " + r.nodeNames());
+        } else {
+            TreeSet<String> expected = new TreeSet<>();
+            names.forEach(n -> expected.add(n.asText()));
+            Check.equal(expected, r.nodeNames(), "PreFilter result nodes");
+        }
     }
 
     public static void assertStatus(JsonNode want, Status actual, String point) {

@@ -7,6 +7,7 @@ import io.hotsched.api.framework.ObjectKind;
 import io.hotsched.api.framework.PodInfo;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 
 /**
  * What the volume plugins share about claims: upstream's storage helpers (the class a claim asks
@@ -66,9 +67,10 @@ public final class Claims {
         boolean owned = false;
         List<OwnerReference> refs = claim.getMetadata().getOwnerReferences();
         for (OwnerReference r : refs == null ? List.<OwnerReference>of() : refs) {
+            // UIDs compared as upstream's IsControlledBy does: absent is empty
             if (Boolean.TRUE.equals(r.getController())
-                    && pod.pod().getMetadata().getUid() != null
-                    && pod.pod().getMetadata().getUid().equals(r.getUid())) {
+                    && Objects.toString(pod.pod().getMetadata().getUid(), "")
+                            .equals(Objects.toString(r.getUid(), ""))) {
                 owned = true;
             }
         }

@@ -167,7 +167,9 @@ final class VolumeBinder {
                 pvsFound = false;
                 break boundLoop;
             }
-            if (VolumeMatch.nodeAffinityError(pv, labelsOnly) != null) {
+            PersistentVolume onNode = MigratedTopology.onNode(
+                    pv, listers.csiNodes().get(node.getMetadata().getName()));
+            if (VolumeMatch.nodeAffinityError(onNode, labelsOnly) != null) {
                 boundSatisfied = false;
                 break boundLoop;
             }

@@ -1,5 +1,6 @@
 package io.hotsched.plugins.defaults.volumebinding;
 
+import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
 import io.fabric8.kubernetes.api.model.Volume;
 import io.fabric8.kubernetes.api.model.storage.CSIDriver;
@@ -40,6 +41,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -176,6 +178,69 @@ public final class VolumeBinding
         }
         state.write(KEY, new State(claims));
         return PreFilterResult.ALL_NODES;
+    }
+
+    /**
+     * The claims PreFilter sorted into {@code state}, by name: fully bound, unbound of a
+     * WaitForFirstConsumer class, and per such class its volumes (sorted); what upstream's table
+     * checks after PreFilter. Null when PreFilter wrote nothing.
+     */
+    public static Map<String, Object> claimsAfterPreFilter(CycleState state) {
+        State s = state.readOrNull(KEY);
+        if (s == null) {
+            return null;
+        }
+        Map<String, List<String>> volumes = new TreeMap<>();
+        s.claims
+                .volumesByClass()
+                .forEach((cls, pvs) ->
+                        volumes.put(cls, names(pvs).stream().sorted().toList()));
+        return Map.of(
+                "boundClaims", names(s.claims.bound()),
+                "unboundClaimsDelayBinding", names(s.claims.unboundDelayBinding()),
+                "unboundVolumesDelayBinding", volumes);
+    }
+
+    /**
+     * What Filter found for the pod's unbound claims on {@code nodeName} in {@code state}: the
+     * static bindings ({@code "<ns>/<claim> -> <volume>"}) and the claims to provision ({@code
+     * "<ns>/<claim>"}, with {@code " on <capacity> <its node topology labels>"} when a
+     * CSIStorageCapacity has room); what upstream's binder tables check. Null when Filter passed
+     * no such node.
+     */
+    public static Map<String, List<String>> volumesFound(CycleState state, String nodeName) {
+        State s = state.readOrNull(KEY);
+        PodVolumes v = s == null ? null : s.byNode.get(nodeName);
+        if (v == null) {
+            return null;
+        }
+        return Map.of(
+                "staticBindings",
+                v.staticBindings.stream()
+                        .map(b -> claimKey(b.pvc()) + " -> "
+                                + b.pv().getMetadata().getName())
+                        .toList(),
+                "dynamicProvisions",
+                v.dynamicProvisions.stream().map(VolumeBinding::provisionKey).toList());
+    }
+
+    private static String provisionKey(PodVolumes.Provision p) {
+        if (p.capacity() == null) {
+            return claimKey(p.pvc());
+        }
+        var topology = p.capacity().getNodeTopology();
+        Map<String, String> labels =
+                topology == null || topology.getMatchLabels() == null ? Map.of() : topology.getMatchLabels();
+        return claimKey(p.pvc()) + " on " + p.capacity().getMetadata().getName() + " " + new TreeMap<>(labels);
+    }
+
+    private static String claimKey(PersistentVolumeClaim c) {
+        return VolumeMatch.namespace(c.getMetadata().getNamespace()) + "/"
+                + c.getMetadata().getName();
+    }
+
+    private static List<String> names(List<? extends HasMetadata> objects) {
+        return objects.stream().map(o -> o.getMetadata().getName()).toList();
     }
 
     /** Why the claim cannot be used by the pod, in upstream's words; null when it can. */
@@ -348,7 +413,12 @@ public final class VolumeBinding
 
     /** A claim the pod uses (its own or its ephemeral volume's) was created or changed. */
     static QueueingHint afterClaimChange(PodInfo pod, Object oldObject, Object newObject) {
-        return Claims.usedBy(pod, (PersistentVolumeClaim) newObject) ? QueueingHint.QUEUE : QueueingHint.SKIP;
+        PersistentVolumeClaim claim = (PersistentVolumeClaim) newObject;
+        if (pod.claimNames().isEmpty()) {
+            // no claim of this pod can have changed, whatever claim the event carries
+            return QueueingHint.SKIP;
+        }
+        return Claims.usedBy(pod, claim) ? QueueingHint.QUEUE : QueueingHint.SKIP;
     }
 
     /** A new CSINode, or one whose migrated plugins changed. */
@@ -356,7 +426,7 @@ public final class VolumeBinding
         if (oldObject == null) {
             return QueueingHint.QUEUE;
         }
-        String key = "storage.alpha.kubernetes.io/migrated-plugins";
+        String key = MigratedTopology.MIGRATED_PLUGINS;
         return Objects.equals(annotation((CSINode) oldObject, key), annotation((CSINode) newObject, key))
                 ? QueueingHint.SKIP
                 : QueueingHint.QUEUE;
