@@ -56,18 +56,7 @@ public final class KubeComponent {
 
     @Activate
     void activate(BundleContext context, KubeSettings settings) throws Exception {
-        // fabric8 looks up providers (HTTP client, model types) through the context class loader
-        // first; whatever the host put there (an application class path holding its own fabric8,
-        // as in a test JVM or another OSGi container) would win over this bundle's wiring. The
-        // client, its informers and their threads are made with a loader that sees only the JDK.
-        Thread thread = Thread.currentThread();
-        ClassLoader before = thread.getContextClassLoader();
-        thread.setContextClassLoader(new ClassLoader("hotsched-kube-context", ClassLoader.getPlatformClassLoader()) {});
-        try {
-            connect(context, settings);
-        } finally {
-            thread.setContextClassLoader(before);
-        }
+        ClientFactory.withJdkContextLoader(() -> connect(context, settings));
     }
 
     private void connect(BundleContext context, KubeSettings settings) throws Exception {

@@ -1,0 +1,135 @@
+package io.hotsched.testing;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Signing keys made at test time with the JDK's keytool (EC P-256, self-signed, valid two days),
+ * a truststore of some of their certificates, and jars signed with the JDK's jarsigner: so that
+ * no private key is ever committed.
+ */
+public final class TestSigners {
+
+    private final Path dir;
+    private final String password;
+
+    private TestSigners(Path dir, String password) {
+        this.dir = dir;
+        this.password = password;
+    }
+
+    /** The keys already made in {@code dir}. */
+    public static TestSigners in(Path dir, String password) {
+        return new TestSigners(dir, password);
+    }
+
+    /** Makes a key pair for each alias (subject {@code CN=alias,O=hotsched tests}) in {@code dir}. */
+    public static TestSigners create(Path dir, String password, String... aliases) throws IOException {
+        TestSigners s = new TestSigners(Files.createDirectories(dir), password);
+        for (String alias : aliases) {
+            s.tool(
+                    "keytool",
+                    "-genkeypair",
+                    "-alias",
+                    alias,
+                    "-keyalg",
+                    "EC",
+                    "-groupname",
+                    "secp256r1",
+                    "-dname",
+                    "CN=" + alias + ",O=hotsched tests",
+                    "-validity",
+                    "2",
+                    "-storetype",
+                    "PKCS12",
+                    "-keystore",
+                    s.keystore().toString(),
+                    "-storepass",
+                    password,
+                    "-keypass",
+                    password);
+        }
+        return s;
+    }
+
+    /** A PKCS12 truststore (same password) of the certificates of {@code aliases}. */
+    public Path truststore(String... aliases) throws IOException {
+        Path trust = dir.resolve("trust-" + String.join("-", aliases) + ".p12");
+        if (Files.exists(trust)) {
+            return trust;
+        }
+        for (String alias : aliases) {
+            Path cert = dir.resolve(alias + ".cer");
+            tool(
+                    "keytool",
+                    "-exportcert",
+                    "-alias",
+                    alias,
+                    "-keystore",
+                    keystore().toString(),
+                    "-storepass",
+                    password,
+                    "-file",
+                    cert.toString());
+            tool(
+                    "keytool",
+                    "-importcert",
+                    "-noprompt",
+                    "-alias",
+                    alias,
+                    "-file",
+                    cert.toString(),
+                    "-storetype",
+                    "PKCS12",
+                    "-keystore",
+                    trust.toString(),
+                    "-storepass",
+                    password);
+        }
+        return trust;
+    }
+
+    /** {@code jar} signed by {@code alias} with jarsigner. */
+    public byte[] sign(byte[] jar, String alias) throws IOException {
+        Path in = Files.createTempFile(dir, "unsigned-", ".jar");
+        Path out = in.resolveSibling(in.getFileName() + ".signed.jar");
+        Files.write(in, jar);
+        tool(
+                "jarsigner",
+                "-keystore",
+                keystore().toString(),
+                "-storepass",
+                password,
+                "-keypass",
+                password,
+                "-signedjar",
+                out.toString(),
+                in.toString(),
+                alias);
+        return Files.readAllBytes(out);
+    }
+
+    private Path keystore() {
+        return dir.resolve("keys.p12");
+    }
+
+    private void tool(String name, String... args) throws IOException {
+        List<String> command = new ArrayList<>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", name).toString());
+        command.addAll(List.of(args));
+        Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+        try {
+            String out = new String(p.getInputStream().readAllBytes());
+            if (!p.waitFor(60, TimeUnit.SECONDS) || p.exitValue() != 0) {
+                throw new IOException(String.join(" ", command) + " failed: " + out);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException(e);
+        }
+    }
+}
