@@ -44,13 +44,13 @@ final class EmbeddedCluster {
             // the definitions hotsched itself reads (plugin delivery), so that it works out of the box
             Path ownKinds = home.resolve("etc").resolve("crds").resolve(SCHEDULER_PLUGIN_CRD);
             if (Files.isRegularFile(ownKinds)) {
-                objects += server.create(List.of(ownKinds));
+                server.create(List.of(ownKinds));
             }
             if (seedDir != null) {
                 if (!Files.isDirectory(seedDir)) {
                     throw new IOException("--cluster-dir " + seedDir + ": no such folder");
                 }
-                objects += server.seed(seedDir);
+                objects = server.seed(seedDir);
             }
             server.startStandIns(standIns);
             Files.createDirectories(kubeconfig.getParent());

@@ -6,6 +6,7 @@ import io.hotsched.core.admin.SchedulerAdmin;
 import io.hotsched.kube.delivery.BundleFetcher;
 import io.hotsched.kube.delivery.DeliveredFolder;
 import io.hotsched.kube.delivery.DeliverySettings;
+import io.hotsched.kube.delivery.DownloadTrust;
 import io.hotsched.kube.delivery.PluginDelivery;
 import io.hotsched.kube.delivery.TrustPolicy;
 import java.io.IOException;
@@ -13,7 +14,6 @@ import java.net.InetAddress;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import javax.net.ssl.SSLContext;
 import org.osgi.framework.BundleContext;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
@@ -77,7 +77,7 @@ public final class DeliveryComponent {
                 new DeliveredFolder(dir),
                 new BundleFetcher(
                         client,
-                        SSLContext.getDefault(),
+                        DownloadTrust.context(settings.downloadTruststore(), settings.downloadTruststorePassword()),
                         Duration.ofSeconds(settings.downloadTimeoutSeconds()),
                         settings.maxBundleBytes()),
                 trust,

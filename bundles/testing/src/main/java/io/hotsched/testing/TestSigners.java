@@ -93,6 +93,52 @@ public final class TestSigners {
         return trust;
     }
 
+    /**
+     * A PKCS12 keystore (same password) holding one self-signed TLS server key {@code alias} for
+     * {@code subjectAltName} (e.g. {@code ip:127.0.0.1}); {@link #truststore} of it then trusts it.
+     */
+    public Path tlsServer(String alias, String subjectAltName) throws IOException {
+        Path store = dir.resolve("tls-" + alias + ".p12");
+        tool(
+                "keytool",
+                "-genkeypair",
+                "-alias",
+                alias,
+                "-keyalg",
+                "EC",
+                "-groupname",
+                "secp256r1",
+                "-dname",
+                "CN=" + alias,
+                "-ext",
+                "SAN=" + subjectAltName,
+                "-validity",
+                "2",
+                "-storetype",
+                "PKCS12",
+                "-keystore",
+                store.toString(),
+                "-storepass",
+                password,
+                "-keypass",
+                password);
+        tool(
+                "keytool",
+                "-importkeystore",
+                "-srckeystore",
+                store.toString(),
+                "-srcstorepass",
+                password,
+                "-destkeystore",
+                keystore().toString(),
+                "-deststorepass",
+                password,
+                "-srcalias",
+                alias,
+                "-noprompt");
+        return store;
+    }
+
     /** {@code jar} signed by {@code alias} with jarsigner. */
     public byte[] sign(byte[] jar, String alias) throws IOException {
         Path in = Files.createTempFile(dir, "unsigned-", ".jar");

@@ -4,9 +4,6 @@ import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
-import java.io.ByteArrayOutputStream;
-import java.io.IOException;
-import java.io.InputStream;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -15,6 +12,10 @@ import java.net.http.HttpTimeoutException;
 import java.time.Duration;
 import java.util.Base64;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import javax.net.ssl.SSLContext;
 
 /**
@@ -45,38 +46,39 @@ public final class BundleFetcher {
         return source.url() != null ? download(source.url()) : fromObject(source);
     }
 
+    /** The whole download, headers and body, within the time-out: a server that trickles is cut off too. */
     private byte[] download(String url) throws Refusal {
         HttpRequest request =
                 HttpRequest.newBuilder(URI.create(url)).timeout(timeout).GET().build();
+        CompletableFuture<HttpResponse<byte[]>> answer = http.sendAsync(
+                request,
+                info -> info.statusCode() == 200
+                        ? new BoundedBody(maxBytes)
+                        : HttpResponse.BodySubscribers.replacing(new byte[0]));
         try {
-            HttpResponse<InputStream> response = http.send(request, HttpResponse.BodyHandlers.ofInputStream());
-            try (InputStream in = response.body()) {
-                if (response.statusCode() != 200) {
-                    throw new Refusal(
-                            "GET " + url + " answered HTTP " + response.statusCode(), response.statusCode() >= 500);
-                }
-                return bounded(in, url);
+            HttpResponse<byte[]> response = answer.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+            if (response.statusCode() != 200) {
+                throw new Refusal(
+                        "GET " + url + " answered HTTP " + response.statusCode(), response.statusCode() >= 500);
             }
-        } catch (HttpTimeoutException e) {
+            return response.body();
+        } catch (TimeoutException e) {
+            answer.cancel(true);
             throw new Refusal("GET " + url + ": no answer within " + timeout.toSeconds() + " s", true);
-        } catch (IOException e) {
-            throw new Refusal("GET " + url + " failed: " + e, true);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new Refusal("GET " + url + " interrupted");
-        }
-    }
-
-    private byte[] bounded(InputStream in, String url) throws IOException, Refusal {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        byte[] buffer = new byte[65536];
-        for (int n; (n = in.read(buffer)) >= 0; ) {
-            out.write(buffer, 0, n);
-            if (out.size() > maxBytes) {
+        } catch (ExecutionException e) {
+            Throwable cause = e.getCause();
+            if (cause instanceof BoundedBody.TooLarge || cause.getCause() instanceof BoundedBody.TooLarge) {
                 throw new Refusal(url + " is larger than maxBundleBytes (" + maxBytes + ")");
             }
+            if (cause instanceof HttpTimeoutException) {
+                throw new Refusal("GET " + url + ": no answer within " + timeout.toSeconds() + " s", true);
+            }
+            throw new Refusal("GET " + url + " failed: " + cause, true);
+        } catch (InterruptedException e) {
+            answer.cancel(true);
+            Thread.currentThread().interrupt();
+            throw new Refusal("GET " + url + " interrupted", true);
         }
-        return out.toByteArray();
     }
 
     private byte[] fromObject(PluginSpec.Source s) throws Refusal {

@@ -30,6 +30,13 @@ public @interface DeliverySettings {
     @AttributeDefinition(description = "Bytes a bundle jar may have at most")
     long maxBundleBytes() default 64L * 1024 * 1024;
 
+    @AttributeDefinition(
+            description = "PKCS12 or JKS keystore of the CA certificates https downloads trust (empty: the JDK's)")
+    String downloadTruststore() default "";
+
+    @AttributeDefinition(description = "Password of the download truststore (may be empty)")
+    String downloadTruststorePassword() default "";
+
     @AttributeDefinition(description = "Seconds to wait for a delivered bundle to be installed and started")
     int installTimeoutSeconds() default 30;
 
