@@ -13,8 +13,12 @@ import java.io.IOException;
 import java.net.InetAddress;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Hashtable;
 import java.util.List;
+import java.util.Map;
+import java.util.function.BooleanSupplier;
 import org.osgi.framework.BundleContext;
+import org.osgi.framework.ServiceRegistration;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.ConfigurationPolicy;
@@ -37,10 +41,13 @@ import org.slf4j.LoggerFactory;
 public final class DeliveryComponent {
 
     private static final Logger LOG = LoggerFactory.getLogger(DeliveryComponent.class);
+    /** Service property of the {@link BooleanSupplier} the leader election asks before it competes. */
+    static final String GATE_PROPERTY = "hotsched.gate";
 
     private final SchedulerAdmin admin;
     private KubernetesClient client;
     private PluginDelivery delivery;
+    private ServiceRegistration<BooleanSupplier> gate;
 
     @Activate
     public DeliveryComponent(@Reference SchedulerAdmin admin) {
@@ -85,6 +92,9 @@ public final class DeliveryComponent {
                 this::runState,
                 Duration.ofSeconds(settings.installTimeoutSeconds()));
         delivery.start();
+        PluginDelivery d = delivery;
+        gate = context.registerService(
+                BooleanSupplier.class, d::upToDate, new Hashtable<>(Map.of(GATE_PROPERTY, "leadership")));
     }
 
     /** quarantined if any of the bundle's plugins is, standby if it has plugins and none serves, else active. */
@@ -118,6 +128,9 @@ public final class DeliveryComponent {
 
     @Deactivate
     void deactivate() {
+        if (gate != null) {
+            gate.unregister();
+        }
         if (delivery != null) {
             delivery.close();
         }

@@ -73,10 +73,13 @@ public final class PluginDelivery implements AutoCloseable {
         return t;
     });
     private final Set<String> pending = ConcurrentHashMap.newKeySet();
-    private final Map<String, Installed> installed = new LinkedHashMap<>();
-    private final Map<String, Refused> refused = new LinkedHashMap<>();
+    // written by the worker only; read by the leader election's thread too (upToDate)
+    private final Map<String, Installed> installed = new ConcurrentHashMap<>();
+    private final Map<String, Refused> refused = new ConcurrentHashMap<>();
     private final Map<String, Map<String, Object>> reported = new LinkedHashMap<>();
     private volatile SharedIndexInformer<GenericKubernetesResource> informer;
+    /** Whether the cluster serves SchedulerPlugin, as far as the last look found (true until looked). */
+    private volatile boolean served = true;
 
     /**
      * @param runState the state (active, standby, quarantined) of an installed bundle, by symbolic name and version
@@ -140,6 +143,7 @@ public final class PluginDelivery implements AutoCloseable {
         try {
             client.genericKubernetesResources(API_VERSION, KIND).list();
         } catch (KubernetesClientException e) {
+            served = e.getCode() != 404;
             if (e.getCode() == 404) {
                 LOG.warn(
                         "The cluster does not serve {} ({}): no plugin delivery until it does"
@@ -178,6 +182,37 @@ public final class PluginDelivery implements AutoCloseable {
             enqueue(name);
         }
         worker.scheduleWithFixedDelay(this::tick, TICK_SECONDS, TICK_SECONDS, TimeUnit.SECONDS);
+    }
+
+    /**
+     * Whether this replica has dealt with every SchedulerPlugin as it is now: each active one's
+     * digest installed (or refused, which it would be again), each inactive one removed. Without
+     * SchedulerPlugin served there is nothing to wait for; before the first listing, not yet.
+     */
+    public boolean upToDate() {
+        SharedIndexInformer<GenericKubernetesResource> i = informer;
+        if (i == null) {
+            return !served;
+        }
+        for (GenericKubernetesResource o : i.getStore().list()) {
+            String name = o.getMetadata().getName();
+            PluginSpec spec;
+            try {
+                spec = PluginSpec.of(o);
+            } catch (Refusal r) {
+                continue;
+            }
+            Installed have = installed.get(name);
+            Refused no = refused.get(name);
+            boolean done = !spec.active()
+                    ? have == null
+                    : (have != null && have.sha256().equals(spec.sha256()))
+                            || (no != null && no.attempt().equals(spec.sha256() + "@" + spec.generation()));
+            if (!done) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private void tick() {
