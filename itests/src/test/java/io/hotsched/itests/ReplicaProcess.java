@@ -6,11 +6,9 @@ import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 
 /**
  * Another hotsched replica: the built distribution's {@code bin/hotsched} as a process of its own,
@@ -34,18 +32,8 @@ final class ReplicaProcess implements AutoCloseable {
 
     /** @param deliveryCfg the content of its etc/io.hotsched.delivery.cfg */
     static ReplicaProcess start(String master, String name, String deliveryCfg) throws IOException {
-        Path dist = Path.of(System.getProperty("hotsched.dist"));
         Path home = Files.createTempDirectory("hotsched-replica-" + name + "-");
-        try (Stream<Path> files = Files.walk(dist)) {
-            for (Path p : files.toList()) {
-                Path target = home.resolve(dist.relativize(p).toString());
-                if (Files.isDirectory(p)) {
-                    Files.createDirectories(target);
-                } else {
-                    Files.copy(p, target, StandardCopyOption.COPY_ATTRIBUTES);
-                }
-            }
-        }
+        DistributionIT.copyOfDistribution(home);
         Files.writeString(home.resolve("etc/io.hotsched.delivery.cfg"), deliveryCfg);
         Files.writeString(
                 home.resolve("etc/scheduler.yaml"),

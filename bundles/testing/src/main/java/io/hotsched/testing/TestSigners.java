@@ -31,27 +31,7 @@ public final class TestSigners {
     public static TestSigners create(Path dir, String password, String... aliases) throws IOException {
         TestSigners s = new TestSigners(Files.createDirectories(dir), password);
         for (String alias : aliases) {
-            s.tool(
-                    "keytool",
-                    "-genkeypair",
-                    "-alias",
-                    alias,
-                    "-keyalg",
-                    "EC",
-                    "-groupname",
-                    "secp256r1",
-                    "-dname",
-                    "CN=" + alias + ",O=hotsched tests",
-                    "-validity",
-                    "2",
-                    "-storetype",
-                    "PKCS12",
-                    "-keystore",
-                    s.keystore().toString(),
-                    "-storepass",
-                    password,
-                    "-keypass",
-                    password);
+            s.keyPair(s.keystore(), alias, "CN=" + alias + ",O=hotsched tests");
         }
         return s;
     }
@@ -64,8 +44,7 @@ public final class TestSigners {
         }
         for (String alias : aliases) {
             Path cert = dir.resolve(alias + ".cer");
-            tool(
-                    "keytool",
+            keytool(
                     "-exportcert",
                     "-alias",
                     alias,
@@ -75,8 +54,7 @@ public final class TestSigners {
                     password,
                     "-file",
                     cert.toString());
-            tool(
-                    "keytool",
+            keytool(
                     "-importcert",
                     "-noprompt",
                     "-alias",
@@ -99,31 +77,8 @@ public final class TestSigners {
      */
     public Path tlsServer(String alias, String subjectAltName) throws IOException {
         Path store = dir.resolve("tls-" + alias + ".p12");
-        tool(
-                "keytool",
-                "-genkeypair",
-                "-alias",
-                alias,
-                "-keyalg",
-                "EC",
-                "-groupname",
-                "secp256r1",
-                "-dname",
-                "CN=" + alias,
-                "-ext",
-                "SAN=" + subjectAltName,
-                "-validity",
-                "2",
-                "-storetype",
-                "PKCS12",
-                "-keystore",
-                store.toString(),
-                "-storepass",
-                password,
-                "-keypass",
-                password);
-        tool(
-                "keytool",
+        keyPair(store, alias, "CN=" + alias, "-ext", "SAN=" + subjectAltName);
+        keytool(
                 "-importkeystore",
                 "-srckeystore",
                 store.toString(),
@@ -159,8 +114,38 @@ public final class TestSigners {
         return Files.readAllBytes(out);
     }
 
+    /** An EC P-256 key pair with a self-signed certificate, valid two days, into {@code store}. */
+    private void keyPair(Path store, String alias, String subject, String... more) throws IOException {
+        List<String> args = new ArrayList<>(List.of(
+                "-genkeypair",
+                "-alias",
+                alias,
+                "-keyalg",
+                "EC",
+                "-groupname",
+                "secp256r1",
+                "-dname",
+                subject,
+                "-validity",
+                "2",
+                "-storetype",
+                "PKCS12",
+                "-keystore",
+                store.toString(),
+                "-storepass",
+                password,
+                "-keypass",
+                password));
+        args.addAll(List.of(more));
+        keytool(args.toArray(String[]::new));
+    }
+
     private Path keystore() {
         return dir.resolve("keys.p12");
+    }
+
+    private void keytool(String... args) throws IOException {
+        tool("keytool", args);
     }
 
     private void tool(String name, String... args) throws IOException {

@@ -1,7 +1,5 @@
 package io.hotsched.kube.delivery;
 
-import io.fabric8.kubernetes.api.model.ConfigMap;
-import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.net.URI;
@@ -12,6 +10,7 @@ import java.net.http.HttpTimeoutException;
 import java.time.Duration;
 import java.util.Base64;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -83,31 +82,24 @@ public final class BundleFetcher {
 
     private byte[] fromObject(PluginSpec.Source s) throws Refusal {
         String where = s.kind() + " " + s.namespace() + "/" + s.objectName();
-        Map<String, String> data;
+        Optional<Map<String, String>> data;
         try {
-            if (s.kind().equals("ConfigMap")) {
-                ConfigMap cm = client.configMaps()
-                        .inNamespace(s.namespace())
-                        .withName(s.objectName())
-                        .get();
-                if (cm == null) {
-                    throw new Refusal(where + " not found");
-                }
-                data = cm.getBinaryData();
-            } else {
-                Secret secret = client.secrets()
-                        .inNamespace(s.namespace())
-                        .withName(s.objectName())
-                        .get();
-                if (secret == null) {
-                    throw new Refusal(where + " not found");
-                }
-                data = secret.getData();
-            }
+            data = s.kind().equals("ConfigMap")
+                    ? Optional.ofNullable(client.configMaps()
+                                    .inNamespace(s.namespace())
+                                    .withName(s.objectName())
+                                    .get())
+                            .map(c -> orEmpty(c.getBinaryData()))
+                    : Optional.ofNullable(client.secrets()
+                                    .inNamespace(s.namespace())
+                                    .withName(s.objectName())
+                                    .get())
+                            .map(c -> orEmpty(c.getData()));
         } catch (KubernetesClientException e) {
             throw new Refusal("cannot read " + where + ": " + e.getMessage(), true);
         }
-        String encoded = data == null ? null : data.get(s.key());
+        String encoded =
+                data.orElseThrow(() -> new Refusal(where + " not found")).get(s.key());
         if (encoded == null) {
             throw new Refusal(
                     where + " has no key " + s.key() + (s.kind().equals("ConfigMap") ? " in binaryData" : " in data"));
@@ -117,5 +109,9 @@ public final class BundleFetcher {
         } catch (IllegalArgumentException e) {
             throw new Refusal(where + " key " + s.key() + " is not base64: " + e.getMessage());
         }
+    }
+
+    private static Map<String, String> orEmpty(Map<String, String> m) {
+        return m == null ? Map.of() : m;
     }
 }
