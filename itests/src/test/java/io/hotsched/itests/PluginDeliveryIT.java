@@ -198,6 +198,30 @@ public class PluginDeliveryIT extends KubeClusterSupport {
     }
 
     @Test
+    public void aSpecWithTwoSourcesIsRefusedNamingTheField() throws Exception {
+        GenericKubernetesResource o = new GenericKubernetesResource();
+        o.setApiVersion("hotsched.io/v1alpha1");
+        o.setKind("SchedulerPlugin");
+        o.setMetadata(new ObjectMetaBuilder().withName("two-sources").build());
+        o.setAdditionalProperty(
+                "spec",
+                Map.of(
+                        "source",
+                        Map.of(
+                                "url",
+                                "https://127.0.0.1:9/x.jar",
+                                "configMap",
+                                Map.of("namespace", NAMESPACE, "name", "x", "key", "x.jar")),
+                        "sha256",
+                        "0".repeat(64)));
+        // the definition's CEL rule would stop it on kube-apiserver; the embedded server does not run CEL
+        plugins().resource(o).create();
+        Map<?, ?> e = awaitEntry("two-sources", REPLICA, x -> "refused".equals(x.get("state")));
+        assertEquals("spec.source: set exactly one of url, configMap and secret", e.get("reason"));
+        await("a Refused event", () -> refusedEvent("two-sources", "spec.source"));
+    }
+
+    @Test
     public void aSecondReplicaReportsItsOwnEntry() throws Exception {
         byte[] jar = signedSample("io.hotsched.itest.fleet", "1.0.0");
         publish("fleet", jar);

@@ -250,7 +250,13 @@ public final class PluginDelivery implements AutoCloseable {
         try {
             spec = PluginSpec.of(o);
         } catch (Refusal r) {
-            refuse(o, null, "spec", r);
+            // refused once per generation: the periodic look must not repeat the Event
+            String attempt = "spec@" + o.getMetadata().getGeneration();
+            Refused before = refused.get(name);
+            if (before == null || !before.attempt().equals(attempt)) {
+                refused.put(name, new Refused(attempt, false, System.currentTimeMillis()));
+                refuse(o, null, "spec", r);
+            }
             return;
         }
         Installed current = installed.get(name);
