@@ -53,8 +53,11 @@ public class PluginDeliveryIT extends KubeClusterSupport {
 
     /** The delivery settings of a replica named {@code replica} that trusts the test's signer. */
     static String deliveryCfg(String replica) throws IOException {
+        HttpsJars.start();
         return "truststore = " + SigningKeys.truststore() + "\ntruststoreType = PKCS12\ntruststorePassword = "
-                + SigningKeys.PASSWORD + "\nreplica = " + replica + "\ninstallTimeoutSeconds = 20\n";
+                + SigningKeys.PASSWORD + "\nreplica = " + replica + "\ninstallTimeoutSeconds = 20\n"
+                + "downloadTruststore = " + HttpsJars.truststore() + "\ndownloadTruststorePassword = "
+                + SigningKeys.PASSWORD + "\n";
     }
 
     @Override
@@ -222,13 +225,13 @@ public class PluginDeliveryIT extends KubeClusterSupport {
     }
 
     @Test
-    public void aSecondReplicaReportsItsOwnEntry() throws Exception {
+    public void aSecondReplicaReportsItsOwnEntryForAnHttpsSource() throws Exception {
         byte[] jar = signedSample("io.hotsched.itest.fleet", "1.0.0");
-        publish("fleet", jar);
+        String url = HttpsJars.publish("fleet-1.0.0.jar", jar);
         try (ReplicaProcess b =
                 ReplicaProcess.start(context.getProperty("hotsched.master"), "replica-b", deliveryCfg("replica-b"))) {
             b.awaitLine("Plugin delivery as replica replica-b");
-            create("fleet", "fleet", sha256(jar));
+            create("fleet", Map.of("url", url), sha256(jar));
             awaitEntry("fleet", REPLICA, e -> "active".equals(e.get("state")));
             awaitEntry("fleet", "replica-b", e -> "active".equals(e.get("state")));
             GenericKubernetesResource o = plugins().withName("fleet").get();
@@ -275,19 +278,18 @@ public class PluginDeliveryIT extends KubeClusterSupport {
     }
 
     private void create(String name, String configMap, String sha256) {
+        create(
+                name,
+                Map.of("configMap", Map.of("namespace", NAMESPACE, "name", configMap, "key", configMap + ".jar")),
+                sha256);
+    }
+
+    private void create(String name, Map<String, Object> source, String sha256) {
         GenericKubernetesResource o = new GenericKubernetesResource();
         o.setApiVersion("hotsched.io/v1alpha1");
         o.setKind("SchedulerPlugin");
         o.setMetadata(new ObjectMetaBuilder().withName(name).build());
-        o.setAdditionalProperty(
-                "spec",
-                Map.of(
-                        "source",
-                        Map.of(
-                                "configMap",
-                                Map.of("namespace", NAMESPACE, "name", configMap, "key", configMap + ".jar")),
-                        "sha256",
-                        sha256));
+        o.setAdditionalProperty("spec", Map.of("source", source, "sha256", sha256));
         plugins().resource(o).create();
     }
 
