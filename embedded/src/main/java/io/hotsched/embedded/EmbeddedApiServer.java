@@ -158,17 +158,27 @@ public final class EmbeddedApiServer implements AutoCloseable {
      * @return the number of objects created
      */
     public int seed(Path dir) throws IOException {
-        List<HasMetadata> objects = new ArrayList<>();
         try (Stream<Path> files = Files.list(dir)) {
-            for (Path f : files.filter(
+            return create(files.filter(
                             p -> p.toString().endsWith(".yaml") || p.toString().endsWith(".yml"))
                     .sorted()
-                    .toList()) {
-                try (InputStream in = Files.newInputStream(f)) {
-                    objects.addAll(client().load(in).items());
-                } catch (RuntimeException e) {
-                    throw new IOException(f + ": " + e.getMessage(), e);
-                }
+                    .toList());
+        }
+    }
+
+    /**
+     * Creates every object of {@code files} (multi-document YAML), definitions, namespaces and
+     * nodes first, pods last.
+     *
+     * @return the number of objects created
+     */
+    public int create(List<Path> files) throws IOException {
+        List<HasMetadata> objects = new ArrayList<>();
+        for (Path f : files) {
+            try (InputStream in = Files.newInputStream(f)) {
+                objects.addAll(client().load(in).items());
+            } catch (RuntimeException e) {
+                throw new IOException(f + ": " + e.getMessage(), e);
             }
         }
         objects.sort((a, b) -> Integer.compare(order(a), order(b)));
@@ -180,7 +190,7 @@ public final class EmbeddedApiServer implements AutoCloseable {
 
     private static int order(HasMetadata o) {
         return switch (o.getKind()) {
-            case "Namespace" -> 0;
+            case "CustomResourceDefinition", "Namespace" -> 0;
             case "PriorityClass" -> 1;
             case "Node" -> 2;
             case "Pod" -> 9;

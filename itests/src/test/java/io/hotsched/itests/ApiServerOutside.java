@@ -42,6 +42,9 @@ final class ApiServerOutside {
             Class<?> type = loader.loadClass("io.hotsched.embedded.EmbeddedApiServer");
             Object server = type.getConstructor().newInstance();
             type.getMethod("start", int.class).invoke(server, 0);
+            // the definitions hotsched reads itself, as the launcher creates them (plugin delivery)
+            Path crd = Path.of(System.getProperty("hotsched.dist"), "etc", "crds", "schedulerplugins.hotsched.io.yaml");
+            type.getMethod("create", List.class).invoke(server, List.of(crd));
             if (standIns.length > 0) {
                 startStandIns(loader, type, server, standIns);
             }

@@ -34,8 +34,13 @@ class DistributionIT {
 
     @BeforeEach
     void copyDistribution() throws IOException {
-        Path dist = Path.of(System.getProperty("hotsched.dist"));
         home = work.resolve("hotsched");
+        copyOfDistribution(home);
+    }
+
+    /** A copy of the built distribution ({@code hotsched.dist}) at {@code home}, file times kept. */
+    static void copyOfDistribution(Path home) throws IOException {
+        Path dist = Path.of(System.getProperty("hotsched.dist"));
         try (Stream<Path> files = Files.walk(dist)) {
             for (Path p : files.toList()) {
                 Path target = home.resolve(dist.relativize(p).toString());

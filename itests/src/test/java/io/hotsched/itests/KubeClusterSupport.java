@@ -27,9 +27,16 @@ public abstract class KubeClusterSupport extends SchedulerITSupport {
      * limit lifted (kube-scheduler's 50/s would make the API writes, not the swaps, what is tested).
      */
     protected static Option[] kubePlatform(String schedulerYaml) throws IOException {
+        return kubePlatform(schedulerYaml, Map.of());
+    }
+
+    /** As {@link #kubePlatform(String)}, with more files for etc/ (name to content). */
+    protected static Option[] kubePlatform(String schedulerYaml, Map<String, String> etcFiles) throws IOException {
         String kube = "qps = 0\nburst = 100\nmaxConcurrentRequests = 64\ncomponent = hotsched\nreport = false\n";
-        return PlatformOptions.platform(
-                Map.of("scheduler.yaml", schedulerYaml, "io.hotsched.kube.cfg", kube), true, ApiServerOutside.start());
+        Map<String, String> etc = new java.util.HashMap<>(etcFiles);
+        etc.put("scheduler.yaml", schedulerYaml);
+        etc.put("io.hotsched.kube.cfg", kube);
+        return PlatformOptions.platform(etc, true, ApiServerOutside.start());
     }
 
     @Override

@@ -61,6 +61,7 @@ final class PlatformOptions {
         Runtime.getRuntime().addShutdownHook(new Thread(() -> deleteTree(home)));
         copyTree(dist.resolve("etc"), home.resolve("etc"));
         Files.createDirectories(home.resolve("deploy"));
+        Files.createDirectories(home.resolve("delivered"));
         for (Map.Entry<String, String> e : etcFiles.entrySet()) {
             Files.writeString(home.resolve("etc").resolve(e.getKey()), e.getValue());
         }

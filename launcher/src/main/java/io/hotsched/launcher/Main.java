@@ -214,6 +214,7 @@ public final class Main {
         fw.putAll(options.frameworkProperties());
         if (options.embeddedMode()) {
             embedded = EmbeddedCluster.start(
+                    home,
                     options.embeddedPort(),
                     EmbeddedCluster.seedDir(home, options.clusterDir()),
                     options.standIns(),

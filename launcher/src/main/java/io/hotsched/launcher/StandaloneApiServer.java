@@ -38,6 +38,7 @@ final class StandaloneApiServer {
         EmbeddedApiServer server;
         try {
             server = EmbeddedCluster.start(
+                    home,
                     options.port(),
                     EmbeddedCluster.seedDir(home, options.clusterDir()),
                     options.standIns(),

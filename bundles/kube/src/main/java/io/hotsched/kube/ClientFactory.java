@@ -13,6 +13,38 @@ final class ClientFactory {
 
     private ClientFactory() {}
 
+    /** What runs with the client's context class loader. */
+    interface Connect {
+        void run() throws Exception;
+    }
+
+    /**
+     * Runs {@code connect} with a context class loader that sees only the JDK. fabric8 looks up
+     * providers (HTTP client, model types) through the context class loader first; whatever the
+     * host put there (an application class path holding its own fabric8, as in a test JVM or
+     * another OSGi container) would win over this bundle's wiring. The client, its informers and
+     * their threads are made with this loader.
+     */
+    static void withJdkContextLoader(Connect connect) throws Exception {
+        Thread thread = Thread.currentThread();
+        ClassLoader before = thread.getContextClassLoader();
+        thread.setContextClassLoader(new ClassLoader("hotsched-kube-context", ClassLoader.getPlatformClassLoader()) {});
+        try {
+            connect.run();
+        } finally {
+            thread.setContextClassLoader(before);
+        }
+    }
+
+    /** A client from what the framework properties name ({@code hotsched.master}, {@code hotsched.kubeconfig}). */
+    static KubernetesClient create(org.osgi.framework.BundleContext context, int maxConcurrentRequests)
+            throws IOException {
+        return create(
+                context.getProperty("hotsched.master"),
+                context.getProperty("hotsched.kubeconfig"),
+                maxConcurrentRequests);
+    }
+
     /**
      * @param master the API server URL ({@code --master}, or the embedded server), or null
      * @param kubeconfig a kubeconfig file ({@code --kubeconfig}), or null

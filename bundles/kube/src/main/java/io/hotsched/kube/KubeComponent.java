@@ -13,6 +13,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 import java.util.stream.Collectors;
 import org.osgi.framework.BundleContext;
 import org.osgi.framework.BundleException;
@@ -22,6 +23,8 @@ import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.ConfigurationPolicy;
 import org.osgi.service.component.annotations.Deactivate;
 import org.osgi.service.component.annotations.Reference;
+import org.osgi.service.component.annotations.ReferenceCardinality;
+import org.osgi.service.component.annotations.ReferencePolicy;
 import org.osgi.service.metatype.annotations.Designate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -56,18 +59,7 @@ public final class KubeComponent {
 
     @Activate
     void activate(BundleContext context, KubeSettings settings) throws Exception {
-        // fabric8 looks up providers (HTTP client, model types) through the context class loader
-        // first; whatever the host put there (an application class path holding its own fabric8,
-        // as in a test JVM or another OSGi container) would win over this bundle's wiring. The
-        // client, its informers and their threads are made with a loader that sees only the JDK.
-        Thread thread = Thread.currentThread();
-        ClassLoader before = thread.getContextClassLoader();
-        thread.setContextClassLoader(new ClassLoader("hotsched-kube-context", ClassLoader.getPlatformClassLoader()) {});
-        try {
-            connect(context, settings);
-        } finally {
-            thread.setContextClassLoader(before);
-        }
+        ClientFactory.withJdkContextLoader(() -> connect(context, settings));
     }
 
     private void connect(BundleContext context, KubeSettings settings) throws Exception {
@@ -90,7 +82,8 @@ public final class KubeComponent {
                             identity,
                             Duration.ofSeconds(settings.leaseDurationSeconds()),
                             Duration.ofSeconds(settings.renewDeadlineSeconds()),
-                            Duration.ofSeconds(settings.retryPeriodSeconds())));
+                            Duration.ofSeconds(settings.retryPeriodSeconds())),
+                    this::mayLead);
             election.start();
         }
         connection = new KubeConnection(client, events);
@@ -101,6 +94,18 @@ public final class KubeComponent {
             reporter.setDaemon(true);
             reporter.start();
         }
+    }
+
+    /** Plugin delivery's word on whether this replica has the fleet's bundles; none (not running): yes. */
+    @Reference(
+            cardinality = ReferenceCardinality.OPTIONAL,
+            policy = ReferencePolicy.DYNAMIC,
+            target = "(" + DeliveryComponent.GATE_PROPERTY + "=leadership)")
+    private volatile BooleanSupplier leadershipGate;
+
+    private boolean mayLead() {
+        BooleanSupplier gate = leadershipGate;
+        return gate == null || gate.getAsBoolean();
     }
 
     @Deactivate

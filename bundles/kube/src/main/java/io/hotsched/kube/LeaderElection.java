@@ -6,6 +6,10 @@ import io.fabric8.kubernetes.client.extended.leaderelection.LeaderElectionConfig
 import io.fabric8.kubernetes.client.extended.leaderelection.resourcelock.LeaseLock;
 import io.hotsched.api.cluster.ClusterEvents;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.BooleanSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -21,13 +25,25 @@ public final class LeaderElection implements AutoCloseable {
     private final KubernetesClient client;
     private final ClusterEvents events;
     private final Lease lease;
+    private final BooleanSupplier mayLead;
     private volatile CompletableFuture<?> running;
+    private volatile boolean held;
     private volatile boolean closed;
 
     public LeaderElection(KubernetesClient client, ClusterEvents events, Lease lease) {
+        this(client, events, lease, () -> true);
+    }
+
+    /**
+     * @param mayLead whether this replica may compete now; while it says no (the replica has not
+     *     installed the bundles its SchedulerPlugin objects name), it asks again every retry
+     *     period, so that a failover never lands on a replica whose profiles would wait for a plugin
+     */
+    public LeaderElection(KubernetesClient client, ClusterEvents events, Lease lease, BooleanSupplier mayLead) {
         this.client = client;
         this.events = events;
         this.lease = lease;
+        this.mayLead = mayLead;
     }
 
     /** Tells the scheduler it does not lead yet, then competes for the lease in the background. */
@@ -40,8 +56,23 @@ public final class LeaderElection implements AutoCloseable {
         if (closed) {
             return;
         }
+        if (!mayLead.getAsBoolean()) {
+            if (!held) {
+                held = true;
+                LOG.info(
+                        "Not competing for lease {} until this replica has installed its SchedulerPlugin bundles",
+                        lease);
+            }
+            CompletableFuture.delayedExecutor(lease.retryPeriod().toMillis(), TimeUnit.MILLISECONDS)
+                    .execute(this::compete);
+            return;
+        }
+        held = false;
         LOG.info("Competing for lease {} as {}", lease, lease.identity());
-        running = client.leaderElector()
+        // set when this round's lease is given back because the gate closed while competing
+        AtomicBoolean handedBack = new AtomicBoolean();
+        AtomicReference<CompletableFuture<?>> round = new AtomicReference<>();
+        CompletableFuture<?> started = client.leaderElector()
                 .withConfig(new LeaderElectionConfigBuilder()
                         .withName(lease.name())
                         .withLock(new LeaseLock(lease.namespace(), lease.name(), lease.identity()))
@@ -50,10 +81,27 @@ public final class LeaderElection implements AutoCloseable {
                         .withRetryPeriod(lease.retryPeriod())
                         .withReleaseOnCancel(true)
                         .withLeaderCallbacks(new LeaderCallbacks(
-                                () -> events.leading(true),
+                                () -> {
+                                    if (mayLead.getAsBoolean()) {
+                                        events.leading(true);
+                                        return;
+                                    }
+                                    // a SchedulerPlugin arrived while this replica competed: give the lease back
+                                    handedBack.set(true);
+                                    LOG.info(
+                                            "Took lease {} before installing its SchedulerPlugin bundles; releasing it",
+                                            lease);
+                                    CompletableFuture<?> f = round.get();
+                                    if (f != null) {
+                                        f.cancel(true);
+                                    }
+                                    CompletableFuture.delayedExecutor(
+                                                    lease.retryPeriod().toMillis(), TimeUnit.MILLISECONDS)
+                                            .execute(this::compete);
+                                },
                                 () -> {
                                     events.leading(false);
-                                    if (!closed) {
+                                    if (!closed && !handedBack.get()) {
                                         // kube-scheduler exits here and restarts; we stay up and compete again
                                         LOG.warn("Lost lease {}; scheduling stopped, competing again", lease);
                                         CompletableFuture.runAsync(this::compete);
@@ -63,6 +111,8 @@ public final class LeaderElection implements AutoCloseable {
                         .build())
                 .build()
                 .start();
+        round.set(started);
+        running = started;
     }
 
     public String identity() {

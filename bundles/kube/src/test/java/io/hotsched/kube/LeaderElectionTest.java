@@ -12,6 +12,7 @@ import io.hotsched.embedded.EmbeddedApiServer;
 import io.hotsched.testing.Nodes;
 import io.hotsched.testing.Pods;
 import java.time.Duration;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
 import java.util.function.UnaryOperator;
@@ -30,6 +31,10 @@ class LeaderElectionTest {
         final KubernetesClient client;
 
         Replica(String url, String identity) throws Exception {
+            this(url, identity, () -> true);
+        }
+
+        Replica(String url, String identity, BooleanSupplier mayLead) throws Exception {
             var plugins = ConnectedScheduler.simplePlugins();
             scheduler = ConnectedScheduler.newScheduler(plugins);
             client = ClientFactory.create(url, null, 16);
@@ -71,7 +76,8 @@ class LeaderElectionTest {
                             identity,
                             Duration.ofSeconds(3),
                             Duration.ofSeconds(2),
-                            Duration.ofMillis(200)));
+                            Duration.ofMillis(200)),
+                    mayLead);
             election.start();
             connection = new KubeConnection(client, scheduler.events());
             connection.start();
@@ -110,6 +116,46 @@ class LeaderElectionTest {
                     .resource(Pods.pod("p" + i).cpu("100m").build())
                     .create();
         }
+    }
+
+    /**
+     * Issue 21: a standby that has not installed its SchedulerPlugin bundles (its gate says no)
+     * does not take the lease when the leader goes, though it asks again every retry period; it
+     * competes, and leads, once the gate opens.
+     */
+    @Test
+    void aReplicaWithoutTheFleetsBundlesDoesNotTakeTheLease() throws Exception {
+        server = new EmbeddedApiServer().start(0);
+        AtomicBoolean installed = new AtomicBoolean();
+        AtomicInteger asked = new AtomicInteger();
+        try (Replica gated = new Replica(server.url(), "replica-gated", () -> {
+                    asked.incrementAndGet();
+                    return installed.get();
+                });
+                Replica other = new Replica(server.url(), "replica-other")) {
+            await("the other leads", () -> other.scheduler.isLeading());
+            other.election.close();
+            await("the other stopped leading", () -> !other.scheduler.isLeading());
+            int before = asked.get();
+            // 20 retry periods of 200 ms: past the 3 s lease duration, so the lease was free to take
+            await("the gated replica asked its gate again and again", () -> asked.get() >= before + 20);
+            assertTrue(!holder().equals("replica-gated"), "lease held by " + holder());
+            assertTrue(!gated.scheduler.isLeading());
+
+            installed.set(true);
+            await("the gated replica leads once its bundles are installed", () -> gated.scheduler.isLeading());
+            assertEquals("replica-gated", holder());
+        }
+    }
+
+    private String holder() {
+        var l = server.client()
+                .leases()
+                .inNamespace("kube-system")
+                .withName("hotsched")
+                .get();
+        String h = l == null ? null : l.getSpec().getHolderIdentity();
+        return h == null ? "" : h;
     }
 
     @Test

@@ -1,0 +1,100 @@
+package io.hotsched.kube.delivery;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import org.osgi.framework.Bundle;
+import org.osgi.framework.BundleContext;
+import org.osgi.framework.BundleException;
+import org.osgi.framework.BundleListener;
+import org.osgi.framework.wiring.BundleRevision;
+import org.osgi.framework.wiring.FrameworkWiring;
+
+/**
+ * Waits, on the framework's bundle events, for what FileInstall made of a jar written to the
+ * delivered folder: the bundle from that file running (or, a fragment, resolved), or refused with
+ * the framework's words when it does not resolve, or refused when neither happens in time.
+ */
+final class BundleOutcome implements AutoCloseable {
+
+    private final BundleContext context;
+    private final Object lock = new Object();
+    private final BundleListener listener = e -> {
+        synchronized (lock) {
+            lock.notifyAll();
+        }
+    };
+
+    BundleOutcome(BundleContext context) {
+        this.context = context;
+        context.addBundleListener(listener);
+    }
+
+    /** The running bundle installed or updated from {@code file} at or after {@code writtenAt} (epoch ms). */
+    Bundle await(Path file, long writtenAt, Duration timeout) throws Refusal {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        String suffix = "/" + file.getParent().getFileName() + "/" + file.getFileName();
+        while (true) {
+            Bundle b = fromFile(suffix);
+            if (b != null && b.getLastModified() >= writtenAt) {
+                if (b.getState() == Bundle.ACTIVE || (fragment(b) && b.getState() == Bundle.RESOLVED)) {
+                    return b;
+                }
+                if (b.getState() == Bundle.INSTALLED && !resolves(b)) {
+                    throw new Refusal("the bundle does not resolve: " + whyNot(b));
+                }
+            }
+            long left = deadline - System.nanoTime();
+            if (left <= 0) {
+                throw new Refusal(
+                        b == null
+                                ? "FileInstall did not install " + file.getFileName() + " within " + timeout.toSeconds()
+                                        + " s"
+                                : "the bundle did not start within " + timeout.toSeconds() + " s (state " + b.getState()
+                                        + ")");
+            }
+            synchronized (lock) {
+                try {
+                    // bundle events wake this; the bound only covers a state change that sends none
+                    lock.wait(Math.max(1, Math.min(left / 1_000_000, 200)));
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new Refusal("interrupted while waiting for the bundle", true);
+                }
+            }
+        }
+    }
+
+    private Bundle fromFile(String suffix) {
+        for (Bundle b : context.getBundles()) {
+            if (b.getLocation().endsWith(suffix)) {
+                return b;
+            }
+        }
+        return null;
+    }
+
+    private boolean resolves(Bundle b) {
+        return context.getBundle(0).adapt(FrameworkWiring.class).resolveBundles(List.of(b));
+    }
+
+    /** The resolver's message: a transient start of an unresolvable bundle fails with it and changes nothing. */
+    private static String whyNot(Bundle b) {
+        try {
+            b.start(Bundle.START_TRANSIENT);
+            return "it resolved meanwhile";
+        } catch (BundleException | IllegalStateException e) {
+            return e.getMessage();
+        }
+    }
+
+    private static boolean fragment(Bundle b) {
+        BundleRevision r = b.adapt(BundleRevision.class);
+        return r != null && (r.getTypes() & BundleRevision.TYPE_FRAGMENT) != 0;
+    }
+
+    @Override
+    public void close() {
+        context.removeBundleListener(listener);
+    }
+}

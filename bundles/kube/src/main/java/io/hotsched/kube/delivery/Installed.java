@@ -1,0 +1,4 @@
+package io.hotsched.kube.delivery;
+
+/** A SchedulerPlugin's bundle as this replica installed it. */
+record Installed(String file, String bundle, String version, String sha256, TrustPolicy.Signer signer) {}
