@@ -1,66 +1,136 @@
 package io.hotsched.core.osgi;
 
-import io.hotsched.core.metrics.MetricsServer;
+import io.hotsched.core.metrics.SchedulerEndpoints;
 import io.hotsched.core.scheduler.Scheduler;
+import jakarta.servlet.Servlet;
 import java.io.IOException;
+import java.util.Dictionary;
+import java.util.Hashtable;
 import java.util.function.Supplier;
+import org.osgi.framework.BundleContext;
+import org.osgi.framework.InvalidSyntaxException;
+import org.osgi.framework.ServiceEvent;
+import org.osgi.framework.ServiceListener;
+import org.osgi.framework.ServiceReference;
+import org.osgi.framework.ServiceRegistration;
+import org.osgi.service.cm.Configuration;
+import org.osgi.service.cm.ConfigurationAdmin;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * {@code /metrics}, {@code /healthz} and {@code /readyz} on the configured {@code metricsAddress},
- * moved when the address changes. A port that cannot be bound is logged, never fatal: scheduling
- * matters more than its metrics.
+ * {@code /metrics}, {@code /healthz}, {@code /livez} and {@code /readyz} on the HTTP Whiteboard,
+ * with the platform's HTTP service told where to listen ({@link ServingConfig}); moved when
+ * {@code metricsAddress} changes. A port that cannot be bound is the HTTP service's to log, never
+ * fatal: scheduling matters more than its metrics.
  */
 final class MetricsEndpoint {
 
     private static final Logger LOG = LoggerFactory.getLogger(MetricsEndpoint.class);
+    private static final String RUNTIME_FILTER = "(objectClass=org.osgi.service.servlet.runtime.HttpServiceRuntime)";
 
     private final Supplier<Scheduler> scheduler;
-    private MetricsServer server;
-    private String address = "";
+    private BundleContext context;
+    private ServiceRegistration<Servlet> servlet;
+    private ServingConfig.Secure secure;
+    private final ServiceListener endpoints = this::runtimeChanged;
+    private String address;
+    private volatile String servedAt;
 
     /** @param scheduler the running scheduler, or null once stopped */
     MetricsEndpoint(Supplier<Scheduler> scheduler) {
         this.scheduler = scheduler;
     }
 
+    /** Registers the endpoints and serves them on {@code metricsAddress}, or securely as the command line asks. */
+    synchronized void start(BundleContext c, String metricsAddress) {
+        context = c;
+        Scheduler s = scheduler.get();
+        try {
+            secure = ServingConfig.Secure.fromProperties(c::getProperty);
+        } catch (NumberFormatException e) {
+            LOG.error("hotsched.securePort \"{}\" is not a port number; no endpoints are served", e.getMessage());
+            return;
+        }
+        Dictionary<String, Object> props = new Hashtable<>();
+        props.put("osgi.http.whiteboard.servlet.pattern", SchedulerEndpoints.PATHS.toArray(String[]::new));
+        props.put("osgi.http.whiteboard.servlet.name", "hotsched-endpoints");
+        servlet = c.registerService(
+                Servlet.class,
+                new SchedulerEndpoints(s.metrics(), () -> scheduler.get() != null, () -> {
+                    Scheduler now = scheduler.get();
+                    return now == null ? "stopped" : now.notReady();
+                }),
+                props);
+        try {
+            c.addServiceListener(endpoints, RUNTIME_FILTER);
+        } catch (InvalidSyntaxException e) {
+            throw new IllegalStateException(e);
+        }
+        serveOn(metricsAddress);
+    }
+
     /** Serves on {@code wanted} (host:port; empty: nowhere) unless it already does. */
     synchronized void serveOn(String wanted) {
         String a = wanted == null ? "" : wanted.trim();
-        if (a.equals(address) && (server != null || a.isEmpty())) {
+        if (context == null || a.equals(address)) {
             return;
         }
-        close();
         address = a;
-        Scheduler s = scheduler.get();
-        if (a.isEmpty() || s == null) {
-            return;
+        if (secure != null && !a.isEmpty()) {
+            LOG.info("Secure serving on {}:{}: metricsAddress {} is not used", secure.bindAddress(), secure.port(), a);
         }
+        Hashtable<String, Object> wantedConfig;
         try {
-            server = MetricsServer.start(a, s.metrics(), () -> scheduler.get() != null, () -> {
-                Scheduler now = scheduler.get();
-                return now == null ? "stopped" : now.notReady();
-            });
-            LOG.info(
-                    "Serving /metrics, /healthz and /readyz on http://{}:{}",
-                    server.address().getHostString(),
-                    server.address().getPort());
+            wantedConfig = ServingConfig.of(a, secure);
         } catch (IllegalArgumentException e) {
             LOG.error("etc/io.hotsched.scheduler.cfg: {}; no metrics are served", e.getMessage());
+            wantedConfig = ServingConfig.of("", null);
+        }
+        ServiceReference<ConfigurationAdmin> ref = context.getServiceReference(ConfigurationAdmin.class);
+        if (ref == null) {
+            LOG.error("No Config Admin service: the HTTP service cannot be told where to serve /metrics");
+            return;
+        }
+        ConfigurationAdmin admin = context.getService(ref);
+        try {
+            Configuration http = admin.getConfiguration(ServingConfig.PID, "?");
+            http.updateIfDifferent(wantedConfig);
         } catch (IOException e) {
-            LOG.error(
-                    "etc/io.hotsched.scheduler.cfg: metricsAddress {} cannot be served ({}); scheduling goes on without /metrics",
-                    a,
-                    e.toString());
+            LOG.error("The HTTP service's configuration cannot be written: {}", e.toString());
+        } finally {
+            context.ungetService(ref);
         }
     }
 
-    synchronized void close() {
-        if (server != null) {
-            server.close();
-            server = null;
+    private void runtimeChanged(ServiceEvent e) {
+        if (e.getType() != ServiceEvent.UNREGISTERING) {
+            Object at = e.getServiceReference().getProperty("osgi.http.endpoint");
+            String text = at == null ? null : endpointText(at);
+            if (text != null && !text.equals(servedAt)) {
+                servedAt = text;
+                LOG.info("Serving /metrics, /healthz, /livez and /readyz on {}", text);
+            }
         }
-        address = "";
+    }
+
+    private static String endpointText(Object at) {
+        return at instanceof String[] list ? String.join(", ", list) : String.valueOf(at);
+    }
+
+    synchronized void close() {
+        if (context != null) {
+            context.removeServiceListener(endpoints);
+        }
+        if (servlet != null) {
+            try {
+                servlet.unregister();
+            } catch (IllegalStateException alreadyGone) {
+                // the bundle stops: the framework unregistered it
+            }
+            servlet = null;
+        }
+        address = null;
+        context = null;
     }
 }
