@@ -28,12 +28,17 @@ final class MetricsEndpoint {
 
     private static final Logger LOG = LoggerFactory.getLogger(MetricsEndpoint.class);
     private static final String RUNTIME_FILTER = "(objectClass=org.osgi.service.servlet.runtime.HttpServiceRuntime)";
+    /** The Kubernetes bundle's gate of the secure port: nothing is served securely before it is there. */
+    private static final String GATE_FILTER =
+            "(&(objectClass=jakarta.servlet.Filter)(osgi.http.whiteboard.filter.name=hotsched-delegated-auth))";
 
     private final Supplier<Scheduler> scheduler;
     private BundleContext context;
     private ServiceRegistration<Servlet> servlet;
     private ServingConfig.Secure secure;
     private final ServiceListener endpoints = this::runtimeChanged;
+    private final ServiceListener gates = this::gateChanged;
+    private boolean gated;
     private String address;
     private volatile String servedAt;
 
@@ -64,10 +69,34 @@ final class MetricsEndpoint {
                 props);
         try {
             c.addServiceListener(endpoints, RUNTIME_FILTER);
+            if (secure != null) {
+                c.addServiceListener(gates, GATE_FILTER);
+                gated = c.getServiceReferences((String) null, GATE_FILTER) != null;
+                if (!gated) {
+                    LOG.info("Secure serving waits for the delegated authentication of the Kubernetes connection");
+                }
+            }
         } catch (InvalidSyntaxException e) {
             throw new IllegalStateException(e);
         }
+        if (secure != null) {
+            LOG.info(
+                    "Secure serving on {}:{} (metricsAddress {} is not used)",
+                    secure.bindAddress(),
+                    secure.port(),
+                    metricsAddress);
+        }
         serveOn(metricsAddress);
+    }
+
+    private synchronized void gateChanged(ServiceEvent e) {
+        boolean now = e.getType() != ServiceEvent.UNREGISTERING;
+        if (now != gated) {
+            gated = now;
+            String a = address;
+            address = null;
+            serveOn(a);
+        }
     }
 
     /** Serves on {@code wanted} (host:port; empty: nowhere) unless it already does. */
@@ -77,12 +106,10 @@ final class MetricsEndpoint {
             return;
         }
         address = a;
-        if (secure != null && !a.isEmpty()) {
-            LOG.info("Secure serving on {}:{}: metricsAddress {} is not used", secure.bindAddress(), secure.port(), a);
-        }
         Hashtable<String, Object> wantedConfig;
         try {
-            wantedConfig = ServingConfig.of(a, secure);
+            // without its gate the secure port would serve /metrics to anyone: it stays closed
+            wantedConfig = secure != null && !gated ? ServingConfig.of("", null) : ServingConfig.of(a, secure);
         } catch (IllegalArgumentException e) {
             LOG.error("etc/io.hotsched.scheduler.cfg: {}; no metrics are served", e.getMessage());
             wantedConfig = ServingConfig.of("", null);
@@ -121,6 +148,7 @@ final class MetricsEndpoint {
     synchronized void close() {
         if (context != null) {
             context.removeServiceListener(endpoints);
+            context.removeServiceListener(gates);
         }
         if (servlet != null) {
             try {
