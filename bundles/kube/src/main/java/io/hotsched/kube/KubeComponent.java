@@ -82,10 +82,7 @@ public final class KubeComponent {
         String kubeconfig = context.getProperty("hotsched.kubeconfig");
         client = ClientFactory.create(master, kubeconfig, settings.maxConcurrentRequests());
         LOG.info("Connecting to the API server at {}", client.getMasterUrl());
-        backend = context.registerService(
-                ClusterBackend.class,
-                new KubeBackend(client, settings.component(), settings.qps(), settings.burst()),
-                null);
+        KubeBackend writes = new KubeBackend(client, settings.component(), settings.qps(), settings.burst());
         if (Boolean.parseBoolean(context.getProperty("hotsched.leaderElect"))) {
             String identity = InetAddress.getLocalHost().getHostName() + "_" + UUID.randomUUID();
             election = new LeaderElection(
@@ -98,8 +95,10 @@ public final class KubeComponent {
                             Duration.ofSeconds(settings.leaseDurationSeconds()),
                             Duration.ofSeconds(settings.renewDeadlineSeconds()),
                             Duration.ofSeconds(settings.retryPeriodSeconds())));
+            writes.writeOnlyWhile(election::holdsLease);
             election.start();
         }
+        backend = context.registerService(ClusterBackend.class, writes, null);
         if (context.getProperty("hotsched.securePort") != null) {
             gate = registerGate(context);
         }
