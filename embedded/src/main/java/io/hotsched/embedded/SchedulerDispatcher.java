@@ -338,8 +338,35 @@ final class SchedulerDispatcher extends KubernetesCrudDispatcher {
                 new Buffer(patch.getBytes(StandardCharsets.UTF_8))));
     }
 
+    private volatile AuditLog audit;
+
+    /** Records bindings and Lease writes in {@code log} from now on (null: no more). */
+    void audit(AuditLog log) {
+        this.audit = log;
+    }
+
     @Override
     public MockResponse dispatch(RecordedRequest request) {
+        AuditLog a = audit;
+        java.util.concurrent.locks.Lock write = storeWriteLock();
+        if (a == null || write == null || !AuditLog.audited(request)) {
+            return answer(request);
+        }
+        java.time.Instant received = java.time.Instant.now();
+        String body =
+                request.getBody() == null ? null : new String(request.getBody().getBytes(), StandardCharsets.UTF_8);
+        // under the store's write lock: the log's order is the order the writes took effect
+        write.lock();
+        try {
+            MockResponse r = answer(request);
+            a.answered(request, body, r, received);
+            return r;
+        } finally {
+            write.unlock();
+        }
+    }
+
+    private MockResponse answer(RecordedRequest request) {
         MockResponse refused = Negotiation.notAcceptable(request);
         if (refused != null) {
             return refused;
