@@ -13,7 +13,6 @@ import java.nio.file.StandardCopyOption;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -35,17 +34,7 @@ class DistributionIT {
     @BeforeEach
     void copyDistribution() throws IOException {
         Path dist = Path.of(System.getProperty("hotsched.dist"));
-        home = work.resolve("hotsched");
-        try (Stream<Path> files = Files.walk(dist)) {
-            for (Path p : files.toList()) {
-                Path target = home.resolve(dist.relativize(p).toString());
-                if (Files.isDirectory(p)) {
-                    Files.createDirectories(target);
-                } else {
-                    Files.copy(p, target, StandardCopyOption.COPY_ATTRIBUTES);
-                }
-            }
-        }
+        home = PlatformOptions.copyTree(dist, work.resolve("hotsched"));
     }
 
     @AfterEach

@@ -9,7 +9,6 @@ import java.io.IOException;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -36,7 +35,7 @@ import tools.jackson.databind.JsonNode;
  */
 class FailoverIT {
 
-    private static final int NODES = 40;
+    private static final int NODES = 60;
     /** 4 cpus a node, 250m a pod: the nodes hold exactly this many pods. */
     private static final int CAPACITY = NODES * 16;
 
@@ -62,7 +61,7 @@ class FailoverIT {
 
         Replica(String name) throws Exception {
             this.name = name;
-            Path home = copy(dist, work.resolve(name));
+            Path home = PlatformOptions.copyTree(dist, work.resolve(name));
             edit(
                     home.resolve("etc/io.hotsched.kube.cfg"),
                     Map.of(
@@ -129,7 +128,7 @@ class FailoverIT {
     void noPodLostNoStaleBindingNoOvercommitAcrossFailovers() throws Exception {
         long started = System.nanoTime();
         dist = Path.of(System.getProperty("hotsched.dist"));
-        Path apiHome = copy(dist, work.resolve("api"));
+        Path apiHome = PlatformOptions.copyTree(dist, work.resolve("api"));
         Path audit = work.resolve("audit.log");
         int port;
         try (ServerSocket s = new ServerSocket(0)) {
@@ -381,20 +380,6 @@ class FailoverIT {
             out.add(values.containsKey(key) ? key + " = " + values.get(key) : line);
         }
         Files.write(cfg, out);
-    }
-
-    private static Path copy(Path from, Path to) throws IOException {
-        try (Stream<Path> files = Files.walk(from)) {
-            for (Path p : files.toList()) {
-                Path target = to.resolve(from.relativize(p).toString());
-                if (Files.isDirectory(p)) {
-                    Files.createDirectories(target);
-                } else {
-                    Files.copy(p, target, StandardCopyOption.COPY_ATTRIBUTES);
-                }
-            }
-        }
-        return to;
     }
 
     /** The audit log's verdict: each binding set against the Lease as the server held it then. */
