@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.LongSupplier;
+import java.util.function.Supplier;
 
 /**
  * Delegated authentication and authorization as kube-scheduler's secure port does them: a
@@ -39,52 +40,55 @@ public final class ApiServerReviewer implements Reviewer {
 
     @Override
     public User authenticate(String token) {
-        Kept<User> k = users.get(token);
-        long now = clock.getAsLong();
-        if (k != null && now - k.until() < 0) {
-            return k.value();
-        }
-        TokenReview review = client.resource(new TokenReviewBuilder()
-                        .withNewSpec()
-                        .withToken(token)
-                        .endSpec()
-                        .build())
-                .create();
-        User user = null;
-        if (review.getStatus() != null && Boolean.TRUE.equals(review.getStatus().getAuthenticated())) {
+        return kept(users, token, () -> {
+            TokenReview review = client.resource(new TokenReviewBuilder()
+                            .withNewSpec()
+                            .withToken(token)
+                            .endSpec()
+                            .build())
+                    .create();
+            if (review.getStatus() == null
+                    || !Boolean.TRUE.equals(review.getStatus().getAuthenticated())) {
+                return null;
+            }
             var info = review.getStatus().getUser();
-            user = new User(
+            return new User(
                     info.getUsername(),
                     info.getUid() == null ? "" : info.getUid(),
                     info.getGroups() == null ? List.of() : List.copyOf(info.getGroups()));
-        }
-        users.put(token, new Kept<>(user, now + TTL_NANOS));
-        return user;
+        });
     }
 
     @Override
     public boolean authorize(User user, String verb, String path) {
         String key = user.name() + "\u0000" + user.groups() + "\u0000" + verb + "\u0000" + path;
-        Kept<Boolean> k = decisions.get(key);
+        return kept(decisions, key, () -> {
+            SubjectAccessReview review = client.resource(new SubjectAccessReviewBuilder()
+                            .withNewSpec()
+                            .withUser(user.name())
+                            .withUid(user.uid())
+                            .withGroups(user.groups())
+                            .withNewNonResourceAttributes()
+                            .withPath(path)
+                            .withVerb(verb)
+                            .endNonResourceAttributes()
+                            .endSpec()
+                            .build())
+                    .create();
+            return review.getStatus() != null
+                    && Boolean.TRUE.equals(review.getStatus().getAllowed());
+        });
+    }
+
+    /** The answer kept for {@code key} if it is younger than the TTL, else {@code ask}'s, kept. */
+    private <V> V kept(Map<String, Kept<V>> cache, String key, Supplier<V> ask) {
         long now = clock.getAsLong();
+        Kept<V> k = cache.get(key);
         if (k != null && now - k.until() < 0) {
             return k.value();
         }
-        SubjectAccessReview review = client.resource(new SubjectAccessReviewBuilder()
-                        .withNewSpec()
-                        .withUser(user.name())
-                        .withUid(user.uid())
-                        .withGroups(user.groups())
-                        .withNewNonResourceAttributes()
-                        .withPath(path)
-                        .withVerb(verb)
-                        .endNonResourceAttributes()
-                        .endSpec()
-                        .build())
-                .create();
-        boolean allowed = review.getStatus() != null
-                && Boolean.TRUE.equals(review.getStatus().getAllowed());
-        decisions.put(key, new Kept<>(allowed, now + TTL_NANOS));
-        return allowed;
+        V value = ask.get();
+        cache.put(key, new Kept<>(value, now + TTL_NANOS));
+        return value;
     }
 }
