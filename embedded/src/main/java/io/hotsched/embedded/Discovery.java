@@ -57,7 +57,18 @@ final class Discovery {
                         new Res("persistentvolumeclaims/status", "PersistentVolumeClaim", true),
                         new Res("persistentvolumes", "PersistentVolume", false, "pv"),
                         new Res("persistentvolumes/status", "PersistentVolume", false),
-                        new Res("services", "Service", true, "svc")));
+                        new Res("services", "Service", true, "svc"),
+                        new Res("serviceaccounts", "ServiceAccount", true, "sa"),
+                        new Res("serviceaccounts/token", "TokenRequest", true)));
+        GROUPS.put(
+                "rbac.authorization.k8s.io/v1",
+                List.of(
+                        new Res("clusterroles", "ClusterRole", false),
+                        new Res("clusterrolebindings", "ClusterRoleBinding", false),
+                        new Res("roles", "Role", true),
+                        new Res("rolebindings", "RoleBinding", true)));
+        GROUPS.put("authentication.k8s.io/v1", List.of(new Res("tokenreviews", "TokenReview", false)));
+        GROUPS.put("authorization.k8s.io/v1", List.of(new Res("subjectaccessreviews", "SubjectAccessReview", false)));
         GROUPS.put("coordination.k8s.io/v1", List.of(new Res("leases", "Lease", true)));
         GROUPS.put(
                 "policy/v1",

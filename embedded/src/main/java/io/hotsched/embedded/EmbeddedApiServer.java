@@ -98,6 +98,14 @@ public final class EmbeddedApiServer implements AutoCloseable {
         return this;
     }
 
+    /**
+     * Writes an audit log of bindings and Lease writes to {@code file} from now on, as
+     * kube-apiserver's {@code --audit-log-path} would (see {@code AuditLog}).
+     */
+    public void auditTo(java.nio.file.Path file) throws IOException {
+        dispatcher.audit(new AuditLog(file, dispatcher::userOf));
+    }
+
     public int port() {
         return web.getPort();
     }

@@ -78,6 +78,7 @@ final class SchedulerDispatcher extends KubernetesCrudDispatcher {
     private final java.util.Set<String> customGroups = java.util.concurrent.ConcurrentHashMap.newKeySet();
     private final OpenApi openApi = new OpenApi(schemas, crds::groups);
     private final FieldValidation fieldValidation = new FieldValidation(schemas);
+    private final AccessReviews reviews = new AccessReviews(this::storedObject);
 
     /** Named look-ups answered from the index (for the benchmark and the behaviour test). */
     final java.util.concurrent.atomic.AtomicLong indexHits = new java.util.concurrent.atomic.AtomicLong();
@@ -142,6 +143,19 @@ final class SchedulerDispatcher extends KubernetesCrudDispatcher {
             CustomResources.Outcome custom = customResources.intercept(applied);
             return custom.answer() != null ? custom.answer() : writes.writeManaged(custom.request());
         });
+    }
+
+    /** The object or list the store answers for {@code path}, or null. */
+    private JsonNode storedObject(String path) {
+        MockResponse r = handleGet(path);
+        return r.code() == 200 && r.getBody() != null
+                ? parse(new String(r.getBody().getBytes(), StandardCharsets.UTF_8))
+                : null;
+    }
+
+    /** The user a bearer token of this server names (a ServiceAccount's), or null. */
+    String userOf(String token) {
+        return reviews.userOf(token);
     }
 
     /** The stored JSON of the object at {@code path}, or null. */
@@ -324,8 +338,35 @@ final class SchedulerDispatcher extends KubernetesCrudDispatcher {
                 new Buffer(patch.getBytes(StandardCharsets.UTF_8))));
     }
 
+    private volatile AuditLog audit;
+
+    /** Records bindings and Lease writes in {@code log} from now on (null: no more). */
+    void audit(AuditLog log) {
+        this.audit = log;
+    }
+
     @Override
     public MockResponse dispatch(RecordedRequest request) {
+        AuditLog a = audit;
+        java.util.concurrent.locks.Lock write = storeWriteLock();
+        if (a == null || write == null || !AuditLog.audited(request)) {
+            return answer(request);
+        }
+        java.time.Instant received = java.time.Instant.now();
+        String body =
+                request.getBody() == null ? null : new String(request.getBody().getBytes(), StandardCharsets.UTF_8);
+        // under the store's write lock: the log's order is the order the writes took effect
+        write.lock();
+        try {
+            MockResponse r = answer(request);
+            a.answered(request, body, r, received);
+            return r;
+        } finally {
+            write.unlock();
+        }
+    }
+
+    private MockResponse answer(RecordedRequest request) {
         MockResponse refused = Negotiation.notAcceptable(request);
         if (refused != null) {
             return refused;
@@ -389,6 +430,10 @@ final class SchedulerDispatcher extends KubernetesCrudDispatcher {
     }
 
     private MockResponse route(RecordedRequest request) {
+        MockResponse reviewed = reviews.answer(request, request.getPath());
+        if (reviewed != null) {
+            return reviewed;
+        }
         CustomResources.Outcome custom = customResources.intercept(request);
         if (custom.answer() != null) {
             return custom.answer();

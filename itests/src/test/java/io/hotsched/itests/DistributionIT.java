@@ -13,7 +13,6 @@ import java.nio.file.StandardCopyOption;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -34,23 +33,8 @@ class DistributionIT {
 
     @BeforeEach
     void copyDistribution() throws IOException {
-        home = work.resolve("hotsched");
-        copyOfDistribution(home);
-    }
-
-    /** A copy of the built distribution ({@code hotsched.dist}) at {@code home}, file times kept. */
-    static void copyOfDistribution(Path home) throws IOException {
         Path dist = Path.of(System.getProperty("hotsched.dist"));
-        try (Stream<Path> files = Files.walk(dist)) {
-            for (Path p : files.toList()) {
-                Path target = home.resolve(dist.relativize(p).toString());
-                if (Files.isDirectory(p)) {
-                    Files.createDirectories(target);
-                } else {
-                    Files.copy(p, target, StandardCopyOption.COPY_ATTRIBUTES);
-                }
-            }
-        }
+        home = PlatformOptions.copyTree(dist, work.resolve("hotsched"));
     }
 
     @AfterEach
@@ -157,7 +141,7 @@ class DistributionIT {
         assertEquals(0, r.code(), r.text());
         assertTrue(r.text().contains("plugins of io.hotsched.plugins.defaults "), r.text());
         assertTrue(
-                r.text().matches("(?s).*\\d+ cases: \\d+ passed, 9 diverge on purpose \\(checked\\), 0 failed.*"),
+                r.text().matches("(?s).*\\d+ cases: \\d+ passed, 14 diverge on purpose \\(checked\\), 0 failed.*"),
                 r.text());
 
         // without the plugin bundle in deploy/, its cases fail and the exit code says so

@@ -10,7 +10,6 @@ import static org.ops4j.pax.exam.CoreOptions.systemProperty;
 import io.hotsched.launcher.PropertiesFile;
 import io.hotsched.launcher.StartLevels;
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -136,18 +135,18 @@ final class PlatformOptions {
         }
     }
 
-    private static void copyTree(Path from, Path to) throws IOException {
+    /** Copies the folder {@code from} to {@code to}, keeping the files' attributes (bin/hotsched stays executable). */
+    static Path copyTree(Path from, Path to) throws IOException {
         try (Stream<Path> files = Files.walk(from)) {
             for (Path p : files.toList()) {
                 Path target = to.resolve(from.relativize(p).toString());
                 if (Files.isDirectory(p)) {
                     Files.createDirectories(target);
                 } else {
-                    try (InputStream in = Files.newInputStream(p)) {
-                        Files.copy(in, target, StandardCopyOption.REPLACE_EXISTING);
-                    }
+                    Files.copy(p, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.COPY_ATTRIBUTES);
                 }
             }
         }
+        return to;
     }
 }

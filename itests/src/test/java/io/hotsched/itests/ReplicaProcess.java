@@ -33,7 +33,7 @@ final class ReplicaProcess implements AutoCloseable {
     /** @param deliveryCfg the content of its etc/io.hotsched.delivery.cfg */
     static ReplicaProcess start(String master, String name, String deliveryCfg) throws IOException {
         Path home = Files.createTempDirectory("hotsched-replica-" + name + "-");
-        DistributionIT.copyOfDistribution(home);
+        PlatformOptions.copyTree(Path.of(System.getProperty("hotsched.dist")), home);
         Files.writeString(home.resolve("etc/io.hotsched.delivery.cfg"), deliveryCfg);
         Files.writeString(
                 home.resolve("etc/scheduler.yaml"),

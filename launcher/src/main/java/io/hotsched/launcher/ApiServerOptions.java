@@ -22,6 +22,8 @@ final class ApiServerOptions {
             "  --home DIR          distribution folder (default: the folder that holds bin/ and lib/)",
             "  --port N            port on 127.0.0.1 (default: a free one)",
             "  --cluster-dir DIR   seed from DIR/*.yaml instead of etc/cluster/",
+            "  --audit-log FILE    write an audit log of bindings and Lease writes to FILE (audit.k8s.io/v1",
+            "                      Events, one a line), as kube-apiserver's --audit-log-path",
             "  --no-stand-in LIST  turn off stand-ins (comma-separated; repeatable):",
             "                      " + StandIn.names(EnumSet.allOf(StandIn.class)),
             "  --help              print this help and exit",
@@ -32,6 +34,7 @@ final class ApiServerOptions {
     private int port;
     private Path clusterDir;
     private Path home;
+    private Path auditLog;
     private final Set<StandIn> standIns = EnumSet.allOf(StandIn.class);
 
     private ApiServerOptions() {}
@@ -46,6 +49,7 @@ final class ApiServerOptions {
                 case "--port" -> o.port = words.port(word);
                 case "--cluster-dir" -> o.clusterDir = Path.of(words.value(word));
                 case "--home" -> o.home = Path.of(words.value(word));
+                case "--audit-log" -> o.auditLog = Path.of(words.value(word));
                 case "--no-stand-in" -> words.turnOff(word, o.standIns);
                 default -> throw new Options.UsageException("unknown option '" + word + "' of 'hotsched apiserver'");
             }
@@ -63,6 +67,10 @@ final class ApiServerOptions {
 
     Optional<Path> clusterDir() {
         return Optional.ofNullable(clusterDir);
+    }
+
+    Optional<Path> auditLog() {
+        return Optional.ofNullable(auditLog);
     }
 
     Optional<Path> home() {

@@ -212,6 +212,9 @@ public final class Main {
         Map<String, String> fw = new LinkedHashMap<>(known(home, version));
         fw.putAll(PropertiesFile.load(etc.resolve("config.properties"), lookup));
         fw.putAll(options.frameworkProperties());
+        if (options.secureServing().isPresent()) {
+            fw.putAll(SecureServing.prepare(options.secureServing().get(), home.resolve("data")));
+        }
         if (options.embeddedMode()) {
             embedded = EmbeddedCluster.start(
                     home,

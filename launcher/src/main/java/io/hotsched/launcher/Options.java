@@ -52,6 +52,15 @@ public final class Options {
             "                      " + StandIn.names(EnumSet.allOf(StandIn.class)),
             "  --leader-elect      run as one of several replicas: only the holder of the Lease",
             "                      schedules (see etc/io.hotsched.kube.cfg for its name)",
+            "  --secure-port N     serve /metrics, /healthz, /livez and /readyz over HTTPS on port N",
+            "                      (kube-scheduler's 10259) of --bind-address instead of plain HTTP",
+            "                      on metricsAddress; requests are authenticated and authorized by the",
+            "                      API server (TokenReview, SubjectAccessReview)",
+            "  --bind-address IP   address of the secure port (default 0.0.0.0: every interface)",
+            "  --tls-cert-file F   PEM certificate (chain) of the secure port; without it and",
+            "  --tls-private-key-file F  its PEM (PKCS#8 or PKCS#1) key, a self-signed one is made",
+            "  --authorization-always-allow-paths LIST  paths served without authentication",
+            "                      (default /healthz,/readyz,/livez; a trailing * matches a prefix)",
             "  --once              schedule until only unschedulable pods are left, print the",
             "                      table of pods, and exit (0, or 1 if the scheduler failed)",
             "  --version           print the version and exit",
@@ -77,6 +86,11 @@ public final class Options {
     private Path config;
     private Path kubeconfig;
     private String master;
+    private int securePort = -1;
+    private String bindAddress;
+    private Path tlsCertFile;
+    private Path tlsPrivateKeyFile;
+    private String alwaysAllowPaths;
 
     private Options() {}
 
@@ -101,6 +115,11 @@ public final class Options {
                 case "--config" -> o.config = Path.of(words.value(word));
                 case "--kubeconfig" -> o.kubeconfig = Path.of(words.value(word));
                 case "--master" -> o.master = url(words.value(word));
+                case "--secure-port" -> o.securePort = words.port(word);
+                case "--bind-address" -> o.bindAddress = words.value(word);
+                case "--tls-cert-file" -> o.tlsCertFile = Path.of(words.value(word));
+                case "--tls-private-key-file" -> o.tlsPrivateKeyFile = Path.of(words.value(word));
+                case "--authorization-always-allow-paths" -> o.alwaysAllowPaths = words.value(word);
                 default -> throw new UsageException("unknown option '" + word + "'");
             }
         }
@@ -113,6 +132,17 @@ public final class Options {
         }
         if (o.embedded && (o.kubeconfig != null || o.master != null)) {
             throw new UsageException("--embedded cannot be combined with --kubeconfig or --master");
+        }
+        boolean secureOptions = o.bindAddress != null
+                || o.tlsCertFile != null
+                || o.tlsPrivateKeyFile != null
+                || o.alwaysAllowPaths != null;
+        if (secureOptions && o.securePort <= 0) {
+            throw new UsageException("--bind-address, --tls-cert-file, --tls-private-key-file and"
+                    + " --authorization-always-allow-paths apply to secure serving: give --secure-port too");
+        }
+        if ((o.tlsCertFile == null) != (o.tlsPrivateKeyFile == null)) {
+            throw new UsageException("--tls-cert-file and --tls-private-key-file go together");
         }
         boolean standInsChanged = o.standIns.size() != StandIn.values().length;
         if ((o.embeddedPort != 0 || o.clusterDir != null || standInsChanged) && !o.embeddedMode()) {
@@ -151,6 +181,22 @@ public final class Options {
      */
     public boolean embeddedMode() {
         return embedded || kubeconfig == null && master == null && System.getenv("KUBERNETES_SERVICE_HOST") == null;
+    }
+
+    /**
+     * Secure serving as asked ({@code --secure-port} above 0), or empty: the endpoints then stay on
+     * plain HTTP at {@code metricsAddress}.
+     */
+    public Optional<SecureServing.Request> secureServing() {
+        if (securePort <= 0) {
+            return Optional.empty();
+        }
+        return Optional.of(new SecureServing.Request(
+                bindAddress == null ? "0.0.0.0" : bindAddress,
+                securePort,
+                Optional.ofNullable(tlsCertFile),
+                Optional.ofNullable(tlsPrivateKeyFile),
+                alwaysAllowPaths == null ? SecureServing.ALWAYS_ALLOW_PATHS : alwaysAllowPaths));
     }
 
     public boolean once() {

@@ -44,6 +44,9 @@ final class StandaloneApiServer {
                     options.standIns(),
                     kubeconfig,
                     err);
+            if (options.auditLog().isPresent()) {
+                server.auditTo(options.auditLog().get());
+            }
         } catch (IOException | RuntimeException e) {
             err.println("hotsched: the API server did not start: " + e.getMessage());
             return Main.FAILED;

@@ -35,6 +35,21 @@ class OptionsTest {
         assertEquals("false", p.get("hotsched.embedded"));
     }
 
+    @Test
+    void securePortTurnsSecureServingOnWithUpstreamDefaults() throws Exception {
+        assertTrue(Options.parse().secureServing().isEmpty());
+        SecureServing.Request r =
+                Options.parse("--secure-port", "10259").secureServing().orElseThrow();
+        assertEquals("0.0.0.0", r.bindAddress());
+        assertEquals(10259, r.port());
+        assertEquals("/healthz,/readyz,/livez", r.alwaysAllowPaths());
+        r = Options.parse("--secure-port=8443", "--bind-address", "10.0.0.5", "--authorization-always-allow-paths=/x*")
+                .secureServing()
+                .orElseThrow();
+        assertEquals("10.0.0.5", r.bindAddress());
+        assertEquals("/x*", r.alwaysAllowPaths());
+    }
+
     @ParameterizedTest
     @CsvSource(
             delimiter = '|',
@@ -52,6 +67,9 @@ class OptionsTest {
                 "--embedded-port 70000|--embedded-port '70000' is not a port number (0-65535)",
                 "--print-kubeconfig --embedded --no-shell|--print-kubeconfig prints the kubeconfig of the instance"
                         + " running from the home folder and exits; it takes no option but --home (not --embedded, --no-shell)",
+                "--bind-address 0.0.0.0|--bind-address, --tls-cert-file, --tls-private-key-file and"
+                        + " --authorization-always-allow-paths apply to secure serving: give --secure-port too",
+                "--secure-port 10259 --tls-cert-file c.pem|--tls-cert-file and --tls-private-key-file go together",
             })
     void badCommandLinesNameTheWord(String line, String message) {
         Options.UsageException e = assertThrows(Options.UsageException.class, () -> Options.parse(line.split(" ")));

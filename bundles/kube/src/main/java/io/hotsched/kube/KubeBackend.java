@@ -15,6 +15,7 @@ import io.hotsched.api.framework.ClusterException;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.BooleanSupplier;
 import java.util.function.Function;
 import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
@@ -31,6 +32,8 @@ final class KubeBackend implements ClusterBackend {
     private final KubernetesClient client;
     private final EventRecorder events;
     private final RateLimiter limiter;
+    /** Whether this replica may write: with --leader-elect, while it holds the lease. */
+    private volatile BooleanSupplier mayWrite = () -> true;
 
     KubeBackend(KubernetesClient client, String component) {
         this(client, component, 0, 0);
@@ -41,6 +44,18 @@ final class KubeBackend implements ClusterBackend {
         this.client = client;
         this.limiter = new RateLimiter(qps, burst);
         this.events = new EventRecorder(client, component, limiter);
+    }
+
+    /** Writes only while {@code holdsLease} says so (a replica behind a lease). */
+    void writeOnlyWhile(BooleanSupplier holdsLease) {
+        this.mayWrite = holdsLease;
+    }
+
+    /** Refuses a write of a replica that does not hold the lease (checked as late as can be, per attempt). */
+    private void mayWrite(String what) {
+        if (!mayWrite.getAsBoolean()) {
+            throw new ClusterException(what + ": this replica does not hold the leader lease", 0);
+        }
     }
 
     @Override
@@ -58,10 +73,11 @@ final class KubeBackend implements ClusterBackend {
                 .endTarget()
                 .build();
         limiter.acquire();
-        retrying(
-                "binding pod " + key(pod) + " to " + nodeName,
-                false,
-                () -> client.bindings().inNamespace(namespace(pod)).resource(b).create());
+        String what = "binding pod " + key(pod) + " to " + nodeName;
+        retrying(what, false, () -> {
+            mayWrite(what);
+            return client.bindings().inNamespace(namespace(pod)).resource(b).create();
+        });
     }
 
     @Override
@@ -80,7 +96,10 @@ final class KubeBackend implements ClusterBackend {
         String what =
                 "updating " + object.getKind() + " " + object.getMetadata().getName();
         // a conflict means the object moved on: the caller decides again from the new version
-        return retrying(what, false, () -> client.resource(object).update());
+        return retrying(what, false, () -> {
+            mayWrite(what);
+            return client.resource(object).update();
+        });
     }
 
     @Override
@@ -105,12 +124,12 @@ final class KubeBackend implements ClusterBackend {
     /** One write to the pod's API object, within the client's rate limit and retried as {@link #retrying} says. */
     private <T> T onPod(Pod pod, String what, boolean retryConflicts, Function<PodResource, T> write) {
         limiter.acquire();
-        return retrying(
-                what,
-                retryConflicts,
-                () -> write.apply(client.pods()
-                        .inNamespace(namespace(pod))
-                        .withName(pod.getMetadata().getName())));
+        return retrying(what, retryConflicts, () -> {
+            mayWrite(what);
+            return write.apply(client.pods()
+                    .inNamespace(namespace(pod))
+                    .withName(pod.getMetadata().getName()));
+        });
     }
 
     /**

@@ -6,9 +6,15 @@ import io.hotsched.api.cluster.ClusterEvents;
 import io.hotsched.core.admin.ProfileView;
 import io.hotsched.core.admin.QueueView;
 import io.hotsched.core.admin.SchedulerAdmin;
+import io.hotsched.kube.serving.AlwaysAllowPaths;
+import io.hotsched.kube.serving.ApiServerReviewer;
+import io.hotsched.kube.serving.DelegatedAuthFilter;
+import jakarta.servlet.Filter;
 import java.net.InetAddress;
 import java.time.Duration;
+import java.util.Dictionary;
 import java.util.HashMap;
+import java.util.Hashtable;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
@@ -50,6 +56,7 @@ public final class KubeComponent {
     private ServiceRegistration<ClusterBackend> backend;
     private Thread reporter;
     private LeaderElection election;
+    private ServiceRegistration<Filter> gate;
 
     @Activate
     public KubeComponent(@Reference ClusterEvents events, @Reference SchedulerAdmin admin) {
@@ -67,10 +74,7 @@ public final class KubeComponent {
         String kubeconfig = context.getProperty("hotsched.kubeconfig");
         client = ClientFactory.create(master, kubeconfig, settings.maxConcurrentRequests());
         LOG.info("Connecting to the API server at {}", client.getMasterUrl());
-        backend = context.registerService(
-                ClusterBackend.class,
-                new KubeBackend(client, settings.component(), settings.qps(), settings.burst()),
-                null);
+        KubeBackend writes = new KubeBackend(client, settings.component(), settings.qps(), settings.burst());
         if (Boolean.parseBoolean(context.getProperty("hotsched.leaderElect"))) {
             String identity = InetAddress.getLocalHost().getHostName() + "_" + UUID.randomUUID();
             election = new LeaderElection(
@@ -84,7 +88,12 @@ public final class KubeComponent {
                             Duration.ofSeconds(settings.renewDeadlineSeconds()),
                             Duration.ofSeconds(settings.retryPeriodSeconds())),
                     this::mayLead);
+            writes.writeOnlyWhile(election::holdsLease);
             election.start();
+        }
+        backend = context.registerService(ClusterBackend.class, writes, null);
+        if (context.getProperty("hotsched.securePort") != null) {
+            gate = registerGate(context);
         }
         connection = new KubeConnection(client, events);
         connection.start();
@@ -108,8 +117,25 @@ public final class KubeComponent {
         return gate == null || gate.getAsBoolean();
     }
 
+    /** The secure port's delegated authentication and authorization, on the HTTP Whiteboard. */
+    private ServiceRegistration<Filter> registerGate(BundleContext context) {
+        String paths = context.getProperty("hotsched.authorizationAlwaysAllowPaths");
+        Dictionary<String, Object> props = new Hashtable<>();
+        props.put("osgi.http.whiteboard.filter.pattern", "/*");
+        props.put("osgi.http.whiteboard.filter.name", DelegatedAuthFilter.NAME);
+        return context.registerService(
+                Filter.class,
+                new DelegatedAuthFilter(
+                        new ApiServerReviewer(client),
+                        AlwaysAllowPaths.parse(paths == null ? "/healthz,/readyz,/livez" : paths)),
+                props);
+    }
+
     @Deactivate
     void deactivate() {
+        if (gate != null) {
+            gate.unregister();
+        }
         if (reporter != null) {
             reporter.interrupt();
         }

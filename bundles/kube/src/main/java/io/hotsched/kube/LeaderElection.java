@@ -6,6 +6,8 @@ import io.fabric8.kubernetes.client.extended.leaderelection.LeaderElectionConfig
 import io.fabric8.kubernetes.client.extended.leaderelection.resourcelock.LeaseLock;
 import io.hotsched.api.cluster.ClusterEvents;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
@@ -16,17 +18,29 @@ import org.slf4j.LoggerFactory;
 /**
  * Leader election among scheduler replicas on a {@code coordination.k8s.io} Lease, as
  * kube-scheduler's {@code --leader-elect}: only the holder schedules; a replica that loses the
- * lease stops scheduling at once and competes again.
+ * lease stops scheduling at once and competes again. Leading means the elector says so <em>and</em>
+ * the last renewal is within the renew deadline ({@link RenewalTracking}); a watchdog checks that
+ * every 50 ms, and {@link #holdsLease()} is asked before every write. A replica competes only while
+ * its gate allows it (plugin delivery: once it has installed the fleet's bundles).
  */
 public final class LeaderElection implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(LeaderElection.class);
+    private static final long WATCH_MILLIS = 50;
 
     private final KubernetesClient client;
     private final ClusterEvents events;
     private final Lease lease;
     private final BooleanSupplier mayLead;
+    private final ScheduledExecutorService watchdog = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "hotsched-lease-watchdog");
+        t.setDaemon(true);
+        return t;
+    });
     private volatile CompletableFuture<?> running;
+    private volatile RenewalTracking tracking;
+    private volatile boolean electorLeading;
+    private boolean told;
     private volatile boolean held;
     private volatile boolean closed;
 
@@ -49,7 +63,28 @@ public final class LeaderElection implements AutoCloseable {
     /** Tells the scheduler it does not lead yet, then competes for the lease in the background. */
     public void start() {
         events.leading(false);
+        watchdog.scheduleWithFixedDelay(this::refresh, WATCH_MILLIS, WATCH_MILLIS, TimeUnit.MILLISECONDS);
         compete();
+    }
+
+    /** Whether this replica may write now: it leads and renewed the lease within the renew deadline. */
+    public boolean holdsLease() {
+        RenewalTracking t = tracking;
+        return electorLeading && t != null && t.holds();
+    }
+
+    private synchronized void refresh() {
+        boolean now = holdsLease() && !closed;
+        if (now != told) {
+            if (!now && electorLeading) {
+                LOG.warn(
+                        "Lease {} not renewed within {} s: scheduling stopped until it is",
+                        lease,
+                        lease.renewDeadline().toSeconds());
+            }
+            told = now;
+            events.leading(now);
+        }
     }
 
     private void compete() {
@@ -69,13 +104,18 @@ public final class LeaderElection implements AutoCloseable {
         }
         held = false;
         LOG.info("Competing for lease {} as {}", lease, lease.identity());
+        RenewalTracking lock = new RenewalTracking(
+                new LeaseLock(lease.namespace(), lease.name(), lease.identity()),
+                lease.renewDeadline().toNanos(),
+                System::nanoTime);
+        tracking = lock;
         // set when this round's lease is given back because the gate closed while competing
         AtomicBoolean handedBack = new AtomicBoolean();
         AtomicReference<CompletableFuture<?>> round = new AtomicReference<>();
         CompletableFuture<?> started = client.leaderElector()
                 .withConfig(new LeaderElectionConfigBuilder()
                         .withName(lease.name())
-                        .withLock(new LeaseLock(lease.namespace(), lease.name(), lease.identity()))
+                        .withLock(lock)
                         .withLeaseDuration(lease.leaseDuration())
                         .withRenewDeadline(lease.renewDeadline())
                         .withRetryPeriod(lease.retryPeriod())
@@ -83,7 +123,8 @@ public final class LeaderElection implements AutoCloseable {
                         .withLeaderCallbacks(new LeaderCallbacks(
                                 () -> {
                                     if (mayLead.getAsBoolean()) {
-                                        events.leading(true);
+                                        electorLeading = true;
+                                        refresh();
                                         return;
                                     }
                                     // a SchedulerPlugin arrived while this replica competed: give the lease back
@@ -100,7 +141,8 @@ public final class LeaderElection implements AutoCloseable {
                                             .execute(this::compete);
                                 },
                                 () -> {
-                                    events.leading(false);
+                                    electorLeading = false;
+                                    refresh();
                                     if (!closed && !handedBack.get()) {
                                         // kube-scheduler exits here and restarts; we stay up and compete again
                                         LOG.warn("Lost lease {}; scheduling stopped, competing again", lease);
@@ -125,6 +167,11 @@ public final class LeaderElection implements AutoCloseable {
         CompletableFuture<?> f = running;
         if (f != null) {
             f.cancel(true);
+        }
+        watchdog.shutdownNow();
+        electorLeading = false;
+        synchronized (this) {
+            told = false;
         }
         events.leading(false);
     }

@@ -108,7 +108,7 @@ public final class SchedulerComponent implements ClusterEvents, SchedulerAdmin {
         ConfigFileWatcher watcher = new ConfigFileWatcher(config.file(), f -> LOG.info(reload()));
         int poll = Math.max(1, settings.configPollSeconds());
         watcherThread.scheduleWithFixedDelay(watcher::check, poll, poll, TimeUnit.SECONDS);
-        metrics.serveOn(settings.metricsAddress());
+        metrics.start(context, settings.metricsAddress());
     }
 
     @Modified

@@ -1,14 +1,9 @@
 package io.hotsched.core.metrics;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.hotsched.api.framework.Code;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
@@ -76,49 +71,5 @@ class SchedulerMetricsTest {
         assertTrue(lines.contains("scheduler_pending_pods{queue=\"active\"} 3"));
         // a histogram without observations is not written
         assertTrue(lines.stream().noneMatch(l -> l.startsWith("scheduler_plugin_execution_duration_seconds_count")));
-    }
-
-    @Test
-    void servesMetricsAndHealthOverHttp() throws Exception {
-        SchedulerMetrics m = new SchedulerMetrics();
-        m.algorithmDuration.observe(0.01);
-        String[] notReady = {"profile p waits for plugins [X]"};
-        try (MetricsServer s = MetricsServer.start("127.0.0.1:0", m, () -> true, () -> notReady[0])) {
-            HttpClient c = HttpClient.newHttpClient();
-            String base = "http://127.0.0.1:" + s.address().getPort();
-            HttpResponse<String> r = c.send(
-                    HttpRequest.newBuilder(URI.create(base + "/metrics")).build(),
-                    HttpResponse.BodyHandlers.ofString());
-            assertEquals(200, r.statusCode());
-            assertTrue(r.headers().firstValue("Content-Type").orElse("").startsWith("text/plain; version=0.0.4"));
-            assertTrue(r.body().contains("scheduler_scheduling_algorithm_duration_seconds_count 1"), r.body());
-            assertEquals(
-                    "ok",
-                    c.send(
-                                    HttpRequest.newBuilder(URI.create(base + "/healthz"))
-                                            .build(),
-                                    HttpResponse.BodyHandlers.ofString())
-                            .body());
-            HttpResponse<String> ready = c.send(
-                    HttpRequest.newBuilder(URI.create(base + "/readyz")).build(), HttpResponse.BodyHandlers.ofString());
-            assertEquals(503, ready.statusCode());
-            assertEquals("profile p waits for plugins [X]", ready.body());
-            notReady[0] = null;
-            assertEquals(
-                    200,
-                    c.send(
-                                    HttpRequest.newBuilder(URI.create(base + "/readyz"))
-                                            .build(),
-                                    HttpResponse.BodyHandlers.ofString())
-                            .statusCode());
-        }
-    }
-
-    @Test
-    void badAddressesAreNamed() {
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> MetricsServer.parse("10259"));
-        assertTrue(e.getMessage().contains("\"10259\" is not host:port"), e.getMessage());
-        e = assertThrows(IllegalArgumentException.class, () -> MetricsServer.parse("localhost:http"));
-        assertTrue(e.getMessage().contains("port must be a number"), e.getMessage());
     }
 }
