@@ -52,6 +52,21 @@ class DeviceSharePluginTest {
                 Map.of(DeviceResources.RDMA, "100"));
     }
 
+    /** A snapshot of one node. */
+    private static NodeInfoLister only(NodeInfo node) {
+        return new NodeInfoLister() {
+            @Override
+            public List<NodeInfo> list() {
+                return List.of(node);
+            }
+
+            @Override
+            public NodeInfo get(String name) {
+                return name.equals(node.name()) ? node : null;
+            }
+        };
+    }
+
     private static PodInfo holder(String name, String type, int minor, String resource, String amount) {
         return PodInfo.of(Pods.pod(name)
                 .node("n1")
@@ -98,19 +113,7 @@ class DeviceSharePluginTest {
                 .build());
         CycleState s1 = new CycleState();
         assertTrue(old.preFilter(s1, first, null).status().isSuccess());
-        h.setSnapshot(new NodeInfoLister() {
-            final NodeInfo n = Nodes.node("n1").info();
-
-            @Override
-            public List<NodeInfo> list() {
-                return List.of(n);
-            }
-
-            @Override
-            public NodeInfo get(String name) {
-                return n;
-            }
-        });
+        h.setSnapshot(only(Nodes.node("n1").info()));
         // the assumed pod (Reserve gets it with its node) is on the node, without the annotation
         // PreBind has yet to write
         PodInfo assumed = PodInfo.of(Pods.pod("first")
@@ -151,19 +154,7 @@ class DeviceSharePluginTest {
         List<Object> devices =
                 new ArrayList<>(List.of(rdma(0, "0", "slow"), rdma(1, "0", "fast"), rdma(2, "1", "fast")));
         FakeHandle h = handleWith("n1", devices);
-        h.setSnapshot(new NodeInfoLister() {
-            final NodeInfo n = Nodes.node("n1").info(holder("other", "rdma", 1, DeviceResources.RDMA, "10"));
-
-            @Override
-            public List<NodeInfo> list() {
-                return List.of(n);
-            }
-
-            @Override
-            public NodeInfo get(String name) {
-                return n;
-            }
-        });
+        h.setSnapshot(only(Nodes.node("n1").info(holder("other", "rdma", 1, DeviceResources.RDMA, "10"))));
         // MostAllocated would pack onto minor 1 (partly used) were it not for the hint
         DeviceShare plugin = new DeviceShare(
                 h, new DeviceShareArgs(DeviceScorer.withDefaultWeights(DeviceScorer.MOST_ALLOCATED), List.of(), false));
@@ -225,17 +216,7 @@ class DeviceSharePluginTest {
     void stateShowsEachDeviceWithWhoHoldsWhat() {
         FakeHandle h = handleWith("n1", List.of(rdma(0, "0", "a"), rdma(1, "0", "a")));
         NodeInfo node = Nodes.node("n1").info(holder("holder", "rdma", 1, DeviceResources.RDMA, "30"));
-        h.setSnapshot(new NodeInfoLister() {
-            @Override
-            public List<NodeInfo> list() {
-                return List.of(node);
-            }
-
-            @Override
-            public NodeInfo get(String name) {
-                return name.equals("n1") ? node : null;
-            }
-        });
+        h.setSnapshot(only(node));
         DeviceShare plugin = new DeviceShare(h, DeviceShareArgs.DEFAULT);
         @SuppressWarnings("unchecked")
         List<Map<String, Object>> rows =
