@@ -12,6 +12,7 @@ import io.fabric8.kubernetes.api.model.resource.v1.DeviceClass;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceClassBuilder;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceRequest;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceRequestBuilder;
+import io.fabric8.kubernetes.api.model.resource.v1.DeviceSelector;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceSelectorBuilder;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimBuilder;
@@ -36,15 +37,19 @@ final class Dra {
                 .withUid("class-" + name)
                 .endMetadata()
                 .withNewSpec()
-                .withSelectors(Arrays.stream(selectors)
-                        .map(e -> new DeviceSelectorBuilder()
-                                .withNewCel()
-                                .withExpression(e)
-                                .endCel()
-                                .build())
-                        .toList())
+                .withSelectors(selectors(selectors))
                 .endSpec()
                 .build();
+    }
+
+    private static List<DeviceSelector> selectors(String... expressions) {
+        return Arrays.stream(expressions)
+                .map(e -> new DeviceSelectorBuilder()
+                        .withNewCel()
+                        .withExpression(e)
+                        .endCel()
+                        .build())
+                .toList();
     }
 
     static Device device(String name, Object... attributes) {
@@ -99,13 +104,7 @@ final class Dra {
                 .withDeviceClassName(className)
                 .withAllocationMode("ExactCount")
                 .withCount(count)
-                .withSelectors(Arrays.stream(selectors)
-                        .map(e -> new DeviceSelectorBuilder()
-                                .withNewCel()
-                                .withExpression(e)
-                                .endCel()
-                                .build())
-                        .toList())
+                .withSelectors(selectors(selectors))
                 .endExactly()
                 .build();
     }
