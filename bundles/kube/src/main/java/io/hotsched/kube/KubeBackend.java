@@ -103,6 +103,14 @@ final class KubeBackend implements ClusterBackend {
     }
 
     @Override
+    public <T extends HasMetadata> T updateStatus(T object) {
+        limiter.acquire();
+        String what = "updating the status of " + object.getKind() + " "
+                + object.getMetadata().getName();
+        return retrying(what, false, () -> client.resource(object).updateStatus());
+    }
+
+    @Override
     public void deletePod(Pod pod) {
         onPod(pod, "deleting pod " + key(pod), false, PodResource::delete);
     }

@@ -44,6 +44,7 @@ public final class KubeConnection implements AutoCloseable {
 
     /** Starts the informers; returns at once. {@link #awaitSynced} waits for the first listing. */
     public void start() {
+        warmUpDeserializer();
         SharedIndexInformer<Node> nodes = client.nodes()
                 .inform(
                         new InformerHandler<>("Node", events::nodeAdded, events::nodeUpdated, events::nodeDeleted),
@@ -110,6 +111,27 @@ public final class KubeConnection implements AutoCloseable {
                 "hotsched-kube-sync");
         waiter.setDaemon(true);
         waiter.start();
+    }
+
+    /**
+     * Builds the client's polymorphic deserializer (fabric8's KubernetesDeserializer, which
+     * ResourceClaims need for their opaque parameters) once, with the model bundle's class loader
+     * as the context class loader: built lazily on an informer's pool thread it would look up the
+     * model classes through that thread's loader and, inside OSGi, find other copies of them
+     * ({@code APIGroup not a subtype}). The client keeps the one built here.
+     */
+    private void warmUpDeserializer() {
+        Thread t = Thread.currentThread();
+        ClassLoader before = t.getContextClassLoader();
+        t.setContextClassLoader(io.fabric8.kubernetes.api.model.KubernetesResource.class.getClassLoader());
+        try {
+            client.getKubernetesSerialization()
+                    .unmarshal(
+                            "{\"apiVersion\":\"resource.k8s.io/v1\",\"kind\":\"ResourceClaim\",\"metadata\":{\"name\":\"warm-up\"}}",
+                            io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim.class);
+        } finally {
+            t.setContextClassLoader(before);
+        }
     }
 
     /** One informer for a listed kind, in every namespace when it is namespaced. */

@@ -9,6 +9,9 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.PersistentVolumeBuilder;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaimBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.resource.v1.DeviceClassBuilder;
+import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimBuilder;
+import io.fabric8.kubernetes.api.model.resource.v1.ResourceSliceBuilder;
 import io.fabric8.kubernetes.api.model.storage.CSIDriverBuilder;
 import io.fabric8.kubernetes.api.model.storage.CSINodeBuilder;
 import io.fabric8.kubernetes.api.model.storage.CSIStorageCapacityBuilder;
@@ -29,7 +32,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The listed kinds over HTTP: the cluster connection's informers deliver PersistentVolumes,
- * claims, StorageClasses and the CSI kinds to the plugins' listers, and a claim created after its
+ * claims, StorageClasses, the CSI kinds and the DRA kinds to the plugins' listers, and a claim created after its
  * pod requeues the pod, which is then bound.
  */
 class ListersPathTest {
@@ -134,6 +137,46 @@ class ListersPathTest {
                         .withPersistentVolumeName("pv1")
                         .endSource()
                         .endSpec()
+                        .build(),
+                new DeviceClassBuilder()
+                        .withNewMetadata()
+                        .withName("gpu.example.com")
+                        .endMetadata()
+                        .withNewSpec()
+                        .endSpec()
+                        .build(),
+                new ResourceSliceBuilder()
+                        .withNewMetadata()
+                        .withName("n1-gpu")
+                        .endMetadata()
+                        .withNewSpec()
+                        .withDriver("gpu.example.com")
+                        .withNodeName("n1")
+                        .withNewPool()
+                        .withName("n1")
+                        .withGeneration(1L)
+                        .withResourceSliceCount(1L)
+                        .endPool()
+                        .addNewDevice()
+                        .withName("gpu-0")
+                        .endDevice()
+                        .endSpec()
+                        .build(),
+                new ResourceClaimBuilder()
+                        .withNewMetadata()
+                        .withName("gpu")
+                        .withNamespace("default")
+                        .endMetadata()
+                        .withNewSpec()
+                        .withNewDevices()
+                        .addNewRequest()
+                        .withName("gpu")
+                        .withNewExactly()
+                        .withDeviceClassName("gpu.example.com")
+                        .endExactly()
+                        .endRequest()
+                        .endDevices()
+                        .endSpec()
                         .build());
         for (HasMetadata o : objects) {
             HasMetadata created = api.client.resource(o).create();
@@ -167,6 +210,25 @@ class ListersPathTest {
         assertNotNull(listers.csiDrivers().get("ebs.csi.aws.com"));
         assertEquals(
                 "local", listers.csiStorageCapacities().get("default", "cap1").getStorageClassName());
+        assertNotNull(listers.deviceClasses().get("gpu.example.com"));
+        assertEquals(
+                "gpu-0",
+                listers.resourceSlices()
+                        .get("n1-gpu")
+                        .getSpec()
+                        .getDevices()
+                        .get(0)
+                        .getName());
+        assertEquals(
+                "gpu.example.com",
+                listers.resourceClaims()
+                        .get("default", "gpu")
+                        .getSpec()
+                        .getDevices()
+                        .getRequests()
+                        .get(0)
+                        .getExactly()
+                        .getDeviceClassName());
         assertEquals(ObjectKind.LISTED.size(), objects.size() + 1, "every listed kind but the claim is created here");
     }
 }

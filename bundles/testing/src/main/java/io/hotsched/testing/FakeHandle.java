@@ -7,6 +7,8 @@ import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaimBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
+import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimBuilder;
 import io.hotsched.api.framework.ClusterClient;
 import io.hotsched.api.framework.ClusterException;
 import io.hotsched.api.framework.CycleState;
@@ -66,8 +68,17 @@ public final class FakeHandle implements Handle {
             return stored;
         }
 
+        /** As {@link #update}: the listers hold one object per name, status included. */
+        @Override
+        public <T extends HasMetadata> T updateStatus(T object) {
+            return update(object);
+        }
+
         @SuppressWarnings("unchecked")
         private static <T extends HasMetadata> T copy(T object) {
+            if (object instanceof ResourceClaim claim) {
+                return (T) new ResourceClaimBuilder(claim).build();
+            }
             if (object instanceof PersistentVolume pv) {
                 return (T) new PersistentVolumeBuilder(pv).build();
             }
@@ -75,7 +86,7 @@ public final class FakeHandle implements Handle {
                 return (T) new PersistentVolumeClaimBuilder(pvc).build();
             }
             throw new IllegalArgumentException(
-                    "FakeCluster updates PersistentVolumes and claims, not " + object.getKind());
+                    "FakeCluster updates PersistentVolumes, their claims and ResourceClaims, not " + object.getKind());
         }
 
         /** The objects as each update stored them, in order. */

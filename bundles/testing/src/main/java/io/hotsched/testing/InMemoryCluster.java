@@ -122,6 +122,12 @@ public final class InMemoryCluster implements ClusterBackend, AutoCloseable {
         return object;
     }
 
+    /** The status PUT: in memory the object is one, so it is stored as {@link #update} stores it. */
+    @Override
+    public synchronized <T extends HasMetadata> T updateStatus(T object) {
+        return update(object);
+    }
+
     private static String objectKey(HasMetadata o) {
         String ns = o.getMetadata().getNamespace();
         return ns == null

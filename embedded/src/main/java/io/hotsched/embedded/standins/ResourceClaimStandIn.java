@@ -32,13 +32,16 @@ import java.util.concurrent.ConcurrentHashMap;
  * {@value #POD_CLAIM_NAME} with the entry's name and owned by the pod (controller), and records it
  * in the pod's {@code status.resourceClaimStatuses}. A pod that is deleted, or that ended
  * (Succeeded, Failed), takes its generated claims with it, as upstream's garbage collector and this
- * controller do (an ended pod's claim only while it is reserved for no one). The informers of pods
+ * controller do (an ended pod's claim only while it is reserved for no one), first freeing the
+ * devices the scheduler allocated to it and removing its delete-protection finalizer. The informers of pods
  * and claims start with the first ResourceClaimTemplate, so a cluster without any keeps one idle
  * watch.
  */
 final class ResourceClaimStandIn implements AutoCloseable {
 
     static final String POD_CLAIM_NAME = "resource.kubernetes.io/pod-claim-name";
+    /** The finalizer the scheduler puts on a claim it allocates. */
+    static final String DELETE_PROTECTION = "resource.kubernetes.io/delete-protection";
     /** Room for five random characters in a 63-character name, as upstream leaves. */
     private static final int MAX_BASE = 57;
 
@@ -281,10 +284,42 @@ final class ResourceClaimStandIn implements AutoCloseable {
             return false;
         });
         for (String name : names.stream().distinct().toList()) {
+            release(namespace, name);
             client.resources(ResourceClaim.class)
                     .inNamespace(namespace)
                     .withName(name)
                     .delete();
+        }
+    }
+
+    /**
+     * What upstream's controller does before a claim the scheduler allocated can go: its
+     * reservations and allocation are removed (the devices are free again), then the scheduler's
+     * {@value #DELETE_PROTECTION} finalizer.
+     */
+    private void release(String namespace, String name) {
+        var claim = client.resources(ResourceClaim.class).inNamespace(namespace).withName(name);
+        ResourceClaim c = claim.get();
+        if (c == null
+                || c.getMetadata().getFinalizers() == null
+                || !c.getMetadata().getFinalizers().contains(DELETE_PROTECTION)) {
+            return;
+        }
+        try {
+            if (c.getStatus() != null
+                    && (c.getStatus().getAllocation() != null || c.getStatus().getReservedFor() != null)) {
+                claim.editStatus(x -> {
+                    x.getStatus().setAllocation(null);
+                    x.getStatus().setReservedFor(null);
+                    return x;
+                });
+            }
+            claim.edit(x -> {
+                x.getMetadata().getFinalizers().remove(DELETE_PROTECTION);
+                return x;
+            });
+        } catch (KubernetesClientException e) {
+            // gone meanwhile, or changed: the delete below (or the next sync) decides
         }
     }
 

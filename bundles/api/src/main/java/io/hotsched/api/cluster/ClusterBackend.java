@@ -40,6 +40,18 @@ public interface ClusterBackend {
         throw new UnsupportedOperationException(getClass().getName() + " cannot update " + object.getKind() + "s");
     }
 
+    /**
+     * Replaces an object's status subresource with {@code object}'s (a ResourceClaim's allocation);
+     * a stale resourceVersion is a 409. Returns the object as stored. Backends written against 1.2
+     * do not have it and refuse.
+     *
+     * @since 1.3
+     */
+    default <T extends HasMetadata> T updateStatus(T object) {
+        throw new UnsupportedOperationException(
+                getClass().getName() + " cannot update the status of " + object.getKind() + "s");
+    }
+
     /** Deletes the pod. */
     void deletePod(Pod pod);
 

@@ -5,7 +5,7 @@
  * asks of it. Plugin authors do not need this package.
  */
 @Export
-@Version("1.2.0")
+@Version("1.3.0")
 package io.hotsched.api.cluster;
 
 import org.osgi.annotation.bundle.Export;

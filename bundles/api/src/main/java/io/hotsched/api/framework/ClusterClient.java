@@ -46,4 +46,13 @@ public interface ClusterClient {
      * @since 1.7
      */
     <T extends HasMetadata> T update(T object);
+
+    /**
+     * Replaces an object's status (its {@code status} subresource) with a PUT of {@code object};
+     * as {@link #update}, its {@code resourceVersion} must be the stored one (409 otherwise).
+     * DynamicResources writes a ResourceClaim's allocation and {@code reservedFor} this way.
+     *
+     * @since 1.8
+     */
+    <T extends HasMetadata> T updateStatus(T object);
 }

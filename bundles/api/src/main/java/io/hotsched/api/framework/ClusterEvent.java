@@ -29,6 +29,12 @@ public record ClusterEvent(String resource, Set<ActionType> actions) {
     public static final String CSI_STORAGE_CAPACITY = ObjectKind.CSI_STORAGE_CAPACITY.name();
     /** @since 1.7 */
     public static final String VOLUME_ATTACHMENT = ObjectKind.VOLUME_ATTACHMENT.name();
+    /** @since 1.8 */
+    public static final String RESOURCE_CLAIM = ObjectKind.RESOURCE_CLAIM.name();
+    /** @since 1.8 */
+    public static final String RESOURCE_SLICE = ObjectKind.RESOURCE_SLICE.name();
+    /** @since 1.8 */
+    public static final String DEVICE_CLASS = ObjectKind.DEVICE_CLASS.name();
 
     public ClusterEvent {
         actions = Set.copyOf(actions);

@@ -3,6 +3,9 @@ package io.hotsched.api.framework;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.PersistentVolume;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
+import io.fabric8.kubernetes.api.model.resource.v1.DeviceClass;
+import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
+import io.fabric8.kubernetes.api.model.resource.v1.ResourceSlice;
 import io.fabric8.kubernetes.api.model.storage.CSIDriver;
 import io.fabric8.kubernetes.api.model.storage.CSINode;
 import io.fabric8.kubernetes.api.model.storage.CSIStorageCapacity;
@@ -51,5 +54,20 @@ public interface Listers {
 
     default ObjectLister<VolumeAttachment> volumeAttachments() {
         return lister(ObjectKind.VOLUME_ATTACHMENT);
+    }
+
+    /** @since 1.8 */
+    default ObjectLister<ResourceClaim> resourceClaims() {
+        return lister(ObjectKind.RESOURCE_CLAIM);
+    }
+
+    /** @since 1.8 */
+    default ObjectLister<ResourceSlice> resourceSlices() {
+        return lister(ObjectKind.RESOURCE_SLICE);
+    }
+
+    /** @since 1.8 */
+    default ObjectLister<DeviceClass> deviceClasses() {
+        return lister(ObjectKind.DEVICE_CLASS);
     }
 }

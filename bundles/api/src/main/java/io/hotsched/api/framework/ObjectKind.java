@@ -3,6 +3,9 @@ package io.hotsched.api.framework;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.PersistentVolume;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
+import io.fabric8.kubernetes.api.model.resource.v1.DeviceClass;
+import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
+import io.fabric8.kubernetes.api.model.resource.v1.ResourceSlice;
 import io.fabric8.kubernetes.api.model.storage.CSIDriver;
 import io.fabric8.kubernetes.api.model.storage.CSINode;
 import io.fabric8.kubernetes.api.model.storage.CSIStorageCapacity;
@@ -46,6 +49,23 @@ public record ObjectKind<T extends HasMetadata>(String name, Class<T> type, bool
     public static final ObjectKind<VolumeAttachment> VOLUME_ATTACHMENT =
             new ObjectKind<>("VolumeAttachment", VolumeAttachment.class, false);
 
+    /**
+     * Dynamic resource allocation (resource.k8s.io/v1): the claims pods use, the devices drivers
+     * publish, the classes requests name. DynamicResources reads them.
+     *
+     * @since 1.8
+     */
+    public static final ObjectKind<ResourceClaim> RESOURCE_CLAIM =
+            new ObjectKind<>("ResourceClaim", ResourceClaim.class, true);
+
+    /** @since 1.8 */
+    public static final ObjectKind<ResourceSlice> RESOURCE_SLICE =
+            new ObjectKind<>("ResourceSlice", ResourceSlice.class, false);
+
+    /** @since 1.8 */
+    public static final ObjectKind<DeviceClass> DEVICE_CLASS =
+            new ObjectKind<>("DeviceClass", DeviceClass.class, false);
+
     /** Every kind a cluster connection follows for the listers. */
     public static final List<ObjectKind<?>> LISTED = List.of(
             PERSISTENT_VOLUME,
@@ -54,7 +74,10 @@ public record ObjectKind<T extends HasMetadata>(String name, Class<T> type, bool
             CSI_NODE,
             CSI_DRIVER,
             CSI_STORAGE_CAPACITY,
-            VOLUME_ATTACHMENT);
+            VOLUME_ATTACHMENT,
+            RESOURCE_CLAIM,
+            RESOURCE_SLICE,
+            DEVICE_CLASS);
 
     public ObjectKind {
         Objects.requireNonNull(name, "name");

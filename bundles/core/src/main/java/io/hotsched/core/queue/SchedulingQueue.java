@@ -153,6 +153,8 @@ public final class SchedulingQueue {
         qp.gatesChecked = st != null;
         if (st != null && !st.isSuccess()) {
             qp.gatedBy = st.plugin() == null ? st.message() : st.plugin() + ": " + st.message();
+            // the gating plugin's events and hints decide when the gate is worth checking again
+            qp.unschedulablePlugins = st.plugin() == null ? Set.of() : Set.of(st.plugin());
             gated.put(qp.pod.uid(), qp);
             return true;
         }
@@ -298,7 +300,8 @@ public final class SchedulingQueue {
 
     /**
      * A cluster event: unschedulable pods that {@code mayHelp} says it may help move to the active
-     * queue (or backoff, if their backoff has not passed).
+     * queue (or backoff, if their backoff has not passed); gated pods it may help go through
+     * PreEnqueue again. Returns how many pods moved.
      */
     public int onEvent(String kind, ActionType action, Predicate<QueuedPod> mayHelp) {
         synchronized (lock) {
@@ -313,7 +316,20 @@ public final class SchedulingQueue {
                 unschedulable.remove(qp.pod.uid());
                 requeue(qp);
             }
-            return moving.size();
+            // as upstream's gated pods: an event the gating plugin says may help runs PreEnqueue again
+            List<QueuedPod> ungating = new ArrayList<>();
+            for (QueuedPod qp : gated.values()) {
+                if (mayHelp.test(qp)) {
+                    ungating.add(qp);
+                }
+            }
+            int passed = 0;
+            for (QueuedPod qp : ungating) {
+                gated.remove(qp.pod.uid());
+                enqueueOrGate(qp);
+                passed += gated.containsKey(qp.pod.uid()) ? 0 : 1;
+            }
+            return moving.size() + passed;
         }
     }
 

@@ -56,4 +56,9 @@ final class BackendClient implements ClusterClient {
     public <T extends HasMetadata> T update(T object) {
         return backend().update(object);
     }
+
+    @Override
+    public <T extends HasMetadata> T updateStatus(T object) {
+        return backend().updateStatus(object);
+    }
 }

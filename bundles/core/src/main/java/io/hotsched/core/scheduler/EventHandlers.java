@@ -254,11 +254,17 @@ public final class EventHandlers implements ClusterEvents {
     }
 
     private static boolean specOrLabelsChanged(Pod oldPod, Pod newPod) {
+        // as upstream's isPodUpdated, the one status field that counts: the generated ResourceClaims
         return !Objects.equals(oldPod.getSpec(), newPod.getSpec())
+                || !Objects.equals(claimStatuses(oldPod), claimStatuses(newPod))
                 || !Objects.equals(
                         oldPod.getMetadata().getLabels(), newPod.getMetadata().getLabels())
                 || !Objects.equals(
                         oldPod.getMetadata().getAnnotations(),
                         newPod.getMetadata().getAnnotations());
+    }
+
+    private static Object claimStatuses(Pod p) {
+        return p.getStatus() == null ? null : p.getStatus().getResourceClaimStatuses();
     }
 }

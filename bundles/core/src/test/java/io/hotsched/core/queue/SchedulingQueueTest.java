@@ -90,6 +90,44 @@ class SchedulingQueueTest {
     }
 
     @Test
+    void anEventTheGatingPluginWantsChecksTheGateAgain() throws Exception {
+        java.util.Set<String> open = java.util.concurrent.ConcurrentHashMap.newKeySet();
+        SchedulingQueue q = new SchedulingQueue(
+                clock,
+                Duration.ofSeconds(1),
+                Duration.ofSeconds(10),
+                p -> open.contains(p.name())
+                        ? Status.SUCCESS
+                        : Status.unresolvable("ResourceClaim not created yet").withPlugin("DynamicResources"));
+        q.add(Pods.pod("g").info());
+        assertEquals(1, q.counts().get("gated"));
+        // an event another plugin wants does not touch it
+        assertEquals(
+                0,
+                q.onEvent(
+                        "ResourceClaim",
+                        ActionType.ADD,
+                        x -> x.unschedulablePlugins().contains("VolumeBinding")));
+        // the gating plugin's event, but the gate still holds: it stays gated
+        assertEquals(
+                0,
+                q.onEvent(
+                        "ResourceClaim",
+                        ActionType.ADD,
+                        x -> x.unschedulablePlugins().contains("DynamicResources")));
+        assertEquals(1, q.counts().get("gated"));
+        open.add("g");
+        assertEquals(
+                1,
+                q.onEvent(
+                        "ResourceClaim",
+                        ActionType.ADD,
+                        x -> x.unschedulablePlugins().contains("DynamicResources")));
+        assertEquals(0, q.counts().get("gated"));
+        assertEquals("g", q.pop().pod().name());
+    }
+
+    @Test
     void gatesAreCheckedAgainWhenThePodLeavesTheQueue() throws Exception {
         // the profile is paused while the pods arrive, so no PreEnqueue plugin can gate them yet
         boolean[] profileReady = {false};

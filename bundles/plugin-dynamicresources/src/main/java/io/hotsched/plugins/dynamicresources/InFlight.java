@@ -1,0 +1,121 @@
+package io.hotsched.plugins.dynamicresources;
+
+import io.fabric8.kubernetes.api.model.resource.v1.AllocationResult;
+import io.fabric8.kubernetes.api.model.resource.v1.DeviceRequestAllocationResult;
+import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
+import io.hotsched.api.framework.ObjectLister;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The allocations made in Reserve that the cluster's claims do not show yet (upstream's
+ * inFlightAllocations plus its assume cache): from Reserve until the claim's informer copy carries
+ * an allocation, so the next pod never gets a device twice, even in the moment between PreBind's
+ * write and the informer's update. Unreserve drops a pod's entries.
+ *
+ * <p>Everything a new instance of the plugin needs to go on where this one stops is the claims'
+ * {@code status.allocation} (which the listers hold) and {@link #records()}: one plain string per
+ * reserved pod, naming its claims and their devices; {@link #restore} takes them back. Nothing else
+ * of this plugin's state outlives an attempt.
+ */
+final class InFlight {
+
+    /** One claim's allocation in flight. */
+    private record Entry(String podUid, String claimKey, Set<String> devices) {}
+
+    private final Map<String, Entry> byClaimUid = new ConcurrentHashMap<>();
+
+    /** Records {@code allocation} for the claim, made for the pod. */
+    void add(String podUid, ResourceClaim claim, AllocationResult allocation) {
+        byClaimUid.put(claim.getMetadata().getUid(), new Entry(podUid, Allocator.key(claim), devices(allocation)));
+    }
+
+    /** Whether another pod's attempt is allocating the claim. */
+    boolean pending(String claimUid) {
+        return byClaimUid.containsKey(claimUid);
+    }
+
+    /** Drops the pod's entries (Unreserve). */
+    void removePod(String podUid) {
+        byClaimUid.values().removeIf(e -> e.podUid().equals(podUid));
+    }
+
+    /**
+     * The devices in flight, dropping first the entries the cluster has caught up with: the claim
+     * shows an allocation, or is gone.
+     */
+    Set<String> devices(ObjectLister<ResourceClaim> claims) {
+        Set<String> out = new HashSet<>();
+        byClaimUid.entrySet().removeIf(e -> {
+            String[] nsName = e.getValue().claimKey().split("/", 2);
+            ResourceClaim c = claims.get(nsName[0], nsName[1]);
+            return c == null || !e.getKey().equals(c.getMetadata().getUid()) || PodClaims.allocated(c);
+        });
+        byClaimUid.values().forEach(e -> out.addAll(e.devices()));
+        return out;
+    }
+
+    /** Devices an allocation takes ({@code driver/pool/device}); admin access takes none. */
+    static Set<String> devices(AllocationResult a) {
+        Set<String> out = new HashSet<>();
+        if (a == null || a.getDevices() == null || a.getDevices().getResults() == null) {
+            return out;
+        }
+        for (DeviceRequestAllocationResult r : a.getDevices().getResults()) {
+            if (!Boolean.TRUE.equals(r.getAdminAccess())) {
+                out.add(r.getDriver() + "/" + r.getPool() + "/" + r.getDevice());
+            }
+        }
+        return out;
+    }
+
+    /**
+     * Per reserved pod uid: {@code <claim uid>=<namespace>/<claim>:<device>,<device>;...} with each
+     * device as {@code driver/pool/device}.
+     */
+    Map<String, String> records() {
+        Map<String, StringBuilder> byPod = new TreeMap<>();
+        new TreeMap<>(byClaimUid).forEach((uid, e) -> {
+            StringBuilder b = byPod.computeIfAbsent(e.podUid(), k -> new StringBuilder());
+            if (b.length() > 0) {
+                b.append(';');
+            }
+            b.append(uid)
+                    .append('=')
+                    .append(e.claimKey())
+                    .append(':')
+                    .append(String.join(",", new java.util.TreeSet<>(e.devices())));
+        });
+        Map<String, String> out = new TreeMap<>();
+        byPod.forEach((pod, b) -> out.put(pod, b.toString()));
+        return out;
+    }
+
+    /** Takes back what {@link #records()} gave, from an earlier instance. */
+    void restore(Map<String, String> records) {
+        records.forEach((pod, record) -> {
+            for (String claim : record.split(";")) {
+                int eq = claim.indexOf('=');
+                int colon = claim.lastIndexOf(':');
+                if (eq < 0 || colon < eq) {
+                    throw new IllegalArgumentException(
+                            "not an in-flight record of pod " + pod + ": \"" + record + "\"");
+                }
+                Set<String> devices = new HashSet<>();
+                String list = claim.substring(colon + 1);
+                if (!list.isEmpty()) {
+                    devices.addAll(List.of(list.split(",")));
+                }
+                byClaimUid.put(claim.substring(0, eq), new Entry(pod, claim.substring(eq + 1, colon), devices));
+            }
+        });
+    }
+
+    int size() {
+        return byClaimUid.size();
+    }
+}
