@@ -26,12 +26,14 @@ import io.hotsched.api.framework.PreEnqueuePlugin;
 import io.hotsched.api.framework.PreFilterPlugin;
 import io.hotsched.api.framework.PreFilterResult;
 import io.hotsched.api.framework.QueueingHint;
+import io.hotsched.api.framework.Reservations;
 import io.hotsched.api.framework.ReservePlugin;
 import io.hotsched.api.framework.StateData;
 import io.hotsched.api.framework.StateDescriber;
 import io.hotsched.api.framework.StateKey;
 import io.hotsched.api.framework.Status;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -91,6 +93,9 @@ public final class DynamicResources
     private final Args args;
     private final CelSelectors cel = new CelSelectors();
     private final InFlight inFlight = new InFlight();
+    /** The key of Reserve's record in the framework's Reservations ({@link InFlight#records()}' text). */
+    static final String RESERVED = "allocated";
+
     private final ClaimWriter writer;
 
     private DynamicResources(Handle handle, Args args) {
@@ -122,9 +127,22 @@ public final class DynamicResources
         return inFlight.records();
     }
 
-    /** Takes over what an earlier instance's {@link #inFlightRecords()} gave. */
-    void restoreInFlight(Map<String, String> records) {
-        inFlight.restore(records);
+    /**
+     * What the other instances (the older version finishing its pods after an upgrade, other
+     * profiles) have in flight, from the framework's Reservations: read once per PreFilter.
+     */
+    private InFlight others() {
+        List<Reservations.Reservation> records = handle.reservations().of(NAME);
+        InFlight others = new InFlight();
+        Map<String, String> byPod = new HashMap<>();
+        for (Reservations.Reservation r : records) {
+            String record = r.entries().get(RESERVED);
+            if (record != null) {
+                byPod.put(r.podUid(), record);
+            }
+        }
+        others.restore(byPod);
+        return others;
     }
 
     private ObjectLister<ResourceClaim> claims() {
@@ -165,6 +183,7 @@ public final class DynamicResources
         }
         List<NodeSelector> availableOn = new ArrayList<>();
         List<ClaimRequests> toAllocate = new ArrayList<>();
+        InFlight others = others();
         for (ResourceClaim c : podClaims) {
             if (PodClaims.allocated(c)) {
                 if (!PodClaims.canBeReserved(c) && !PodClaims.reservedFor(c, pod.uid())) {
@@ -174,7 +193,8 @@ public final class DynamicResources
                 continue;
             }
             availableOn.add(null);
-            if (inFlight.pending(c.getMetadata().getUid())) {
+            if (inFlight.pending(c.getMetadata().getUid())
+                    || others.pending(c.getMetadata().getUid())) {
                 return PreFilterResult.of(Status.unresolvable(
                         "resource claim " + Allocator.key(c) + " is in the process of being allocated"));
             }
@@ -188,6 +208,7 @@ public final class DynamicResources
         if (!toAllocate.isEmpty()) {
             List<ResourceClaim> all = claims().list();
             Set<String> taken = new HashSet<>(inFlight.devices(claims()));
+            taken.addAll(others.devices(claims()));
             for (ResourceClaim c : all) {
                 if (PodClaims.allocated(c)) {
                     taken.addAll(InFlight.devices(c.getStatus().getAllocation()));
@@ -297,12 +318,17 @@ public final class DynamicResources
             s.reserved.put(index, allocations.get(i));
             inFlight.add(pod.uid(), c, allocations.get(i));
         }
+        String record = inFlight.records().get(pod.uid());
+        if (record != null) {
+            handle.reservations().record(NAME, pod, Map.of(RESERVED, record));
+        }
         return Status.SUCCESS;
     }
 
     @Override
     public void unreserve(CycleState state, PodInfo pod, String nodeName) {
         inFlight.removePod(pod.uid());
+        handle.reservations().drop(NAME, pod);
         State s = state.readOrNull(KEY);
         if (s == null) {
             return;

@@ -168,17 +168,28 @@ class DynamicResourcesTest {
     }
 
     @Test
-    void inFlightRecordsRebuildAnotherInstance() {
+    void anotherInstanceSeesTheDevicesThisOneHasInFlightUntilThePodIsNoLongerAssumed() {
+        // after an upgrade the old version finishes its pods while the new one serves
         cluster(Dra.claim("a", Dra.exactly("gpu", "gpu", 2)), Dra.claim("b", Dra.exactly("gpu", "gpu", 1)));
         assertEquals(Status.SUCCESS, schedule(new CycleState(), PodInfo.of(Dra.pod("a", "a"))));
-        Map<String, String> records = plugin.inFlightRecords();
-        assertEquals(Map.of("pod-a", "claim-a=default/a:gpu.example.com/n1/gpu-0,gpu.example.com/n1/gpu-1"), records);
+        assertEquals(
+                Map.of("pod-a", "claim-a=default/a:gpu.example.com/n1/gpu-0,gpu.example.com/n1/gpu-1"),
+                plugin.inFlightRecords());
+        assertEquals(
+                Map.of(
+                        DynamicResources.RESERVED,
+                        "claim-a=default/a:gpu.example.com/n1/gpu-0,gpu.example.com/n1/gpu-1"),
+                handle.reservations().of(DynamicResources.NAME).get(0).entries());
         DynamicResources next = DynamicResources.create(ARGS, handle);
-        next.restoreInFlight(records);
-        CycleState s = new CycleState();
         PodInfo b = PodInfo.of(Dra.pod("b", "b"));
+        CycleState s = new CycleState();
         assertTrue(next.preFilter(s, b, null).status().isSuccess());
         assertEquals("cannot allocate all claims", next.filter(s, b, node).message());
+
+        handle.reservations().ended("pod-a");
+        CycleState again = new CycleState();
+        assertTrue(next.preFilter(again, b, null).status().isSuccess());
+        assertEquals(Status.SUCCESS, next.filter(again, b, node), "the record ended with the assumption");
     }
 
     @Test
