@@ -264,7 +264,9 @@ public final class EventHandlers implements ClusterEvents {
                         newPod.getMetadata().getAnnotations());
     }
 
+    /** The generated claims; none written and an empty list are the same (copies differ in which they hold). */
     private static Object claimStatuses(Pod p) {
-        return p.getStatus() == null ? null : p.getStatus().getResourceClaimStatuses();
+        var statuses = p.getStatus() == null ? null : p.getStatus().getResourceClaimStatuses();
+        return statuses == null || statuses.isEmpty() ? java.util.List.of() : statuses;
     }
 }
