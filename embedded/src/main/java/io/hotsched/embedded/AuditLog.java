@@ -21,8 +21,8 @@ import tools.jackson.databind.node.ObjectNode;
 
 /**
  * An audit log as kube-apiserver's {@code --audit-log-path} writes it (audit.k8s.io/v1 Events, one
- * JSON object a line, at the Request level), for the writes that decide who schedules: bindings
- * and Leases. The user is the ServiceAccount the bearer token names ({@code system:anonymous}
+ * JSON object a line, at the Request level), for the writes that decide who schedules and with
+ * what: bindings, Leases, and SchedulerPlugin objects with their status. The user is the ServiceAccount the bearer token names ({@code system:anonymous}
  * without one); {@code auditID} counts the answers in the order the server gave them, so a binding
  * can be set against the Lease's holder at that moment.
  */
@@ -34,6 +34,9 @@ final class AuditLog implements AutoCloseable {
     private static final Pattern BINDINGS = Pattern.compile("/api/v1/namespaces/([^/]+)/bindings/?(\\?.*)?");
     private static final Pattern LEASE =
             Pattern.compile("/apis/coordination.k8s.io/v1/namespaces/([^/]+)/leases(?:/([^/?]+))?/?(\\?.*)?");
+    /** hotsched's SchedulerPlugin objects and their status: who ran which bundle, set against who scheduled. */
+    private static final Pattern SCHEDULER_PLUGIN =
+            Pattern.compile("/apis/hotsched.io/v1alpha1/schedulerplugins(?:/([^/?]+))?(/status)?/?(\\?.*)?");
 
     private final BufferedWriter out;
     private final UnaryOperator<String> userOfToken;
@@ -52,7 +55,8 @@ final class AuditLog implements AutoCloseable {
         return (m == HttpMethod.POST || m == HttpMethod.PUT || m == HttpMethod.PATCH)
                 && (POD_BINDING.matcher(path).matches()
                         || BINDINGS.matcher(path).matches()
-                        || LEASE.matcher(path).matches());
+                        || LEASE.matcher(path).matches()
+                        || SCHEDULER_PLUGIN.matcher(path).matches());
     }
 
     /** Writes an event for {@code request} when it is a binding or a Lease write, with its answer. */
@@ -65,6 +69,7 @@ final class AuditLog implements AutoCloseable {
         Matcher pod = POD_BINDING.matcher(path);
         Matcher bindings = BINDINGS.matcher(path);
         Matcher lease = LEASE.matcher(path);
+        Matcher plugin = SCHEDULER_PLUGIN.matcher(path);
         JsonNode object = parse(body);
         String resource;
         String subresource = "";
@@ -86,6 +91,13 @@ final class AuditLog implements AutoCloseable {
             name = lease.group(2) != null
                     ? lease.group(2)
                     : object == null ? "" : object.path("metadata").path("name").asText("");
+        } else if (plugin.matches()) {
+            resource = "schedulerplugins";
+            subresource = plugin.group(2) == null ? "" : "status";
+            namespace = "";
+            name = plugin.group(1) != null
+                    ? plugin.group(1)
+                    : object == null ? "" : object.path("metadata").path("name").asText("");
         } else {
             return;
         }
@@ -104,7 +116,9 @@ final class AuditLog implements AutoCloseable {
         }
         ObjectNode ref = e.putObject("objectRef");
         ref.put("resource", resource);
-        ref.put("namespace", namespace);
+        if (!namespace.isEmpty()) {
+            ref.put("namespace", namespace);
+        }
         ref.put("name", name);
         if (!subresource.isEmpty()) {
             ref.put("subresource", subresource);

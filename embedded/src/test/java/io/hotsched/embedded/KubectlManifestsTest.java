@@ -47,6 +47,11 @@ class KubectlManifestsTest {
                 "clusterrole.rbac.authorization.k8s.io/hotsched created",
                 "clusterrolebinding.rbac.authorization.k8s.io/hotsched created",
                 "clusterrole.rbac.authorization.k8s.io/hotsched-metrics-reader created",
+                "namespace/hotsched-plugins created",
+                "role.rbac.authorization.k8s.io/hotsched-plugin-sources created",
+                "rolebinding.rbac.authorization.k8s.io/hotsched-plugin-sources created",
+                "clusterrole.rbac.authorization.k8s.io/hotsched-plugin-publisher created",
+                "configmap/hotsched-plugin-delivery created",
                 "configmap/hotsched-config created",
                 "deployment.apps/hotsched created",
                 "poddisruptionbudget.policy/hotsched created")) {
@@ -76,6 +81,12 @@ class KubectlManifestsTest {
         assertEquals("/readyz", c.getReadinessProbe().getHttpGet().getPath());
         assertNotNull(c.getResources().getRequests().get("cpu"));
         assertRestricted(d.getSpec().getTemplate().getSpec());
+        // a read-only root file system: every folder hotsched writes is a volume
+        List<String> mounted =
+                c.getVolumeMounts().stream().map(m -> m.getMountPath()).toList();
+        assertTrue(
+                mounted.containsAll(List.of("/opt/hotsched/data", "/opt/hotsched/delivered", "/tmp")),
+                mounted.toString());
         // the Deployment stand-in made the replicas' pods from it
         API.client()
                 .pods()

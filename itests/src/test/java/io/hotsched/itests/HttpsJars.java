@@ -9,6 +9,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.GeneralSecurityException;
 import java.security.KeyStore;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLContext;
 
@@ -23,7 +29,29 @@ final class HttpsJars {
     private static final String DIR = "hotsched.itest.jars.dir";
     private static final String URL = "hotsched.itest.jars.url";
 
+    /** Downloads held back until released, by file name; only for tests outside the container (one class loader). */
+    private static final Map<String, CountDownLatch> HELD = new ConcurrentHashMap<>();
+
+    private static final AtomicInteger WAITING = new AtomicInteger();
+
     private HttpsJars() {}
+
+    /** From now on, a GET of {@code name} waits (at most 60 s) until {@link #release} of it. */
+    static void hold(String name) {
+        HELD.put(name, new CountDownLatch(1));
+    }
+
+    static void release(String name) {
+        CountDownLatch l = HELD.remove(name);
+        if (l != null) {
+            l.countDown();
+        }
+    }
+
+    /** How many requests have waited on a hold so far. */
+    static int held() {
+        return WAITING.get();
+    }
 
     /** Starts the server unless this JVM runs one already. */
     static synchronized void start() throws IOException {
@@ -44,6 +72,15 @@ final class HttpsJars {
             HttpsServer server = HttpsServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
             server.setHttpsConfigurator(new HttpsConfigurator(tls));
             server.createContext("/", x -> {
+                CountDownLatch held = HELD.get(x.getRequestURI().getPath().substring(1));
+                if (held != null) {
+                    WAITING.incrementAndGet();
+                    try {
+                        held.await(60, TimeUnit.SECONDS);
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                }
                 Path file =
                         dir.resolve(x.getRequestURI().getPath().substring(1)).normalize();
                 if (!file.startsWith(dir) || !Files.isRegularFile(file)) {
@@ -55,6 +92,12 @@ final class HttpsJars {
                 }
                 x.close();
             });
+            // a held download waits without holding up the others
+            server.setExecutor(Executors.newCachedThreadPool(r -> {
+                Thread t = new Thread(r, "itest-https-jars");
+                t.setDaemon(true);
+                return t;
+            }));
             server.start();
             System.setProperty(DIR, dir.toString());
             System.setProperty(URL, "https://127.0.0.1:" + server.getAddress().getPort() + "/");
@@ -70,6 +113,7 @@ final class HttpsJars {
 
     /** Serves {@code jar} as {@code name} and returns its URL. */
     static String publish(String name, byte[] jar) throws IOException {
+        start();
         Path dir = Path.of(System.getProperty(DIR));
         Path tmp = dir.resolve("." + name);
         Files.write(tmp, jar);

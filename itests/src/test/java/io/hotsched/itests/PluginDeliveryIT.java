@@ -28,6 +28,7 @@ import org.ops4j.pax.exam.Option;
 import org.ops4j.pax.exam.junit.PaxExam;
 import org.ops4j.pax.exam.spi.reactors.ExamReactorStrategy;
 import org.ops4j.pax.exam.spi.reactors.PerClass;
+import org.osgi.framework.Version;
 
 /**
  * Plugins delivered through SchedulerPlugin objects (issue 21), with hotsched as shipped against
@@ -41,6 +42,9 @@ public class PluginDeliveryIT extends KubeClusterSupport {
 
     static final String REPLICA = "replica-a";
     static final String NAMESPACE = "plugins";
+    /** Created at 25 a second around the upgrade: about 10 s of load, within 3 nodes' 110 pods each. */
+    static final int LOAD_PODS = 250;
+
     static final String CONFIG = defaultProfile("""
             preBind:
               enabled: [{name: ItestVersion}]
@@ -100,15 +104,46 @@ public class PluginDeliveryIT extends KubeClusterSupport {
         assertEquals("1.0.0", boundVersion("first"));
         assertTrue(events("itest-plugins").stream().anyMatch(e -> e.getReason().equals("Installed")));
 
+        // the upgrade under load: pods are created before, during and after it
         byte[] v2 = SigningKeys.get().sign(TestBundles.withVersion(itestPlugins(), "1.1.0"), SigningKeys.TRUSTED);
-        publish("itest-plugins", v2);
-        patchDigest("itest-plugins", sha256(v2));
-        awaitActive("io.hotsched.itest.plugins", "1.1.0");
-        await(
-                "1.0.0 uninstalled",
-                () -> bundle("io.hotsched.itest.plugins", "1.0.0").isEmpty());
+        SwapLog swaps = new SwapLog();
+        swaps.tookEffect(Version.parseVersion("1.0.0"));
+        namespace("upgrade");
+        try (BindingRecorder recorder = new BindingRecorder(client, "upgrade");
+                PodLoad load = new PodLoad(client, "upgrade", "u-", LOAD_PODS, 25, "default-scheduler")) {
+            await("bindings before the upgrade", () -> recorder.bound() >= 20);
+            publish("itest-plugins", v2);
+            patchDigest("itest-plugins", sha256(v2));
+            awaitActive("io.hotsched.itest.plugins", "1.1.0");
+            await("1.1.0 serves", () -> "1.1.0".equals(servingVersion(ItestVersion.NAME)));
+            swaps.tookEffect(Version.parseVersion("1.1.0"));
+            int createdByThen = load.created();
+            await(
+                    "1.0.0 uninstalled",
+                    () -> bundle("io.hotsched.itest.plugins", "1.0.0").isEmpty());
+            await("all pods created", load::done);
+            load.check();
+            try {
+                await("every pod bound", () -> recorder.bound() == LOAD_PODS);
+            } finally {
+                System.out.printf("  %d of %d pods bound%n", recorder.bound(), LOAD_PODS);
+            }
+            long early = swaps.decidedByOlder(
+                    recorder, load, b -> Version.parseVersion(b.annotation(ItestVersion.ANNOTATION)));
+            System.out.printf(
+                    "scenario delivery upgrade: %d pods (%d created before 1.1.0 served), %d bound, %d bound twice,"
+                            + " %d lost, %d decided by 1.0.0 after 1.1.0 served%n",
+                    LOAD_PODS,
+                    createdByThen,
+                    recorder.bound(),
+                    recorder.boundTwice(),
+                    LOAD_PODS - recorder.bound(),
+                    early);
+            assertEquals("bound twice", 0, recorder.boundTwice());
+            assertEquals("pods decided by 1.0.0 though created after 1.1.0 served", 0, early);
+            assertTrue("the upgrade happened under load", createdByThen < LOAD_PODS);
+        }
         awaitEntry("itest-plugins", REPLICA, e -> "1.1.0".equals(e.get("version")) && "active".equals(e.get("state")));
-        await("1.1.0 serves", () -> "1.1.0".equals(servingVersion(ItestVersion.NAME)));
         assertEquals("1.1.0", boundVersion("second"));
         assertTrue(events("itest-plugins").stream().anyMatch(e -> e.getReason().equals("Upgraded")));
 

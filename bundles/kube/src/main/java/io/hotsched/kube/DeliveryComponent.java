@@ -8,7 +8,7 @@ import io.hotsched.kube.delivery.DeliveredFolder;
 import io.hotsched.kube.delivery.DeliverySettings;
 import io.hotsched.kube.delivery.DownloadTrust;
 import io.hotsched.kube.delivery.PluginDelivery;
-import io.hotsched.kube.delivery.TrustPolicy;
+import io.hotsched.platform.trust.TrustPolicy;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.nio.file.Path;

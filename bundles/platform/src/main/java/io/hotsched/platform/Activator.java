@@ -1,7 +1,9 @@
 package io.hotsched.platform;
 
 import io.hotsched.platform.deploy.DeployGuard;
+import io.hotsched.platform.deploy.DeploySignatures;
 import io.hotsched.platform.log.LogBridge;
+import java.nio.file.Path;
 import java.util.Hashtable;
 import org.apache.felix.fileinstall.ArtifactListener;
 import org.apache.felix.fileinstall.ArtifactUrlTransformer;
@@ -25,12 +27,17 @@ public final class Activator implements BundleActivator {
         bridge = new LogBridge(context);
         bridge.open();
         Hashtable<String, Object> props = new Hashtable<>();
-        props.put(Constants.SERVICE_DESCRIPTION, "Refuses deploy/ files that are not OSGi bundles");
+        props.put(Constants.SERVICE_DESCRIPTION, "Refuses deploy/ files that are not OSGi bundles, or not trusted");
+        String home = context.getProperty("hotsched.home");
         // Ranked above FileInstall's own bundle handling is not needed: FileInstall asks the
         // registered listeners before its built-in bundle transformer.
         guard = context.registerService(
                 new String[] {ArtifactUrlTransformer.class.getName(), ArtifactListener.class.getName()},
-                new DeployGuard(bridge.loggerFor(context.getBundle(), DeployGuard.class.getName())),
+                new DeployGuard(
+                        bridge.loggerFor(context.getBundle(), DeployGuard.class.getName()),
+                        new DeploySignatures(
+                                Path.of(home == null ? "." : home, "etc", "io.hotsched.delivery.cfg"),
+                                context::getProperty)),
                 props);
     }
 

@@ -17,6 +17,9 @@ import org.osgi.framework.wiring.FrameworkWiring;
  */
 final class BundleOutcome implements AutoCloseable {
 
+    /** Felix's words when a resolve could not even start, which says nothing of the bundle. */
+    private static final String GLOBAL_LOCK = "Unable to acquire global lock for resolve";
+
     private final BundleContext context;
     private final Object lock = new Object();
     private final BundleListener listener = e -> {
@@ -41,7 +44,11 @@ final class BundleOutcome implements AutoCloseable {
                     return b;
                 }
                 if (b.getState() == Bundle.INSTALLED && !resolves(b)) {
-                    throw new Refusal("the bundle does not resolve: " + whyNot(b));
+                    String why = whyNot(b);
+                    // another resolve or refresh holds the framework's lock: FileInstall starts it on its next scan
+                    if (!why.contains(GLOBAL_LOCK)) {
+                        throw new Refusal("the bundle does not resolve: " + why);
+                    }
                 }
             }
             long left = deadline - System.nanoTime();

@@ -7,6 +7,8 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.hotsched.platform.deploy.BundleFileCheck;
+import io.hotsched.platform.trust.TrustPolicy;
+import io.hotsched.platform.trust.Untrusted;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -129,7 +131,7 @@ public final class PluginDelivery implements AutoCloseable {
                                     version(main),
                                     sha256(Files.readAllBytes(jar)),
                                     trust.check(jar.toFile(), bsn)));
-                } catch (Refusal | IOException e) {
+                } catch (Untrusted | IOException e) {
                     LOG.warn("Removing {} delivered earlier: {}", jar.getFileName(), e.getMessage());
                     Files.deleteIfExists(jar);
                 }
@@ -304,7 +306,12 @@ public final class PluginDelivery implements AutoCloseable {
             Attributes main = manifest(staged);
             String bsn = symbolicName(main);
             String version = version(main);
-            TrustPolicy.Signer signer = trust.check(staged.toFile(), bsn);
+            TrustPolicy.Signer signer;
+            try {
+                signer = trust.check(staged.toFile(), bsn);
+            } catch (Untrusted u) {
+                throw new Refusal(u.getMessage());
+            }
             for (Map.Entry<String, Installed> e : installed.entrySet()) {
                 if (!e.getKey().equals(name)
                         && e.getValue().bundle().equals(bsn)
@@ -330,8 +337,6 @@ public final class PluginDelivery implements AutoCloseable {
                 folder.delete(current.file());
             }
             Installed now = new Installed(file, bsn, version, digest, signer);
-            installed.put(name, now);
-            refused.remove(name);
             String what = current == null ? "Installed" : current.version().equals(version) ? "Updated" : "Upgraded";
             String message = "SchedulerPlugin " + name + ": " + what.toLowerCase(java.util.Locale.ROOT) + " " + bsn
                     + " "
@@ -348,6 +353,9 @@ public final class PluginDelivery implements AutoCloseable {
                             digest,
                             what.toLowerCase(java.util.Locale.ROOT),
                             spec.generation()));
+            // only now may this replica lead (upToDate): the fleet's status says what it runs before it schedules
+            installed.put(name, now);
+            refused.remove(name);
         } catch (Refusal r) {
             refused.put(name, new Refused(attempt, r.passing(), System.currentTimeMillis()));
             refuse(o, spec, "bundle", r);
@@ -392,7 +400,8 @@ public final class PluginDelivery implements AutoCloseable {
             return;
         }
         String message = "SchedulerPlugin " + name + ": removed " + current.bundle() + " " + current.version()
-                + " from replica " + replica + " (" + why + "), sha256 " + current.sha256();
+                + " from replica " + replica + " (" + why + "), sha256 " + current.sha256() + ", signed by "
+                + current.signer();
         LOG.info(message);
         GenericKubernetesResource about = o;
         if (about == null) {

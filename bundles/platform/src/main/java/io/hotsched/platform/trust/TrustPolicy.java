@@ -1,4 +1,4 @@
-package io.hotsched.kube.delivery;
+package io.hotsched.platform.trust;
 
 import java.io.File;
 import java.io.IOException;
@@ -121,18 +121,19 @@ public final class TrustPolicy {
             return "signatures not required (requireSignature = false): any jar whose digest matches is installed";
         }
         return roots.isEmpty()
-                ? "no trust roots configured (truststore in etc/io.hotsched.delivery.cfg): every SchedulerPlugin is refused"
+                ? "no trust roots configured (truststore in etc/io.hotsched.delivery.cfg): every jar is refused"
                 : roots.size() + " trusted signer(s) " + roots.keySet() + " from " + source;
     }
 
     /** The signer that vouches for {@code jar} holding bundle {@code bsn}; refused when there is none. */
-    public Signer check(File jar, String bsn) throws Refusal {
+    public Signer check(File jar, String bsn) throws Untrusted {
         if (!required) {
             return Signer.UNSIGNED;
         }
         if (roots.isEmpty()) {
-            throw new Refusal("no trust roots are configured (truststore in etc/io.hotsched.delivery.cfg), so no signed"
-                    + " bundle can be trusted; set requireSignature = false to accept unsigned bundles");
+            throw new Untrusted(
+                    "no trust roots are configured (truststore in etc/io.hotsched.delivery.cfg), so no signed"
+                            + " bundle can be trusted; set requireSignature = false to accept unsigned bundles");
         }
         Set<CodeSigner> signers = JarSignatures.commonSigners(jar);
         List<String> untrusted = new ArrayList<>();
@@ -141,7 +142,7 @@ public final class TrustPolicy {
             String alias;
             try {
                 alias = trustedAlias(s);
-            } catch (Refusal why) {
+            } catch (Untrusted why) {
                 untrusted.add(subject + " (" + why.getMessage() + ")");
                 continue;
             }
@@ -153,10 +154,10 @@ public final class TrustPolicy {
             }
             return new Signer(subject, alias);
         }
-        throw new Refusal("signed by " + String.join(", ", untrusted) + ": not a trusted signer for " + bsn);
+        throw new Untrusted("signed by " + String.join(", ", untrusted) + ": not a trusted signer for " + bsn);
     }
 
-    private String trustedAlias(CodeSigner signer) throws Refusal {
+    private String trustedAlias(CodeSigner signer) throws Untrusted {
         CertPath path = signer.getSignerCertPath();
         for (Certificate c : path.getCertificates()) {
             for (Map.Entry<String, X509Certificate> root : roots.entrySet()) {
@@ -181,17 +182,17 @@ public final class TrustPolicy {
                     .findFirst()
                     .orElseThrow();
         } catch (CertPathValidatorException e) {
-            throw new Refusal("its certificate does not chain to a trust root: " + e.getMessage());
+            throw new Untrusted("its certificate does not chain to a trust root: " + e.getMessage());
         } catch (GeneralSecurityException e) {
-            throw new Refusal("its certificate chain cannot be checked: " + e.getMessage());
+            throw new Untrusted("its certificate chain cannot be checked: " + e.getMessage());
         }
     }
 
-    private static void validAt(X509Certificate c, CodeSigner signer) throws Refusal {
+    private static void validAt(X509Certificate c, CodeSigner signer) throws Untrusted {
         try {
             c.checkValidity(signingTime(signer));
         } catch (GeneralSecurityException e) {
-            throw new Refusal("its certificate is not valid at signing time: " + e.getMessage());
+            throw new Untrusted("its certificate is not valid at signing time: " + e.getMessage());
         }
     }
 

@@ -1,4 +1,4 @@
-package io.hotsched.kube.delivery;
+package io.hotsched.platform.trust;
 
 import java.io.File;
 import java.io.IOException;
@@ -22,7 +22,7 @@ final class JarSignatures {
     private JarSignatures() {}
 
     /** The signers common to every entry; refused when the jar is unsigned or partly signed. */
-    static Set<CodeSigner> commonSigners(File jarFile) throws Refusal {
+    static Set<CodeSigner> commonSigners(File jarFile) throws Untrusted {
         Set<CodeSigner> common = null;
         boolean any = false;
         try (JarFile jar = new JarFile(jarFile, true)) {
@@ -37,11 +37,11 @@ final class JarSignatures {
                         // the signers of an entry are known once it was read to the end
                     }
                 } catch (SecurityException ex) {
-                    throw new Refusal("the signature does not match entry " + e.getName() + ": " + ex.getMessage());
+                    throw new Untrusted("the signature does not match entry " + e.getName() + ": " + ex.getMessage());
                 }
                 CodeSigner[] signers = e.getCodeSigners();
                 if (signers == null || signers.length == 0) {
-                    throw new Refusal(
+                    throw new Untrusted(
                             any || common != null
                                     ? "entry " + e.getName() + " is not signed (added after signing?)"
                                     : "the jar is not signed (entry " + e.getName() + " has no signature)");
@@ -54,16 +54,16 @@ final class JarSignatures {
                     common.retainAll(these);
                 }
                 if (common.isEmpty()) {
-                    throw new Refusal("no one signer signed every entry (entry " + e.getName() + " differs)");
+                    throw new Untrusted("no one signer signed every entry (entry " + e.getName() + " differs)");
                 }
             }
         } catch (SecurityException e) {
-            throw new Refusal("the jar's signature is invalid: " + e.getMessage());
+            throw new Untrusted("the jar's signature is invalid: " + e.getMessage());
         } catch (IOException e) {
-            throw new Refusal("cannot read the jar: " + e.getMessage());
+            throw new Untrusted("cannot read the jar: " + e.getMessage());
         }
         if (common == null) {
-            throw new Refusal("the jar is not signed (it has no entries to sign)");
+            throw new Untrusted("the jar is not signed (it has no entries to sign)");
         }
         return common;
     }

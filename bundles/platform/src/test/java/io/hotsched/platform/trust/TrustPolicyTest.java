@@ -1,4 +1,4 @@
-package io.hotsched.kube.delivery;
+package io.hotsched.platform.trust;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -89,7 +89,7 @@ class TrustPolicyTest {
     }
 
     private static String refusal(TrustPolicy policy, byte[] jar) {
-        return assertThrows(Refusal.class, () -> policy.check(file(jar), BSN)).getMessage();
+        return assertThrows(Untrusted.class, () -> policy.check(file(jar), BSN)).getMessage();
     }
 
     @Test
