@@ -72,6 +72,13 @@ final class ApiWebServer extends MockWebServer {
                 .actualPort();
     }
 
+    /** Ends the watches being streamed; their clients see the stream close and watch again. */
+    void endWatches() {
+        if (watches != null) {
+            watches.endAll();
+        }
+    }
+
     @Override
     public synchronized void shutdown() {
         if (http == null || stopped) {

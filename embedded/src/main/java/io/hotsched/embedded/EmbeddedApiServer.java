@@ -61,7 +61,7 @@ public final class EmbeddedApiServer implements AutoCloseable {
         return l;
     }
 
-    private final MockWebServer web = new ApiWebServer();
+    private final ApiWebServer web = new ApiWebServer();
     private final KubernetesMockServer server;
     private final SchedulerDispatcher dispatcher;
     private final ScheduledExecutorService housekeeping = Executors.newSingleThreadScheduledExecutor(r -> {
@@ -241,6 +241,23 @@ public final class EmbeddedApiServer implements AutoCloseable {
                 0,
                 30,
                 TimeUnit.SECONDS);
+    }
+
+    /** The faults this server injects into its answers (none until a rule is added). */
+    public ApiFaults faults() {
+        return dispatcher.faults();
+    }
+
+    /**
+     * Ends every watch stream at once, as a restarting API server or a dropping load balancer
+     * does. {@code compact}: first forgets the history of writes, as etcd's compaction does, so a
+     * watch resumed from its last version is answered 410 Expired and its informer lists anew.
+     */
+    public void dropWatches(boolean compact) {
+        if (compact) {
+            dispatcher.compact();
+        }
+        web.endWatches();
     }
 
     /** The next {@code times} bind requests fail with HTTP {@code code} (for tests of retries). */

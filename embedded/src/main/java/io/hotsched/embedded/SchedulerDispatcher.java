@@ -86,6 +86,7 @@ final class SchedulerDispatcher extends KubernetesCrudDispatcher {
     private final java.util.concurrent.atomic.AtomicInteger failingBinds =
             new java.util.concurrent.atomic.AtomicInteger();
     private volatile int failingBindCode = 500;
+    private final ApiFaults faults = new ApiFaults();
     private final java.util.Map<String, java.util.concurrent.atomic.AtomicInteger> bindsByNamespace =
             new java.util.concurrent.ConcurrentHashMap<>();
 
@@ -271,6 +272,11 @@ final class SchedulerDispatcher extends KubernetesCrudDispatcher {
         return super.handleGet(path);
     }
 
+    /** Forgets the history of writes, as etcd's compaction does: a watch or list from before now is 410 Expired. */
+    void compact() {
+        log.clear();
+    }
+
     @Override
     public void reset() {
         super.reset();
@@ -347,6 +353,52 @@ final class SchedulerDispatcher extends KubernetesCrudDispatcher {
 
     @Override
     public MockResponse dispatch(RecordedRequest request) {
+        ApiFaults.Rule fault = faults.hit(request.method().name(), request.getPath());
+        if (fault == null) {
+            return dispatchAudited(request);
+        }
+        return switch (fault.effect()) {
+            case REFUSE -> faultAnswer(fault);
+            case AFTER_COMMIT -> {
+                dispatchAudited(request);
+                yield faultAnswer(fault);
+            }
+            case SLOW -> dispatchAudited(request).setBodyDelay(fault.delay());
+        };
+    }
+
+    /** kube-apiserver's reason and words for the status a fault answers with. */
+    private static MockResponse faultAnswer(ApiFaults.Rule fault) {
+        MockResponse r = switch (fault.code()) {
+            case 409 -> StatusJson.failure(409, "Conflict", "injected fault " + fault.name());
+            case 429 ->
+                StatusJson.failure(
+                        429,
+                        "TooManyRequests",
+                        "the server has received too many requests and has asked us to try again later");
+            case 503 ->
+                StatusJson.failure(503, "ServiceUnavailable", "the server is currently unable to handle the request");
+            case 504 ->
+                StatusJson.failure(
+                        504,
+                        "Timeout",
+                        "the server was unable to return a response in the"
+                                + " time allotted, but may still be processing the request");
+            default ->
+                StatusJson.failure(
+                        fault.code(), "InternalError", "Internal error occurred: injected fault " + fault.name());
+        };
+        if (fault.retryAfterSeconds() > 0) {
+            r.setHeader("Retry-After", Long.toString(fault.retryAfterSeconds()));
+        }
+        return r;
+    }
+
+    ApiFaults faults() {
+        return faults;
+    }
+
+    private MockResponse dispatchAudited(RecordedRequest request) {
         AuditLog a = audit;
         java.util.concurrent.locks.Lock write = storeWriteLock();
         if (a == null || write == null || !AuditLog.audited(request)) {

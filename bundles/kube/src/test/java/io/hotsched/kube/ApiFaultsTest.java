@@ -1,0 +1,276 @@
+package io.hotsched.kube;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import io.fabric8.kubernetes.api.model.BindingBuilder;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.hotsched.api.framework.PluginFactory;
+import io.hotsched.embedded.ApiFaults;
+import io.hotsched.embedded.ApiFaults.Rule;
+import io.hotsched.plugins.defaults.defaultbinder.DefaultBinder;
+import io.hotsched.plugins.defaults.defaultbinder.DefaultBinderFactory;
+import io.hotsched.plugins.defaults.noderesourcesfit.NodeResourcesFit;
+import io.hotsched.plugins.defaults.noderesourcesfit.NodeResourcesFitFactory;
+import io.hotsched.plugins.defaults.queuesort.PrioritySort;
+import io.hotsched.plugins.defaults.queuesort.PrioritySortFactory;
+import io.hotsched.testing.Nodes;
+import io.hotsched.testing.Pods;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.function.IntConsumer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The scheduler (the shipped sort, fit and binder, over HTTP) while the embedded API server
+ * misbehaves: each test creates pods while one kind of fault is injected, ends the fault, and
+ * counts from the API server's side. Expected every time: no pod bound twice (a stored binding per
+ * bound pod, and no pod seen on two nodes), none lost, every pod bound once the fault ends.
+ */
+class ApiFaultsTest {
+
+    private static final int NODES = 20;
+    private static final int PODS = 200;
+    private static final List<String> TABLE = new ArrayList<>();
+    private static final String UNFIT = "0/" + NODES + " nodes are available: " + NODES + " Insufficient cpu.";
+
+    private ApiServerFixture api;
+    private CuttableProxy proxy;
+    /** Pods that fit no node, created after the others: the scheduler writes their status and an event. */
+    private int unfit;
+
+    @BeforeEach
+    void start() throws Exception {
+        api = new ApiServerFixture();
+        for (int i = 0; i < NODES; i++) {
+            api.create(Nodes.node("n" + i).cpu("4").pods(110).build());
+        }
+        proxy = new CuttableProxy(api.server.port());
+        Map<String, PluginFactory> plugins = new LinkedHashMap<>();
+        plugins.put(PrioritySort.NAME, new PrioritySortFactory());
+        plugins.put(NodeResourcesFit.NAME, new NodeResourcesFitFactory());
+        plugins.put(DefaultBinder.NAME, new DefaultBinderFactory());
+        api.connect(proxy.url(), plugins, ConnectedScheduler.config(plugins));
+    }
+
+    @AfterEach
+    void stop() throws Exception {
+        api.close();
+        proxy.close();
+    }
+
+    @AfterAll
+    static void table() {
+        System.out.println(
+                "fault table | fault | rate | created | bound | bound twice | lost | recovery ms | injected");
+        TABLE.forEach(System.out::println);
+    }
+
+    private ApiFaults faults() {
+        return api.server.faults();
+    }
+
+    @Test
+    void unavailableBindingsWithRetryAfter() throws Exception {
+        run(
+                "503 + Retry-After: 1 on bindings",
+                "1 in 3",
+                () -> faults().add(Rule.refuse("bind-503", "POST", ApiFaults.BINDINGS, 3, 503)
+                        .retryAfter(1)));
+    }
+
+    @Test
+    void bindingsThatTookEffectButAnsweredAnError() throws Exception {
+        run(
+                "500 after the binding was stored",
+                "1 in 2",
+                () -> faults().add(Rule.afterCommit("bind-lost-answer", "POST", ApiFaults.BINDINGS, 2, 500)));
+    }
+
+    @Test
+    void conflictingBindings() throws Exception {
+        run(
+                "409 Conflict on bindings",
+                "1 in 4",
+                () -> faults().add(Rule.refuse("bind-409", "POST", ApiFaults.BINDINGS, 4, 409)));
+    }
+
+    @Test
+    void podsBoundByAnotherSchedulerMeanwhile() throws Exception {
+        // every 4th pod is bound by "another scheduler" (this test) as soon as it exists
+        run("pods bound by another scheduler", "1 in 4", () -> {}, i -> {
+            if (i % 4 != 0) {
+                return;
+            }
+            try {
+                api.client
+                        .bindings()
+                        .inNamespace("default")
+                        .resource(new BindingBuilder()
+                                .withNewMetadata()
+                                .withName("p-" + i)
+                                .endMetadata()
+                                .withNewTarget()
+                                .withKind("Node")
+                                .withName("n" + (i % NODES))
+                                .endTarget()
+                                .build())
+                        .create();
+            } catch (KubernetesClientException e) {
+                // the scheduler was first: the race this case is about
+                if (e.getCode() != 409) {
+                    throw e;
+                }
+            }
+        });
+    }
+
+    @Test
+    void slowBindings() throws Exception {
+        run(
+                "bindings answered 3 s late",
+                "1 in 5",
+                () -> faults().add(Rule.slow("bind-slow", "POST", ApiFaults.BINDINGS, 5, Duration.ofSeconds(3))));
+    }
+
+    @Test
+    void throttledWrites() throws Exception {
+        unfit = 10;
+        run("429 + Retry-After: 1 on bindings, status and events", "1 in 3", () -> {
+            faults().add(Rule.refuse("bind-429", "POST", ApiFaults.BINDINGS, 3, 429)
+                    .retryAfter(1));
+            faults().add(Rule.refuse("status-429", "PATCH", ApiFaults.POD_STATUS, 3, 429)
+                    .retryAfter(1));
+            faults().add(Rule.refuse("events-429", "POST", ApiFaults.EVENTS, 3, 429)
+                    .retryAfter(1));
+        });
+    }
+
+    @Test
+    void failingStatusAndEventWrites() throws Exception {
+        unfit = 10;
+        run("500 on pod status and events", "1 in 2", () -> {
+            faults().add(Rule.refuse("status-500", "PATCH", ApiFaults.POD_STATUS, 2, 500));
+            faults().add(Rule.refuse("events-500", "POST", ApiFaults.EVENTS, 2, 500));
+        });
+    }
+
+    @Test
+    void droppedWatchesResumedFromACompactedVersionWhileListsFail() throws Exception {
+        run("watches dropped, history compacted (410), lists 503", "all, 1 in 2 lists", () -> {
+            faults().add(Rule.refuse("list-503", "GET", ApiFaults.LISTS, 2, 503));
+            api.server.dropWatches(true);
+        });
+    }
+
+    @Test
+    void apiServerUnreachableForThreeSeconds() throws Exception {
+        long[] cutAt = new long[1];
+        run(
+                "connection refused for 3 s (server restarted, same state)",
+                "all",
+                () -> {
+                    proxy.cut();
+                    cutAt[0] = System.nanoTime();
+                },
+                i -> {},
+                () -> {
+                    // the pods are created through the test's own client; the scheduler sees none meanwhile
+                    long left = TimeUnit.SECONDS.toNanos(3) - (System.nanoTime() - cutAt[0]);
+                    if (left > 0) {
+                        TimeUnit.NANOSECONDS.sleep(left);
+                    }
+                    proxy.restore();
+                });
+    }
+
+    private void run(String fault, String rate, ThrowingRunnable inject) throws Exception {
+        run(fault, rate, inject, i -> {});
+    }
+
+    private void run(String fault, String rate, ThrowingRunnable inject, IntConsumer afterCreate) throws Exception {
+        run(fault, rate, inject, afterCreate, () -> {});
+    }
+
+    /**
+     * Injects, creates the pods ({@code afterCreate} after each), ends the fault ({@code
+     * beforeClear} first), waits until every pod is bound and counts.
+     */
+    private void run(
+            String fault, String rate, ThrowingRunnable inject, IntConsumer afterCreate, ThrowingRunnable beforeClear)
+            throws Exception {
+        inject.run();
+        for (int i = 0; i < PODS; i++) {
+            api.create(Pods.pod("p-" + i).cpu("100m").build());
+            afterCreate.accept(i);
+        }
+        for (int i = 0; i < unfit; i++) {
+            api.create(Pods.pod("unfit-" + i).cpu("100").build());
+        }
+        if (unfit > 0) {
+            Await.until(
+                    "status writes of the unfit pods tried under the fault",
+                    30,
+                    () -> faults().injected().entrySet().stream()
+                            .anyMatch(e -> e.getKey().startsWith("status-") && e.getValue() > 0));
+        }
+        beforeClear.run();
+        Map<String, Long> injected = faults().injected();
+        faults().clear();
+        long cleared = System.nanoTime();
+        try {
+            Await.until("every pod bound after the fault ended", 60, () -> bound() == PODS);
+        } finally {
+            long recovery = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - cleared);
+            int bound = bound();
+            int stored = api.server.bindsIn("default");
+            long twice = api.seen.values().stream()
+                    .filter(versions -> versions.stream()
+                                    .map(p -> p.getSpec().getNodeName())
+                                    .filter(n -> n != null)
+                                    .distinct()
+                                    .count()
+                            > 1)
+                    .count();
+            String row = String.format(
+                    "fault table | %s | %s | %d | %d | %d | %d | %d | %s",
+                    fault, rate, PODS, bound, Math.max(twice, stored - bound), PODS - bound, recovery, injected);
+            System.out.println(row);
+            TABLE.add(row);
+            assertEquals(0, twice, "pods seen on two nodes");
+            assertEquals(bound, stored, "stored bindings, one per bound pod");
+        }
+        for (int i = 0; i < unfit; i++) {
+            String name = "unfit-" + i;
+            Await.until(name + " told why it waits", 30, () -> api.hasScheduledCondition(name, UNFIT));
+        }
+        // the scheduler's cache holds each pod once, none still assumed
+        Await.until(
+                "the cache confirmed every binding",
+                30,
+                () -> api.scheduler.scheduler.cache().assumedCount() == 0
+                        && api.scheduler.scheduler.cache().podCount() == PODS);
+    }
+
+    private int bound() {
+        int n = 0;
+        for (Pod p : api.client.pods().inNamespace("default").list().getItems()) {
+            if (p.getSpec().getNodeName() != null) {
+                n++;
+            }
+        }
+        return n;
+    }
+
+    @FunctionalInterface
+    private interface ThrowingRunnable {
+        void run() throws Exception;
+    }
+}
