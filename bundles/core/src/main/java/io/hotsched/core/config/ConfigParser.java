@@ -28,6 +28,8 @@ public final class ConfigParser {
     public static final String API_VERSION = "kubescheduler.config.k8s.io/v1";
     public static final String KIND = "KubeSchedulerConfiguration";
     public static final String DEFAULT_SCHEDULER_NAME = "default-scheduler";
+    /** The largest file read: what a ConfigMap can hold, so far more than any configuration needs. */
+    static final long MAX_BYTES = 1024 * 1024;
 
     static final int DEFAULT_PARALLELISM = 16;
     static final long DEFAULT_INITIAL_BACKOFF = 1;
@@ -80,7 +82,19 @@ public final class ConfigParser {
     public static SchedulerConfig load(Path file) throws ConfigException {
         String text;
         try {
+            long size = Files.size(file);
+            if (size > MAX_BYTES) {
+                throw new ConfigException(List.of(new ConfigProblem(
+                        file.toString(),
+                        0,
+                        "",
+                        "is " + size + " bytes; a configuration may have at most " + MAX_BYTES
+                                + " (1 MiB, what a ConfigMap holds)")));
+            }
             text = Files.readString(file, StandardCharsets.UTF_8);
+        } catch (java.nio.charset.CharacterCodingException e) {
+            throw new ConfigException(List.of(new ConfigProblem(
+                    file.toString(), 0, "", "is not UTF-8 text; a configuration is YAML, written in UTF-8")));
         } catch (IOException e) {
             throw new ConfigException(
                     List.of(new ConfigProblem(file.toString(), 0, "", "cannot be read: " + e.getMessage())));
@@ -98,6 +112,10 @@ public final class ConfigParser {
             throw new ConfigException(List.of(new ConfigProblem(file, line, "", "not valid YAML: " + e.getProblem())));
         } catch (YamlEngineException e) {
             throw new ConfigException(List.of(new ConfigProblem(file, 0, "", "not valid YAML: " + e.getMessage())));
+        } catch (StackOverflowError e) {
+            // the composer recurses per level; a file nested this deep is no configuration
+            throw new ConfigException(
+                    List.of(new ConfigProblem(file, 0, "", "not valid YAML: nested too deeply to be read")));
         }
         if (root.isEmpty()) {
             throw new ConfigException(List.of(new ConfigProblem(
@@ -151,7 +169,7 @@ public final class ConfigParser {
                         "kind",
                         "Unsupported value: \"" + kind + "\": supported values: \"" + KIND + "\"");
             }
-            long parallelism = orDefault(r.integer(f.get("parallelism"), "parallelism"), DEFAULT_PARALLELISM);
+            long parallelism = orDefault(r.int32(f.get("parallelism"), "parallelism"), DEFAULT_PARALLELISM);
             if (parallelism <= 0 || parallelism > Integer.MAX_VALUE) {
                 r.problem(
                         f.get("parallelism"),
@@ -195,7 +213,7 @@ public final class ConfigParser {
         }
 
         private long percentage(Node node, String path, long dflt) {
-            long pct = orDefault(r.integer(node, path), dflt);
+            long pct = orDefault(r.int32(node, path), dflt);
             if (pct < 0 || pct > 100) {
                 r.problem(node, path, "Invalid value: " + pct + ": not in valid range [0-100]");
             }
@@ -222,7 +240,11 @@ public final class ConfigParser {
             if (qps != null && !(qps instanceof Number)) {
                 r.problem(f.get("qps"), "clientConnection.qps", "Invalid value: \"" + qps + "\": must be a number");
             }
-            r.integer(f.get("burst"), "clientConnection.burst");
+            Long burst = r.int32(f.get("burst"), "clientConnection.burst");
+            if (burst != null && burst < 0) {
+                r.problem(
+                        f.get("burst"), "clientConnection.burst", "Invalid value: " + burst + ": must be non-negative");
+            }
         }
 
         private List<ProfileConfig> profiles(Node node) {
@@ -234,7 +256,8 @@ public final class ConfigParser {
                 Map<String, Node> f = r.fields(items.get(i), path, PROFILE);
                 String name = r.string(f.get("schedulerName"), path + ".schedulerName");
                 if (name == null || name.isEmpty()) {
-                    if (items.size() == 1) {
+                    // upstream defaults an absent name of a single profile, never a given empty one
+                    if (items.size() == 1 && !f.containsKey("schedulerName")) {
                         name = DEFAULT_SCHEDULER_NAME;
                     } else {
                         r.problem(items.get(i), path + ".schedulerName", "Required value");
@@ -329,8 +352,8 @@ public final class ConfigParser {
                             "Duplicate value: \"" + name + "\": plugin \"" + name + "\" already registered as \""
                                     + point.typeName() + "\"");
                 }
-                long weight = orDefault(r.integer(pf.get("weight"), p + ".weight"), 0);
-                if (weight < 0 || weight > Integer.MAX_VALUE) {
+                long weight = orDefault(r.int32(pf.get("weight"), p + ".weight"), 0);
+                if (weight < 0) {
                     r.problem(
                             pf.get("weight"),
                             p + ".weight",

@@ -105,6 +105,20 @@ final class YamlReader {
         return null;
     }
 
+    /** An int32 field as upstream's types have it: a larger number is named, not wrapped or clipped. */
+    Long int32(Node node, String path) {
+        Long v = integer(node, path);
+        if (v != null && (v > Integer.MAX_VALUE || v < Integer.MIN_VALUE)) {
+            problem(
+                    node,
+                    path,
+                    "Invalid value: " + v + ": must be a 32-bit integer (" + Integer.MIN_VALUE + " to "
+                            + Integer.MAX_VALUE + ")");
+            return null;
+        }
+        return v;
+    }
+
     Boolean bool(Node node, String path) {
         if (isNull(node)) {
             return null;
