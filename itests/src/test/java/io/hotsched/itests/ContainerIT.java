@@ -46,22 +46,27 @@ class ContainerIT {
     @TempDir
     Path work;
 
-    private Process api;
+    private ApiServerProcess api;
     private Podman podman;
     private String image;
     private Podman.Container container;
 
     @AfterEach
     void stopAll() throws Exception {
-        if (container != null) {
-            container.close();
-        }
-        if (image != null) {
-            podman.removeImage(image);
-        }
-        if (api != null) {
-            api.destroy();
-            api.waitFor(20, TimeUnit.SECONDS);
+        try {
+            if (container != null) {
+                container.close();
+            }
+        } finally {
+            try {
+                if (image != null) {
+                    podman.removeImage(image);
+                }
+            } finally {
+                if (api != null) {
+                    api.close();
+                }
+            }
         }
     }
 
@@ -77,7 +82,8 @@ class ContainerIT {
                 podman.inspect(image, "{{.Config.Entrypoint}}"),
                 "the image's entrypoint");
 
-        RawApi raw = new RawApi(startApiServer());
+        api = ApiServerProcess.start(work);
+        RawApi raw = new RawApi(api.url());
         for (String ns : List.of("kube-system", "monitoring", "load")) {
             raw.post("/api/v1/namespaces", object("v1", "Namespace", null, ns, ""));
         }
@@ -160,26 +166,6 @@ class ContainerIT {
                         + " after %d ms; stopped in %d ms%n",
                 loaded, serving, PODS, scheduled, ms(t0));
         container = null;
-    }
-
-    /** {@code bin/hotsched apiserver} of a copy of the distribution, on a free port; its URL. */
-    private String startApiServer() throws Exception {
-        Path home = PlatformOptions.copyTree(Path.of(System.getProperty("hotsched.dist")), work.resolve("api"));
-        int port = freePort();
-        Path log = work.resolve("api.log");
-        api = new ProcessBuilder(
-                        home.resolve("bin/hotsched").toString(),
-                        "apiserver",
-                        "--port",
-                        Integer.toString(port),
-                        "--cluster-dir",
-                        Files.createDirectories(work.resolve("no-seed")).toString())
-                .redirectErrorStream(true)
-                .redirectOutput(log.toFile())
-                .start();
-        await("the API server", log, () -> !api.isAlive() || contains(log, "API server only, no scheduler"));
-        assertTrue(api.isAlive(), "the API server stopped:\n" + String.join("\n", logLines(log)));
-        return "http://127.0.0.1:" + port;
     }
 
     /** The secure port's certificate, as soon as it completes a handshake (trusting anything). */
@@ -331,10 +317,6 @@ class ContainerIT {
             }
             TimeUnit.MILLISECONDS.sleep(100);
         }
-    }
-
-    private static boolean contains(Path log, String text) throws IOException {
-        return logLines(log).stream().anyMatch(l -> l.contains(text));
     }
 
     private static List<String> logLines(Path log) throws IOException {

@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.File;
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -45,7 +44,7 @@ class FailoverIT {
     Path work;
 
     private Path dist;
-    private Process api;
+    private ApiServerProcess api;
     private RawApi raw;
     private String url;
     private final List<Replica> replicas = new ArrayList<>();
@@ -119,8 +118,7 @@ class FailoverIT {
             }
         }
         if (api != null) {
-            api.destroy();
-            api.waitFor(20, TimeUnit.SECONDS);
+            api.close();
         }
     }
 
@@ -128,27 +126,9 @@ class FailoverIT {
     void noPodLostNoStaleBindingNoOvercommitAcrossFailovers() throws Exception {
         long started = System.nanoTime();
         dist = Path.of(System.getProperty("hotsched.dist"));
-        Path apiHome = PlatformOptions.copyTree(dist, work.resolve("api"));
         Path audit = work.resolve("audit.log");
-        int port;
-        try (ServerSocket s = new ServerSocket(0)) {
-            port = s.getLocalPort();
-        }
-        Path apiLog = work.resolve("api.log");
-        api = new ProcessBuilder(
-                        apiHome.resolve("bin/hotsched").toString(),
-                        "apiserver",
-                        "--port",
-                        Integer.toString(port),
-                        "--cluster-dir",
-                        Files.createDirectories(work.resolve("no-seed")).toString(),
-                        "--audit-log",
-                        audit.toString())
-                .redirectErrorStream(true)
-                .redirectOutput(apiLog.toFile())
-                .start();
-        awaitLine(apiLog, "API server only, no scheduler");
-        url = "http://127.0.0.1:" + port;
+        api = ApiServerProcess.start(work, "--audit-log", audit.toString());
+        url = api.url();
         raw = new RawApi(url);
         for (String ns : List.of("kube-system", "load")) {
             raw.post(
