@@ -2,13 +2,17 @@
 # Makes a JRE 17 base for the image without a registry: Debian's openjdk-17-jre-headless in a root
 # file system built by mmdebstrap from Debian's packages, as a docker-archive Jib reads. Prints the
 # value of -Dhotsched.image.base that names it. Kept under ~/.cache/hotsched (HOTSCHED_CACHE) and
-# reused: delete the file to build it anew (about 2 minutes; a second run takes none).
+# reused until this script changes: delete the file to build it anew, with Debian's updates (about
+# 2 minutes; a second run takes none).
 # Needs: apt-get install -y mmdebstrap podman
 set -eu
-cache=${HOTSCHED_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/hotsched}
+home=${HOME:-$(getent passwd "$(id -u)" | cut -d: -f6)}
+cache=${HOTSCHED_CACHE:-${XDG_CACHE_HOME:-$home/.cache}/hotsched}
 suite=bookworm
-base=$cache/jre17-base-$suite.tar
+recipe=$(sha256sum "$0" | cut -c1-12)
+base=$cache/jre17-base-$suite-$recipe.tar
 if [ ! -s "$base" ]; then
+  rm -f "$cache"/jre17-base-*.tar
   for tool in mmdebstrap podman; do
     command -v "$tool" >/dev/null 2>&1 || {
       echo "image/jre-base.sh: $tool not found; install it: apt-get install -y mmdebstrap podman runc" >&2
