@@ -26,6 +26,11 @@ final class RawApi {
         this.base = base;
     }
 
+    /** The server's URL. */
+    String base() {
+        return base;
+    }
+
     /** The object at {@code path}, or null for a 404. */
     JsonNode get(String path) throws IOException, InterruptedException {
         HttpResponse<String> r = http.send(

@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.io.File;
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -30,7 +29,7 @@ final class StandaloneCluster implements AutoCloseable {
 
     private final Path work;
     private final Path dist;
-    private final Process api;
+    private final ApiServerProcess api;
     private final Path audit;
     private final String url;
     private final RawApi raw;
@@ -41,27 +40,9 @@ final class StandaloneCluster implements AutoCloseable {
     StandaloneCluster(Path work, String... namespaces) throws Exception {
         this.work = work;
         this.dist = Path.of(System.getProperty("hotsched.dist"));
-        Path apiHome = PlatformOptions.copyTree(dist, work.resolve("api"));
         audit = work.resolve("audit.log");
-        int port;
-        try (ServerSocket s = new ServerSocket(0)) {
-            port = s.getLocalPort();
-        }
-        Path apiLog = work.resolve("api.log");
-        api = new ProcessBuilder(
-                        apiHome.resolve("bin/hotsched").toString(),
-                        "apiserver",
-                        "--port",
-                        Integer.toString(port),
-                        "--cluster-dir",
-                        Files.createDirectories(work.resolve("no-seed")).toString(),
-                        "--audit-log",
-                        audit.toString())
-                .redirectErrorStream(true)
-                .redirectOutput(apiLog.toFile())
-                .start();
-        awaitLine(apiLog, "API server only, no scheduler");
-        url = "http://127.0.0.1:" + port;
+        api = ApiServerProcess.start(work, "--audit-log", audit.toString());
+        url = api.url();
         raw = new RawApi(url);
         List<String> all = new ArrayList<>(List.of("kube-system"));
         all.addAll(List.of(namespaces));
@@ -297,8 +278,7 @@ final class StandaloneCluster implements AutoCloseable {
                 r.process.destroyForcibly();
             }
         }
-        api.destroy();
-        api.waitFor(20, TimeUnit.SECONDS);
+        api.close();
     }
 
     @FunctionalInterface
