@@ -2,6 +2,7 @@ package io.hotsched.conformance;
 
 import io.hotsched.conformance.runner.CaseResult;
 import io.hotsched.conformance.runner.Conformance;
+import io.hotsched.conformance.runner.Coverage;
 import io.hotsched.conformance.runner.PluginCatalog;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -85,8 +86,10 @@ public final class Main {
         int passed = 0;
         int diverged = 0;
         int failed = 0;
+        List<CaseResult> all = new ArrayList<>();
         for (Conformance.CaseFile f : files) {
             List<CaseResult> results = conformance.run(f);
+            all.addAll(results);
             if (results.get(0).outcome() == CaseResult.Outcome.NOT_PLUGIN_CASES) {
                 out.println(f.name() + ": not run here: " + results.get(0).detail());
                 continue;
@@ -112,6 +115,8 @@ public final class Main {
                                 : line + "\n           " + r.detail().replace("\n", "\n           "));
             }
         }
+        out.println("coverage of upstream's test tables, per plugin (conformance/upstream.json):");
+        Coverage.bundled().lines(all).forEach(l -> out.println("  " + l));
         out.println((passed + diverged + failed) + " cases: " + passed + " passed, " + diverged
                 + " diverge on purpose (checked), " + failed + " failed");
         return failed == 0 ? 0 : 1;

@@ -117,9 +117,6 @@ public final class NodeLoad {
         long[] base;
         if (aggregationType != null && !aggregationType.isEmpty()) {
             base = metric.aggregated(aggregationType, aggregatedDurationMillis);
-            if (base == null && aggregatedDurationMillis == 0) {
-                base = metric.nodeUsage();
-            }
         } else {
             base = metric.nodeUsage();
         }

@@ -121,9 +121,14 @@ public final class NodeMetricView {
         return systemUsage;
     }
 
-    /** The aggregated usage of {@code type} over {@code durationMillis} (0: the longest there is), or null. */
+    /**
+     * The aggregated usage of {@code type} over {@code durationMillis}, or null. Duration 0 means the
+     * longest one reported with resources, and, when there is none, the node's usage (Koordinator's
+     * default: a node that reports no aggregation is judged on its current usage).
+     */
     public long[] aggregated(String type, long durationMillis) {
-        return aggregated.get(key(type, durationMillis));
+        long[] vec = aggregated.get(key(type, durationMillis));
+        return vec == null && durationMillis == 0 ? nodeUsage : vec;
     }
 
     /** The reported usage of the pod {@code namespace/name}, or null. */

@@ -176,10 +176,13 @@ final class LoadAwareRunner {
             switch (e.path("op").asText()) {
                 case "addOrUpdateNodeMetric" -> metric = NodeMetricView.of(nodeMetric(e.path("nodeMetric"), now), v);
                 case "deleteNodeMetric" -> metric = null;
-                case "podAdd" -> {
+                case "podAdd", "podUpdate" -> {
+                    // an update replaces the pod; one that left the node (or never was on it) is not counted
                     Pod p = pod(e.path("pod"), now);
                     if (nodeName.equals(p.getSpec().getNodeName())) {
                         pods.put(uidOf(p), p);
+                    } else {
+                        pods.remove(uidOf(p));
                     }
                 }
                 case "podDelete" -> pods.remove(uidOf(pod(e.path("pod"), now)));

@@ -42,14 +42,15 @@ public final class LabelValidation {
         return null;
     }
 
-    /** Null when {@code value} is a valid label value, else a message. */
+    /** Null when {@code value} is a valid label value, else upstream's message (with its examples and regex). */
     public static String valueError(String value) {
         if (value.length() > 63) {
             return "must be no more than 63 characters";
         }
         if (!VALUE.matcher(value).matches()) {
             return "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and "
-                    + "end with an alphanumeric character";
+                    + "end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for "
+                    + "validation is '(" + NAME_FMT + ")?')";
         }
         return null;
     }
