@@ -74,7 +74,7 @@ public abstract class KubeClusterSupport extends SchedulerITSupport {
     protected void loadCluster(int nodes) throws IOException {
         namespace("load");
         nodes("node-", nodes, "32");
-        drop("io.hotsched.plugins.defaults.jar", shipped("io.hotsched.plugins.defaults-"));
+        dropDefaultPlugins();
     }
 
     protected void namespace(String name) {

@@ -95,6 +95,7 @@ public class VolumeBindingUpgradeIT extends KubeClusterSupport {
             }
         }
         drop("itest-plugins.jar", itestPlugins());
+        dropDynamicResources();
         byte[] defaults = shipped(BUNDLE + "-");
         drop(BUNDLE + "-0.jar", TestBundles.withVersion(defaults, "1.0.0"));
         await("profile ready", () -> profileState("default-scheduler").equals("ready"));
