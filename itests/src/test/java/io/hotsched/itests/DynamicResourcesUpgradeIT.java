@@ -7,11 +7,8 @@ import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.PodResourceClaimStatus;
-import io.fabric8.kubernetes.api.model.resource.v1.DeviceClassBuilder;
-import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimTemplateBuilder;
-import io.fabric8.kubernetes.api.model.resource.v1.ResourceSliceBuilder;
-import io.fabric8.kubernetes.api.model.resource.v1.ResourceSliceSpecBuilder;
 import io.hotsched.itest.plugins.ItestHold;
+import io.hotsched.testing.DeviceResources;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.time.Duration;
@@ -44,7 +41,7 @@ public class DynamicResourcesUpgradeIT extends KubeClusterSupport {
     static final int NODES = 4;
     static final int DEVICES_PER_NODE = 110;
     static final int PODS = 400;
-    static final int PODS_PER_SECOND = 25;
+    static final int PODS_PER_SECOND = 20;
     static final int SWAPS = 3;
     /** Each pod waits this long in Permit, its devices allocated in Reserve and not yet written. */
     static final int HOLD_MILLIS = 1500;
@@ -63,11 +60,7 @@ public class DynamicResourcesUpgradeIT extends KubeClusterSupport {
     @Override
     @Configuration
     public Option[] configuration() throws IOException {
-        String kube = "qps = 0\nburst = 100\nmaxConcurrentRequests = 64\ncomponent = hotsched\nreport = false\n";
-        return PlatformOptions.platform(
-                Map.of("scheduler.yaml", schedulerYaml(), "io.hotsched.kube.cfg", kube),
-                true,
-                ApiServerOutside.start("RESOURCE_CLAIM"));
+        return kubePlatform(schedulerYaml(), Map.of(), "RESOURCE_CLAIM");
     }
 
     @Test
@@ -172,57 +165,11 @@ public class DynamicResourcesUpgradeIT extends KubeClusterSupport {
 
     /** The DeviceClass, a template asking for one of its devices, and each node's slice of devices. */
     private void driver() {
-        client.resource(new DeviceClassBuilder()
-                        .withNewMetadata()
-                        .withName(DRIVER)
-                        .endMetadata()
-                        .withNewSpec()
-                        .addNewSelector()
-                        .withNewCel()
-                        .withExpression("device.driver == '" + DRIVER + "'")
-                        .endCel()
-                        .endSelector()
-                        .endSpec()
-                        .build())
-                .create();
-        client.resource(new ResourceClaimTemplateBuilder()
-                        .withNewMetadata()
-                        .withName("one-gpu")
-                        .withNamespace("load")
-                        .endMetadata()
-                        .withNewSpec()
-                        .withNewSpec()
-                        .withNewDevices()
-                        .addNewRequest()
-                        .withName("gpu")
-                        .withNewExactly()
-                        .withDeviceClassName(DRIVER)
-                        .endExactly()
-                        .endRequest()
-                        .endDevices()
-                        .endSpec()
-                        .endSpec()
-                        .build())
-                .create();
+        client.resource(DeviceResources.deviceClass(DRIVER)).create();
+        client.resource(DeviceResources.oneDevice("one-gpu", "load", DRIVER)).create();
         for (int n = 0; n < NODES; n++) {
-            String node = "node-" + n;
-            ResourceSliceSpecBuilder spec = new ResourceSliceSpecBuilder()
-                    .withDriver(DRIVER)
-                    .withNodeName(node)
-                    .withNewPool()
-                    .withName(node)
-                    .withGeneration(1L)
-                    .withResourceSliceCount(1L)
-                    .endPool();
-            for (int d = 0; d < DEVICES_PER_NODE; d++) {
-                spec.addNewDevice().withName("gpu-" + d).endDevice();
-            }
-            client.resource(new ResourceSliceBuilder()
-                            .withNewMetadata()
-                            .withName(node + "-" + DRIVER)
-                            .endMetadata()
-                            .withSpec(spec.build())
-                            .build())
+            client.resource(DeviceResources.slice(
+                            "node-" + n, DRIVER, DeviceResources.devices("gpu-", DEVICES_PER_NODE)))
                     .create();
         }
     }

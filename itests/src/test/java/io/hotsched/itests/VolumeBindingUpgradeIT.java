@@ -65,11 +65,7 @@ public class VolumeBindingUpgradeIT extends KubeClusterSupport {
     @Override
     @Configuration
     public Option[] configuration() throws IOException {
-        String kube = "qps = 0\nburst = 100\nmaxConcurrentRequests = 64\ncomponent = hotsched\nreport = false\n";
-        return PlatformOptions.platform(
-                Map.of("scheduler.yaml", schedulerYaml(), "io.hotsched.kube.cfg", kube),
-                true,
-                ApiServerOutside.start("PERSISTENT_VOLUME"));
+        return kubePlatform(schedulerYaml(), Map.of(), "PERSISTENT_VOLUME");
     }
 
     @Test
