@@ -15,6 +15,8 @@ final class Http {
     static HttpResponse<String> send(
             String base, String method, String path, String contentType, byte[] body, String accept) throws Exception {
         HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(base + path))
+                // a server that never answers fails the test that asked, not the build's time limit
+                .timeout(java.time.Duration.ofSeconds(30))
                 .method(
                         method,
                         body == null

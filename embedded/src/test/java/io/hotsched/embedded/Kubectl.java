@@ -32,21 +32,30 @@ final class Kubectl {
 
     Run withInput(String stdin, String... args) throws IOException, InterruptedException {
         List<String> command = command(args);
-        Process p = start(command);
-        if (stdin != null) {
-            p.getOutputStream().write(stdin.getBytes(StandardCharsets.UTF_8));
+        // the output goes to a file: a pipe that nobody reads while waiting would stop a kubectl
+        // that prints more than the pipe holds
+        Path out = java.nio.file.Files.createTempFile("kubectl", ".out");
+        try {
+            Process p =
+                    start(new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(out.toFile()));
+            if (stdin != null) {
+                p.getOutputStream().write(stdin.getBytes(StandardCharsets.UTF_8));
+            }
+            p.getOutputStream().close();
+            if (!p.waitFor(60, TimeUnit.SECONDS)) {
+                p.destroyForcibly();
+                throw new AssertionError(String.join(" ", command) + " did not end within 60 s; it printed: "
+                        + java.nio.file.Files.readString(out));
+            }
+            return new Run(p.exitValue(), java.nio.file.Files.readString(out));
+        } finally {
+            java.nio.file.Files.deleteIfExists(out);
         }
-        p.getOutputStream().close();
-        if (!p.waitFor(60, TimeUnit.SECONDS)) {
-            p.destroyForcibly();
-            throw new AssertionError(String.join(" ", command) + " did not end within 60 s");
-        }
-        return new Run(p.exitValue(), new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8));
     }
 
     /** A kubectl that keeps running (get -w, wait), its output read line by line as it comes. */
     Running started(String... args) throws IOException {
-        return new Running(start(command(args)));
+        return new Running(start(new ProcessBuilder(command(args)).redirectErrorStream(true)));
     }
 
     /** A running kubectl; closing it ends it. */
@@ -112,9 +121,9 @@ final class Kubectl {
         return command;
     }
 
-    private static Process start(List<String> command) throws IOException {
+    private static Process start(ProcessBuilder command) throws IOException {
         try {
-            return new ProcessBuilder(command).redirectErrorStream(true).start();
+            return command.start();
         } catch (IOException e) {
             throw new AssertionError(
                     "kubectl is needed on the PATH for this test (v1.32 is what the project checks with): "
