@@ -8,7 +8,14 @@ import java.net.http.HttpResponse;
 /** Plain HTTP requests to a server, with the headers a test chooses. */
 final class Http {
 
-    private static final HttpClient CLIENT = HttpClient.newHttpClient();
+    /**
+     * HTTP/1.1 as kubectl and client-go speak over plain http (they do not try the h2c upgrade
+     * that the JDK's client tries by default, which is not what these tests are about).
+     */
+    private static final HttpClient CLIENT = HttpClient.newBuilder()
+            .version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(java.time.Duration.ofSeconds(10))
+            .build();
 
     private Http() {}
 
