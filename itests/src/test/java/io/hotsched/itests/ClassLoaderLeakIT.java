@@ -89,7 +89,7 @@ public class ClassLoaderLeakIT extends InMemoryClusterSupport {
         newCluster();
         cluster.addNode(Nodes.node("n1").cpu("64").memory("64Gi").pods(500).build());
         connect();
-        drop("io.hotsched.plugins.defaults.jar", shipped("io.hotsched.plugins.defaults-"));
+        dropDefaultPlugins();
         byte[] plugin = Files.readAllBytes(Path.of(System.getProperty("hotsched.itest.plugins.bundle")));
         Bundle b = context.installBundle(
                 "itest:plugins", new ByteArrayInputStream(TestBundles.withVersion(plugin, "1.0.0")));

@@ -43,6 +43,7 @@ public class DefaultPluginsIT extends InMemoryClusterSupport {
                 .taint("dedicated", "infra", "NoSchedule")
                 .build());
         connect();
+        dropDynamicResources();
         await("paused without the default plugins", () -> profileState().startsWith("paused: waiting for plugin"));
 
         Path jar = drop("io.hotsched.plugins.defaults.jar", defaultPluginsJar());

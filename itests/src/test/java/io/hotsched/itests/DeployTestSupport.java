@@ -108,6 +108,20 @@ public abstract class DeployTestSupport {
         return target;
     }
 
+    /**
+     * The shipped bundles of kube-scheduler's default profile: the default plugins and
+     * DynamicResources (a bundle of its own), as the distribution's deploy/ has them.
+     */
+    protected void dropDefaultPlugins() throws IOException {
+        drop("io.hotsched.plugins.defaults.jar", shipped("io.hotsched.plugins.defaults-"));
+        dropDynamicResources();
+    }
+
+    /** The shipped DynamicResources bundle, which the default profile needs beside the default plugins. */
+    protected void dropDynamicResources() throws IOException {
+        drop("io.hotsched.plugin.dynamicresources.jar", shipped("io.hotsched.plugin.dynamicresources-"));
+    }
+
     protected List<Bundle> bundlesNamed(String symbolicName) {
         List<Bundle> found = new ArrayList<>();
         for (Bundle b : context.getBundles()) {

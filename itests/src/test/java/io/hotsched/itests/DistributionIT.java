@@ -132,6 +132,16 @@ class DistributionIT {
         assertTrue(
                 r.text().matches("(?s).*demo/report +- +pending: [^\n]*persistentvolumeclaim \"reports\" not found.*"),
                 r.text());
+        // DynamicResources (its own bundle, CEL inside): dra-train's selector wants 40Gi, which only node-a2's GPUs
+        // have
+        assertTrue(r.text().matches("(?s).*demo/dra-train +node-a2 +bound.*"), r.text());
+        assertTrue(r.text().matches("(?s).*demo/dra-infer +node-(a2|b3) +bound.*"), r.text());
+        assertTrue(
+                r.text()
+                        .matches(
+                                "(?s).*demo/dra-big +- +pending: [^\n]* cannot allocate all claims\\. still not schedulable.*"),
+                r.text());
+        assertTrue(r.text().contains("46 of 50 pods bound"), r.text());
         assertTrue(Files.readString(home.resolve("data/kubeconfig")).contains("server: http://127.0.0.1:"));
     }
 
@@ -141,7 +151,7 @@ class DistributionIT {
         assertEquals(0, r.code(), r.text());
         assertTrue(r.text().contains("plugins of io.hotsched.plugins.defaults "), r.text());
         assertTrue(
-                r.text().matches("(?s).*\\d+ cases: \\d+ passed, 14 diverge on purpose \\(checked\\), 0 failed.*"),
+                r.text().matches("(?s).*\\d+ cases: \\d+ passed, 16 diverge on purpose \\(checked\\), 0 failed.*"),
                 r.text());
 
         // without the plugin bundle in deploy/, its cases fail and the exit code says so

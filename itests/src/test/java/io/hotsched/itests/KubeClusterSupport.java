@@ -32,11 +32,20 @@ public abstract class KubeClusterSupport extends SchedulerITSupport {
 
     /** As {@link #kubePlatform(String)}, with more files for etc/ (name to content). */
     protected static Option[] kubePlatform(String schedulerYaml, Map<String, String> etcFiles) throws IOException {
+        return kubePlatform(schedulerYaml, etcFiles, new String[0]);
+    }
+
+    /**
+     * As {@link #kubePlatform(String, Map)}, with the API server's controller stand-ins named
+     * ({@code StandIn} constant names, e.g. RESOURCE_CLAIM).
+     */
+    protected static Option[] kubePlatform(String schedulerYaml, Map<String, String> etcFiles, String... standIns)
+            throws IOException {
         String kube = "qps = 0\nburst = 100\nmaxConcurrentRequests = 64\ncomponent = hotsched\nreport = false\n";
         Map<String, String> etc = new java.util.HashMap<>(etcFiles);
         etc.put("scheduler.yaml", schedulerYaml);
         etc.put("io.hotsched.kube.cfg", kube);
-        return PlatformOptions.platform(etc, true, ApiServerOutside.start());
+        return PlatformOptions.platform(etc, true, ApiServerOutside.start(standIns));
     }
 
     @Override
@@ -74,7 +83,7 @@ public abstract class KubeClusterSupport extends SchedulerITSupport {
     protected void loadCluster(int nodes) throws IOException {
         namespace("load");
         nodes("node-", nodes, "32");
-        drop("io.hotsched.plugins.defaults.jar", shipped("io.hotsched.plugins.defaults-"));
+        dropDefaultPlugins();
     }
 
     protected void namespace(String name) {

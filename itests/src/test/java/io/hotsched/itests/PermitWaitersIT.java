@@ -86,7 +86,7 @@ public class PermitWaitersIT extends KubeClusterSupport {
     public void permitWaitersOfAnUpdatedPluginAreRescheduledWithoutLeaks() throws Exception {
         namespace("load");
         nodes("small-", 1, "5");
-        drop("io.hotsched.plugins.defaults.jar", shipped("io.hotsched.plugins.defaults-"));
+        dropDefaultPlugins();
         byte[] plugin = itestPlugins();
         drop("itest-plugins.jar", TestBundles.withVersion(plugin, "1.0.0"));
         await("profile ready", () -> profileState("default-scheduler").equals("ready"));

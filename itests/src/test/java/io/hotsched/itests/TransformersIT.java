@@ -48,7 +48,7 @@ public class TransformersIT extends InMemoryClusterSupport {
                 .annotation("node.koordinator.sh/resource-amplification-ratio", "{\"cpu\": 2.5}")
                 .build());
         connect();
-        drop("io.hotsched.plugins.defaults.jar", shipped("io.hotsched.plugins.defaults-"));
+        dropDefaultPlugins();
         Path jar = drop("io.hotsched.transformer.amplification.jar", shipped("io.hotsched.transformer.amplification-"));
         cluster.addPod(Pods.pod("seven").cpu("7").build());
         await("seven bound on the amplified node", () -> "n1".equals(nodeOf("seven")));

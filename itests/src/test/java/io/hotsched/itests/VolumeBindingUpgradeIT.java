@@ -65,11 +65,7 @@ public class VolumeBindingUpgradeIT extends KubeClusterSupport {
     @Override
     @Configuration
     public Option[] configuration() throws IOException {
-        String kube = "qps = 0\nburst = 100\nmaxConcurrentRequests = 64\ncomponent = hotsched\nreport = false\n";
-        return PlatformOptions.platform(
-                Map.of("scheduler.yaml", schedulerYaml(), "io.hotsched.kube.cfg", kube),
-                true,
-                ApiServerOutside.start("PERSISTENT_VOLUME"));
+        return kubePlatform(schedulerYaml(), Map.of(), "PERSISTENT_VOLUME");
     }
 
     @Test
@@ -95,6 +91,7 @@ public class VolumeBindingUpgradeIT extends KubeClusterSupport {
             }
         }
         drop("itest-plugins.jar", itestPlugins());
+        dropDynamicResources();
         byte[] defaults = shipped(BUNDLE + "-");
         drop(BUNDLE + "-0.jar", TestBundles.withVersion(defaults, "1.0.0"));
         await("profile ready", () -> profileState("default-scheduler").equals("ready"));

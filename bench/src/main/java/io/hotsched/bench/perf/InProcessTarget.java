@@ -46,6 +46,8 @@ import io.hotsched.plugins.defaults.volumerestrictions.VolumeRestrictions;
 import io.hotsched.plugins.defaults.volumerestrictions.VolumeRestrictionsFactory;
 import io.hotsched.plugins.defaults.volumezone.VolumeZone;
 import io.hotsched.plugins.defaults.volumezone.VolumeZoneFactory;
+import io.hotsched.plugins.dynamicresources.DynamicResources;
+import io.hotsched.plugins.dynamicresources.DynamicResourcesFactory;
 import io.hotsched.testing.InMemoryCluster;
 import java.time.Clock;
 import java.util.LinkedHashMap;
@@ -80,6 +82,7 @@ final class InProcessTarget implements Target {
         plugins.put(VolumeZone.NAME, new VolumeZoneFactory());
         plugins.put(PodTopologySpread.NAME, new PodTopologySpreadFactory());
         plugins.put(InterPodAffinity.NAME, new InterPodAffinityFactory());
+        plugins.put(DynamicResources.NAME, new DynamicResourcesFactory());
         plugins.put(DefaultPreemption.NAME, new DefaultPreemptionFactory());
         plugins.put(BalancedAllocation.NAME, new BalancedAllocationFactory());
         plugins.put(ImageLocality.NAME, new ImageLocalityFactory());

@@ -7,14 +7,12 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
-import io.fabric8.kubernetes.api.model.resource.v1.DeviceClassBuilder;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
-import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimTemplateBuilder;
-import io.fabric8.kubernetes.api.model.resource.v1.ResourceSliceBuilder;
 import io.hotsched.api.framework.PluginFactory;
 import io.hotsched.embedded.standins.StandIn;
 import io.hotsched.plugins.dynamicresources.DynamicResources;
 import io.hotsched.plugins.dynamicresources.DynamicResourcesFactory;
+import io.hotsched.testing.DeviceResources;
 import io.hotsched.testing.Nodes;
 import io.hotsched.testing.Pods;
 import java.util.EnumSet;
@@ -40,61 +38,12 @@ class DynamicResourcesPathTest {
     void start() throws Exception {
         api = new ApiServerFixture(Nodes.node("n1").cpu("8").build());
         api.server.startStandIns(EnumSet.of(StandIn.RESOURCE_CLAIM));
+        api.client.resource(DeviceResources.deviceClass(DRIVER)).create();
         api.client
-                .resource(new DeviceClassBuilder()
-                        .withNewMetadata()
-                        .withName(DRIVER)
-                        .endMetadata()
-                        .withNewSpec()
-                        .addNewSelector()
-                        .withNewCel()
-                        .withExpression("device.driver == '" + DRIVER + "'")
-                        .endCel()
-                        .endSelector()
-                        .endSpec()
-                        .build())
+                .resource(DeviceResources.slice("n1", DRIVER, DeviceResources.devices("gpu-", 2)))
                 .create();
         api.client
-                .resource(new ResourceSliceBuilder()
-                        .withNewMetadata()
-                        .withName("n1-gpus")
-                        .endMetadata()
-                        .withNewSpec()
-                        .withDriver(DRIVER)
-                        .withNodeName("n1")
-                        .withNewPool()
-                        .withName("n1")
-                        .withGeneration(1L)
-                        .withResourceSliceCount(1L)
-                        .endPool()
-                        .addNewDevice()
-                        .withName("gpu-0")
-                        .endDevice()
-                        .addNewDevice()
-                        .withName("gpu-1")
-                        .endDevice()
-                        .endSpec()
-                        .build())
-                .create();
-        api.client
-                .resource(new ResourceClaimTemplateBuilder()
-                        .withNewMetadata()
-                        .withName("one-gpu")
-                        .withNamespace("default")
-                        .endMetadata()
-                        .withNewSpec()
-                        .withNewSpec()
-                        .withNewDevices()
-                        .addNewRequest()
-                        .withName("gpu")
-                        .withNewExactly()
-                        .withDeviceClassName(DRIVER)
-                        .endExactly()
-                        .endRequest()
-                        .endDevices()
-                        .endSpec()
-                        .endSpec()
-                        .build())
+                .resource(DeviceResources.oneDevice("one-gpu", "default", DRIVER))
                 .create();
         Map<String, PluginFactory> plugins =
                 ConnectedScheduler.defaultPluginsAnd(DynamicResources.NAME, new DynamicResourcesFactory());

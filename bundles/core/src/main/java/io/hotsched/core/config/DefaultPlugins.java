@@ -4,8 +4,9 @@ import java.util.List;
 
 /**
  * The plugins a profile gets when its configuration has no {@code plugins} section: upstream's v1
- * default MultiPoint list and weights, in upstream's order, less DynamicResources, which hotsched
- * does not ship yet; a profile that names it explicitly waits until a bundle provides it.
+ * default MultiPoint list and weights, in upstream's order (v1.36: DynamicResources before
+ * DefaultPreemption, so PostFilter frees an idle claim before it evicts a pod). Each plugin comes
+ * from a bundle (DynamicResources from one of its own); the profile waits until all are there.
  */
 public final class DefaultPlugins {
 
@@ -24,6 +25,7 @@ public final class DefaultPlugins {
             PluginRef.of("VolumeZone"),
             PluginRef.of("PodTopologySpread", 2),
             PluginRef.of("InterPodAffinity", 2),
+            PluginRef.of("DynamicResources"),
             PluginRef.of("DefaultPreemption"),
             PluginRef.of("NodeResourcesBalancedAllocation", 1),
             PluginRef.of("ImageLocality", 1),

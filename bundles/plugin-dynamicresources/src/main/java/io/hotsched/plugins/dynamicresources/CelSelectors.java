@@ -27,6 +27,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * Device selectors in CEL, as Kubernetes evaluates them (k8s.io/dynamic-resource-allocation/cel):
@@ -161,8 +163,21 @@ final class CelSelectors {
             if (cause instanceof CostExceeded) {
                 throw new EvalException(cause.getMessage());
             }
-            throw new EvalException(e.getMessage());
+            throw new EvalException(asCelGo(e.getMessage()));
         }
+    }
+
+    private static final Pattern NO_SUCH_KEY =
+            Pattern.compile(".*key '([^']*)' is not present in map.*", Pattern.DOTALL);
+
+    /**
+     * A runtime error in cel-go's words where the two libraries say the same thing differently
+     * (kube-scheduler shows cel-go's: a missing attribute is {@code no such key: healthy}); other
+     * messages are left as dev.cel writes them.
+     */
+    static String asCelGo(String message) {
+        Matcher m = NO_SUCH_KEY.matcher(message == null ? "" : message);
+        return m.matches() ? "no such key: " + m.group(1) : message;
     }
 
     private static long sizeCost(Object value) {

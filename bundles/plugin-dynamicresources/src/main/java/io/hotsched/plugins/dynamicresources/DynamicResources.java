@@ -181,6 +181,8 @@ public final class DynamicResources
             state.write(KEY, new State(List.of(), List.of(), null));
             return PreFilterResult.SKIP;
         }
+        // as upstream, the state exists from here on, without claims to deallocate until the end
+        state.write(KEY, new State(List.of(), List.of(), null));
         List<NodeSelector> availableOn = new ArrayList<>();
         List<ClaimRequests> toAllocate = new ArrayList<>();
         InFlight others = others();

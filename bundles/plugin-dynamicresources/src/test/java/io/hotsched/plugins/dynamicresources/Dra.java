@@ -17,7 +17,7 @@ import io.fabric8.kubernetes.api.model.resource.v1.DeviceSelectorBuilder;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimBuilder;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceSlice;
-import io.fabric8.kubernetes.api.model.resource.v1.ResourceSliceBuilder;
+import io.hotsched.testing.DeviceResources;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -80,21 +80,7 @@ final class Dra {
     }
 
     static ResourceSlice slice(String node, Device... devices) {
-        return new ResourceSliceBuilder()
-                .withNewMetadata()
-                .withName(node + "-" + DRIVER)
-                .endMetadata()
-                .withNewSpec()
-                .withDriver(DRIVER)
-                .withNodeName(node)
-                .withNewPool()
-                .withName(node)
-                .withGeneration(1L)
-                .withResourceSliceCount(1L)
-                .endPool()
-                .withDevices(devices)
-                .endSpec()
-                .build();
+        return DeviceResources.slice(node, DRIVER, devices);
     }
 
     static DeviceRequest exactly(String name, String className, long count, String... selectors) {

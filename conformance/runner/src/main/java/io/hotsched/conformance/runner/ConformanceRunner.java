@@ -82,6 +82,7 @@ public final class ConformanceRunner {
                 filter(plugin, in, want, c.path("kind").asText(), handle);
             case "score", "prescore+score+normalize", "score+normalize" -> score(plugin, in, want, handle);
             case CYCLE -> CycleCases.run(plugin, in, want, handle);
+            case ClaimCycleCases.KIND -> ClaimCycleCases.run(plugin, in, want, handle);
             case "less" -> less(plugin, in, want);
             case "bind" -> bind(plugin, in, want, handle);
             case "helper" -> Helpers.run(plugin.name(), c);
