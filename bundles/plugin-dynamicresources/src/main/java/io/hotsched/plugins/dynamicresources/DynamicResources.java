@@ -34,7 +34,6 @@ import io.hotsched.api.framework.StateKey;
 import io.hotsched.api.framework.Status;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -217,14 +216,7 @@ public final class DynamicResources
         }
         Allocator allocator = null;
         if (!toAllocate.isEmpty()) {
-            List<ResourceClaim> all = claims().list();
-            Set<String> taken = new HashSet<>(inFlight.devices(claims()));
-            taken.addAll(others.devices(claims()));
-            for (ResourceClaim c : all) {
-                if (PodClaims.allocated(c)) {
-                    taken.addAll(InFlight.devices(c.getStatus().getAllocation()));
-                }
-            }
+            Set<String> taken = InFlight.taken(claims(), inFlight, others);
             allocator = new Allocator(
                     toAllocate, DevicePools.of(handle.listers().resourceSlices().list()), taken, cel);
         }

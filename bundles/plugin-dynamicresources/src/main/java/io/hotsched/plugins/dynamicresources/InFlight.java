@@ -64,6 +64,26 @@ final class InFlight {
         return out;
     }
 
+    /**
+     * The devices no new allocation may use: those in flight here and in {@code others}, and those
+     * of every claim the lister shows allocated. The in-flight ones are read first: an entry is
+     * dropped only once the lister shows its claim allocated, which every later {@code list()}
+     * shows too; read the other way round, a claim whose allocation reaches the informer between
+     * the two reads is in neither, and its device is given again.
+     */
+    static Set<String> taken(ObjectLister<ResourceClaim> claims, InFlight... inFlight) {
+        Set<String> out = new HashSet<>();
+        for (InFlight f : inFlight) {
+            out.addAll(f.devices(claims));
+        }
+        for (ResourceClaim c : claims.list()) {
+            if (PodClaims.allocated(c)) {
+                out.addAll(devices(c.getStatus().getAllocation()));
+            }
+        }
+        return out;
+    }
+
     /** Devices an allocation takes ({@code driver/pool/device}); admin access takes none. */
     static Set<String> devices(AllocationResult a) {
         Set<String> out = new HashSet<>();
