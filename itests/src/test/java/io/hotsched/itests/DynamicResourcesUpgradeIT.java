@@ -120,8 +120,11 @@ public class DynamicResourcesUpgradeIT extends KubeClusterSupport {
             List<Map<String, Object>> results = c.get("status", "allocation", "devices", "results");
             for (Map<String, Object> r : results) {
                 String device = r.get("driver") + "/" + r.get("pool") + "/" + r.get("device");
-                if (claimOfDevice.put(device, c.getMetadata().getName()) != null) {
+                String before = claimOfDevice.put(device, c.getMetadata().getName());
+                if (before != null) {
                     givenTwice++;
+                    System.out.println("  device " + device + " is in claims " + before + " and "
+                            + c.getMetadata().getName());
                 }
             }
         }

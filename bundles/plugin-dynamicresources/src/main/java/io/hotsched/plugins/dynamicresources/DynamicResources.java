@@ -34,7 +34,6 @@ import io.hotsched.api.framework.StateKey;
 import io.hotsched.api.framework.Status;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -93,6 +92,10 @@ public final class DynamicResources
     private final Args args;
     private final CelSelectors cel = new CelSelectors();
     private final InFlight inFlight = new InFlight();
+    /** What the other instances' records named, kept until the claims show it (see {@link InFlight#seen}). */
+    private final InFlight othersSeen = new InFlight();
+    /** Far longer than an informer lags behind a write; only a failed binding of another instance waits this out. */
+    private static final long OTHERS_GRACE_NANOS = java.util.concurrent.TimeUnit.SECONDS.toNanos(30);
     /** The key of Reserve's record in the framework's Reservations ({@link InFlight#records()}' text). */
     static final String RESERVED = "allocated";
 
@@ -131,18 +134,23 @@ public final class DynamicResources
      * What the other instances (the older version finishing its pods after an upgrade, other
      * profiles) have in flight, from the framework's Reservations: read once per PreFilter.
      */
-    private InFlight others() {
+    private InFlight others(String podUid) {
         List<Reservations.Reservation> records = handle.reservations().of(NAME);
-        InFlight others = new InFlight();
         Map<String, String> byPod = new HashMap<>();
         for (Reservations.Reservation r : records) {
             String record = r.entries().get(RESERVED);
-            if (record != null) {
+            // this instance's own records are its inFlight already, and must end with its Unreserve
+            if (record != null && !inFlight.hasPod(r.podUid())) {
                 byPod.put(r.podUid(), record);
             }
         }
-        others.restore(byPod);
-        return others;
+        othersSeen.seen(byPod, System.nanoTime(), OTHERS_GRACE_NANOS);
+        // a pod being scheduled is not bound: an earlier attempt that another instance recorded failed
+        if (!byPod.containsKey(podUid)) {
+            othersSeen.removePod(podUid);
+        }
+        othersSeen.devices(claims());
+        return othersSeen;
     }
 
     private ObjectLister<ResourceClaim> claims() {
@@ -185,7 +193,7 @@ public final class DynamicResources
         state.write(KEY, new State(List.of(), List.of(), null));
         List<NodeSelector> availableOn = new ArrayList<>();
         List<ClaimRequests> toAllocate = new ArrayList<>();
-        InFlight others = others();
+        InFlight others = others(pod.uid());
         for (ResourceClaim c : podClaims) {
             if (PodClaims.allocated(c)) {
                 if (!PodClaims.canBeReserved(c) && !PodClaims.reservedFor(c, pod.uid())) {
@@ -208,14 +216,7 @@ public final class DynamicResources
         }
         Allocator allocator = null;
         if (!toAllocate.isEmpty()) {
-            List<ResourceClaim> all = claims().list();
-            Set<String> taken = new HashSet<>(inFlight.devices(claims()));
-            taken.addAll(others.devices(claims()));
-            for (ResourceClaim c : all) {
-                if (PodClaims.allocated(c)) {
-                    taken.addAll(InFlight.devices(c.getStatus().getAllocation()));
-                }
-            }
+            Set<String> taken = InFlight.taken(claims(), inFlight, others);
             allocator = new Allocator(
                     toAllocate, DevicePools.of(handle.listers().resourceSlices().list()), taken, cel);
         }

@@ -24,19 +24,24 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 final class InFlight {
 
-    /** One claim's allocation in flight. */
-    private record Entry(String podUid, String claimKey, Set<String> devices) {}
+    /** One claim's allocation in flight; {@code seenNanos}: when another instance's record last named it. */
+    private record Entry(String podUid, String claimKey, Set<String> devices, long seenNanos) {}
 
     private final Map<String, Entry> byClaimUid = new ConcurrentHashMap<>();
 
     /** Records {@code allocation} for the claim, made for the pod. */
     void add(String podUid, ResourceClaim claim, AllocationResult allocation) {
-        byClaimUid.put(claim.getMetadata().getUid(), new Entry(podUid, Allocator.key(claim), devices(allocation)));
+        byClaimUid.put(claim.getMetadata().getUid(), new Entry(podUid, Allocator.key(claim), devices(allocation), 0));
     }
 
     /** Whether another pod's attempt is allocating the claim. */
     boolean pending(String claimUid) {
         return byClaimUid.containsKey(claimUid);
+    }
+
+    /** Whether an entry of the pod is here. */
+    boolean hasPod(String podUid) {
+        return byClaimUid.values().stream().anyMatch(e -> e.podUid().equals(podUid));
     }
 
     /** Drops the pod's entries (Unreserve). */
@@ -56,6 +61,26 @@ final class InFlight {
             return c == null || !e.getKey().equals(c.getMetadata().getUid()) || PodClaims.allocated(c);
         });
         byClaimUid.values().forEach(e -> out.addAll(e.devices()));
+        return out;
+    }
+
+    /**
+     * The devices no new allocation may use: those in flight here and in {@code others}, and those
+     * of every claim the lister shows allocated. The in-flight ones are read first: an entry is
+     * dropped only once the lister shows its claim allocated, which every later {@code list()}
+     * shows too; read the other way round, a claim whose allocation reaches the informer between
+     * the two reads is in neither, and its device is given again.
+     */
+    static Set<String> taken(ObjectLister<ResourceClaim> claims, InFlight... inFlight) {
+        Set<String> out = new HashSet<>();
+        for (InFlight f : inFlight) {
+            out.addAll(f.devices(claims));
+        }
+        for (ResourceClaim c : claims.list()) {
+            if (PodClaims.allocated(c)) {
+                out.addAll(devices(c.getStatus().getAllocation()));
+            }
+        }
         return out;
     }
 
@@ -97,6 +122,21 @@ final class InFlight {
 
     /** Takes back what {@link #records()} gave, from an earlier instance. */
     void restore(Map<String, String> records) {
+        restore(records, 0);
+    }
+
+    /**
+     * Other instances' records as they stand now. Their record of a pod ends when the pod's
+     * assumption ends, which can come before this instance's claim informer shows the allocation
+     * that pod's PreBind wrote: so an entry stays after its record is gone, until the claim shows
+     * an allocation ({@link #devices}), or for {@code grace} (a binding that failed instead).
+     */
+    void seen(Map<String, String> records, long nowNanos, long graceNanos) {
+        restore(records, nowNanos);
+        byClaimUid.values().removeIf(e -> !records.containsKey(e.podUid()) && nowNanos - e.seenNanos() > graceNanos);
+    }
+
+    private void restore(Map<String, String> records, long seenNanos) {
         records.forEach((pod, record) -> {
             for (String claim : record.split(";")) {
                 int eq = claim.indexOf('=');
@@ -110,7 +150,8 @@ final class InFlight {
                 if (!list.isEmpty()) {
                     devices.addAll(List.of(list.split(",")));
                 }
-                byClaimUid.put(claim.substring(0, eq), new Entry(pod, claim.substring(eq + 1, colon), devices));
+                byClaimUid.put(
+                        claim.substring(0, eq), new Entry(pod, claim.substring(eq + 1, colon), devices, seenNanos));
             }
         });
     }

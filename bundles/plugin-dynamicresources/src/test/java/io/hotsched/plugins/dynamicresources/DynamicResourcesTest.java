@@ -168,9 +168,10 @@ class DynamicResourcesTest {
     }
 
     @Test
-    void anotherInstanceSeesTheDevicesThisOneHasInFlightUntilThePodIsNoLongerAssumed() {
+    void anotherInstanceSeesTheDevicesThisOneHasInFlightUntilTheClaimShowsThem() {
         // after an upgrade the old version finishes its pods while the new one serves
-        cluster(Dra.claim("a", Dra.exactly("gpu", "gpu", 2)), Dra.claim("b", Dra.exactly("gpu", "gpu", 1)));
+        ResourceClaim claimA = Dra.claim("a", Dra.exactly("gpu", "gpu", 2));
+        cluster(claimA, Dra.claim("b", Dra.exactly("gpu", "gpu", 1)));
         assertEquals(Status.SUCCESS, schedule(new CycleState(), PodInfo.of(Dra.pod("a", "a"))));
         assertEquals(
                 Map.of("pod-a", "claim-a=default/a:gpu.example.com/n1/gpu-0,gpu.example.com/n1/gpu-1"),
@@ -186,10 +187,19 @@ class DynamicResourcesTest {
         assertTrue(next.preFilter(s, b, null).status().isSuccess());
         assertEquals("cannot allocate all claims", next.filter(s, b, node).message());
 
+        // the pod's assumption ends (its binding came back) before this informer copy of its claim
+        // shows the allocation PreBind wrote: the devices stay taken
         handle.reservations().ended("pod-a");
+        CycleState stillTaken = new CycleState();
+        assertTrue(next.preFilter(stillTaken, b, null).status().isSuccess());
+        assertEquals(
+                "cannot allocate all claims", next.filter(stillTaken, b, node).message());
+
+        // until the claims show them, here by claim a going away with its pod
+        handle.listers().remove(claimA);
         CycleState again = new CycleState();
         assertTrue(next.preFilter(again, b, null).status().isSuccess());
-        assertEquals(Status.SUCCESS, next.filter(again, b, node), "the record ended with the assumption");
+        assertEquals(Status.SUCCESS, next.filter(again, b, node), "claim a and its devices are gone");
     }
 
     @Test
