@@ -3,6 +3,7 @@ package io.hotsched.embedded;
 import io.hotsched.embedded.FieldErrors.Cause;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.regex.Pattern;
 import tools.jackson.databind.JsonNode;
@@ -29,6 +30,16 @@ final class NodeValidation {
         for (int i = 0; i < cidrs.size(); i++) {
             if (!isCidr(cidrs.get(i).asText(""))) {
                 causes.add(FieldErrors.invalid("spec.podCIDRs[" + i + "]", goStrings(cidrs), "must be valid CIDR"));
+            }
+        }
+        for (String list : List.of("capacity", "allocatable")) {
+            for (Map.Entry<String, JsonNode> q : node.path("status").path(list).properties()) {
+                if (q.getValue().asText("").trim().startsWith("-")) {
+                    causes.add(FieldErrors.invalid(
+                            "status." + list + "." + q.getKey(),
+                            q.getValue().asText(""),
+                            "must be greater than or equal to 0"));
+                }
             }
         }
         if (old == null) {

@@ -42,7 +42,9 @@ final class PodValidation {
         if (!restart.isEmpty() && !RESTART_POLICIES.contains(restart)) {
             causes.add(FieldErrors.notSupported("spec.restartPolicy", restart, RESTART_POLICIES));
         }
-        if (old != null) {
+        if (old == null) {
+            PodPlacementValidation.check(spec, causes);
+        } else {
             immutable(old.path("spec"), spec, causes);
         }
     }

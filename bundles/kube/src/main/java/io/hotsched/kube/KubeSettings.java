@@ -1,5 +1,6 @@
 package io.hotsched.kube;
 
+import io.hotsched.core.settings.Min;
 import org.osgi.service.metatype.annotations.AttributeDefinition;
 import org.osgi.service.metatype.annotations.ObjectClassDefinition;
 
@@ -10,12 +11,15 @@ public @interface KubeSettings {
     @AttributeDefinition(
             description =
                     "Requests in flight to the API server at most (the client's limit; fabric8 has no QPS limiter)")
+    @Min(1)
     int maxConcurrentRequests() default 64;
 
     @AttributeDefinition(description = "API writes (binds, status updates, events) a second on average; 0: no limit")
+    @Min(0)
     double qps() default 50;
 
     @AttributeDefinition(description = "API writes allowed in a burst above qps")
+    @Min(1)
     int burst() default 100;
 
     @AttributeDefinition(description = "The component name on events (source.component)")
@@ -31,11 +35,14 @@ public @interface KubeSettings {
     String leaseName() default "hotsched";
 
     @AttributeDefinition(description = "Seconds a lease is valid without renewal")
+    @Min(1)
     int leaseDurationSeconds() default 15;
 
     @AttributeDefinition(description = "Seconds the leader keeps trying to renew before it gives up")
+    @Min(1)
     int renewDeadlineSeconds() default 10;
 
     @AttributeDefinition(description = "Seconds between attempts to acquire or renew")
+    @Min(1)
     int retryPeriodSeconds() default 2;
 }

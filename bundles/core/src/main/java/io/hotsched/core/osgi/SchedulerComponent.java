@@ -19,6 +19,7 @@ import io.hotsched.core.registry.Registration;
 import io.hotsched.core.runtime.PluginTimeouts;
 import io.hotsched.core.scheduler.Scheduler;
 import io.hotsched.core.scheduler.SchedulerOptions;
+import io.hotsched.core.settings.SettingsCheck;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
@@ -68,13 +69,19 @@ public final class SchedulerComponent implements ClusterEvents, SchedulerAdmin {
     private volatile ClusterBackend backend;
     private ScheduledExecutorService watcherThread;
     private ConfigSource config;
+    /** The settings in force: a changed value that is not valid keeps its value from here. */
+    private volatile SchedulerSettings settings;
+
     private final MetricsEndpoint metrics = new MetricsEndpoint(() -> scheduler);
 
     @Activate
     private volatile BundleContext bundleContext;
 
-    void activate(BundleContext context, SchedulerSettings settings) {
+    void activate(BundleContext context, Map<String, Object> properties) {
         bundleContext = context;
+        // read through the check, not SCR's conversion: a value of the wrong type would throw there
+        SchedulerSettings settings = SettingsCheck.read(SchedulerSettings.class, properties, null, LOG::error);
+        this.settings = settings;
         health.setThreshold(settings.quarantineThreshold());
         Scheduler s = new Scheduler(
                 new SchedulerOptions(
@@ -112,7 +119,9 @@ public final class SchedulerComponent implements ClusterEvents, SchedulerAdmin {
     }
 
     @Modified
-    void modified(SchedulerSettings settings) {
+    void modified(Map<String, Object> properties) {
+        SchedulerSettings settings = SettingsCheck.read(SchedulerSettings.class, properties, this.settings, LOG::error);
+        this.settings = settings;
         health.setThreshold(settings.quarantineThreshold());
         Scheduler s = scheduler;
         if (s != null) {

@@ -1,5 +1,6 @@
 package io.hotsched.core.osgi;
 
+import io.hotsched.core.settings.Min;
 import org.osgi.service.metatype.annotations.AttributeDefinition;
 import org.osgi.service.metatype.annotations.ObjectClassDefinition;
 
@@ -11,73 +12,94 @@ public @interface SchedulerSettings {
     String configFile() default "";
 
     @AttributeDefinition(description = "How often the configuration file is checked for changes, in seconds")
+    @Min(1)
     int configPollSeconds() default 2;
 
     @AttributeDefinition(description = "Binding cycles running at once")
+    @Min(1)
     int bindingThreads() default 16;
 
     @AttributeDefinition(description = "Seconds an assumed pod whose binding was sent waits to show up in the cluster")
+    @Min(1)
     int assumedPodTtlSeconds() default 30;
 
     @AttributeDefinition(
             description = "Seconds a leaving plugin bundle waits for the scheduling attempts still using it")
+    @Min(0)
     int pluginRemovalWaitSeconds() default 10;
 
     @AttributeDefinition(
             description = "Failed attempts in a row after which a plugin is quarantined; 0 never quarantines")
+    @Min(0)
     int quarantineThreshold() default 5;
 
     @AttributeDefinition(description = "How many pods' last attempts are kept for sched:explain")
+    @Min(0)
     int explanations() default 10000;
 
     @AttributeDefinition(description = "Milliseconds one PreFilter call may take (0: no limit)")
+    @Min(0)
     long timeoutPreFilterMillis() default 10_000;
 
     @AttributeDefinition(description = "Milliseconds one Filter call (one node) may take")
+    @Min(0)
     long timeoutFilterMillis() default 1_000;
 
     @AttributeDefinition(description = "Milliseconds one PostFilter call (preemption) may take")
+    @Min(0)
     long timeoutPostFilterMillis() default 30_000;
 
     @AttributeDefinition(description = "Milliseconds one PreScore call may take")
+    @Min(0)
     long timeoutPreScoreMillis() default 10_000;
 
     @AttributeDefinition(description = "Milliseconds one Score call (one node) may take")
+    @Min(0)
     long timeoutScoreMillis() default 1_000;
 
     @AttributeDefinition(description = "Milliseconds one Reserve call may take")
+    @Min(0)
     long timeoutReserveMillis() default 10_000;
 
     @AttributeDefinition(description = "Milliseconds one Permit call may take (not the wait it asks for)")
+    @Min(0)
     long timeoutPermitMillis() default 10_000;
 
     @AttributeDefinition(description = "Milliseconds one PreBind call may take")
+    @Min(0)
     long timeoutPreBindMillis() default 60_000;
 
     @AttributeDefinition(description = "Milliseconds one Bind call may take")
+    @Min(0)
     long timeoutBindMillis() default 60_000;
 
     @AttributeDefinition(description = "Milliseconds one PostBind call may take")
+    @Min(0)
     long timeoutPostBindMillis() default 60_000;
 
     @AttributeDefinition(description = "Milliseconds one Unreserve call may take")
+    @Min(0)
     long timeoutUnreserveMillis() default 10_000;
 
     @AttributeDefinition(
             description = "Milliseconds one AddPod or RemovePod call of a PreFilter plugin (one node) may take")
+    @Min(0)
     long timeoutPreFilterExtensionMillis() default 1_000;
 
     @AttributeDefinition(description = "Milliseconds one NormalizeScore call may take")
+    @Min(0)
     long timeoutNormalizeScoreMillis() default 10_000;
 
     @AttributeDefinition(
             description = "Milliseconds one PreEnqueue call may take; a late one is a fault when it returns (it runs "
                     + "under the queue's lock and is not given up)")
+    @Min(0)
     long timeoutPreEnqueueMillis() default 10_000;
 
     @AttributeDefinition(
             description = "Milliseconds the scheduling loop waits for an attempt's extenders before it goes on with "
                     + "other pods, leaving that attempt to finish when they answer")
+    @Min(0)
     long extenderWaitMillis() default 100;
 
     @AttributeDefinition(

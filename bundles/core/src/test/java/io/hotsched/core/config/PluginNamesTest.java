@@ -29,8 +29,8 @@ class PluginNamesTest {
 
     @Test
     void distanceStopsPastTheLimit() {
-        assertEquals(1, PluginNames.distance("NodePort", "NodePorts", 2));
-        assertEquals(2, PluginNames.distance("ab", "ba", 2));
-        assertEquals(3, PluginNames.distance("abcdef", "ghijkl", 2));
+        assertEquals(1, EditDistance.of("NodePort", "NodePorts", 2));
+        assertEquals(2, EditDistance.of("ab", "ba", 2));
+        assertEquals(3, EditDistance.of("abcdef", "ghijkl", 2));
     }
 }

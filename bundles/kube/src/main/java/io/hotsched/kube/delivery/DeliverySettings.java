@@ -1,5 +1,6 @@
 package io.hotsched.kube.delivery;
 
+import io.hotsched.core.settings.Min;
 import org.osgi.service.metatype.annotations.AttributeDefinition;
 import org.osgi.service.metatype.annotations.ObjectClassDefinition;
 
@@ -25,9 +26,11 @@ public @interface DeliverySettings {
     boolean requireSignature() default true;
 
     @AttributeDefinition(description = "Seconds a download may take in all")
+    @Min(1)
     int downloadTimeoutSeconds() default 30;
 
     @AttributeDefinition(description = "Bytes a bundle jar may have at most")
+    @Min(1)
     long maxBundleBytes() default 64L * 1024 * 1024;
 
     @AttributeDefinition(
@@ -38,6 +41,7 @@ public @interface DeliverySettings {
     String downloadTruststorePassword() default "";
 
     @AttributeDefinition(description = "Seconds to wait for a delivered bundle to be installed and started")
+    @Min(1)
     int installTimeoutSeconds() default 30;
 
     @AttributeDefinition(description = "This replica's name in status (empty: hotsched.replica, POD_NAME, HOSTNAME)")
