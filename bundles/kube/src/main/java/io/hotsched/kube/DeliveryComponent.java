@@ -131,14 +131,8 @@ public final class DeliveryComponent {
 
     @Deactivate
     void deactivate() {
-        if (gate != null) {
-            gate.unregister();
-        }
-        if (delivery != null) {
-            delivery.close();
-        }
-        if (client != null) {
-            client.close();
-        }
+        Stopping.ifStarted(gate, ServiceRegistration::unregister);
+        Stopping.ifStarted(delivery, PluginDelivery::close);
+        Stopping.ifStarted(client, KubernetesClient::close);
     }
 }

@@ -136,24 +136,12 @@ public final class KubeComponent {
 
     @Deactivate
     void deactivate() {
-        if (gate != null) {
-            gate.unregister();
-        }
-        if (reporter != null) {
-            reporter.interrupt();
-        }
-        if (election != null) {
-            election.close();
-        }
-        if (backend != null) {
-            backend.unregister();
-        }
-        if (connection != null) {
-            connection.close();
-        }
-        if (client != null) {
-            client.close();
-        }
+        Stopping.ifStarted(gate, ServiceRegistration::unregister);
+        Stopping.ifStarted(reporter, Thread::interrupt);
+        Stopping.ifStarted(election, LeaderElection::close);
+        Stopping.ifStarted(backend, ServiceRegistration::unregister);
+        Stopping.ifStarted(connection, KubeConnection::close);
+        Stopping.ifStarted(client, KubernetesClient::close);
     }
 
     private static final long PLUGIN_WAIT_NANOS = TimeUnit.SECONDS.toNanos(20);

@@ -1,14 +1,13 @@
 package io.hotsched.kube;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
-import io.fabric8.kubernetes.api.model.Node;
-import io.fabric8.kubernetes.api.model.Pod;
 import io.hotsched.api.cluster.ClusterEvents;
 import io.hotsched.api.framework.PluginFactory;
 import io.hotsched.core.config.ConfigParser;
 import io.hotsched.core.registry.PluginHealth;
 import io.hotsched.core.registry.PluginRegistry;
 import io.hotsched.core.registry.Registration;
+import io.hotsched.core.scheduler.ForwardingClusterEvents;
 import io.hotsched.core.scheduler.Scheduler;
 import io.hotsched.core.scheduler.SchedulerOptions;
 import io.hotsched.plugins.defaults.defaultbinder.DefaultBinder;
@@ -98,7 +97,7 @@ final class ConnectedScheduler implements AutoCloseable {
         var client = ClientFactory.create(url, null, 16);
         scheduler.setBackend(new KubeBackend(client, "hotsched"));
         scheduler.start(ConfigParser.parse(config, "scheduler.yaml"));
-        connection = new KubeConnection(client, new Noting(scheduler.events()));
+        connection = new KubeConnection(client, new Noting());
         connection.start();
         if (!connection.awaitSynced(20, TimeUnit.SECONDS)) {
             close();
@@ -128,71 +127,19 @@ final class ConnectedScheduler implements AutoCloseable {
     }
 
     /** Passes every change on to the scheduler, then notes it: once noted, the scheduler has it. */
-    private final class Noting implements ClusterEvents {
-        private final ClusterEvents to;
-
-        Noting(ClusterEvents to) {
-            this.to = to;
+    private final class Noting extends ForwardingClusterEvents {
+        @Override
+        protected ClusterEvents target() {
+            return scheduler.events();
         }
 
-        private void note(String kind, HasMetadata oldObject, HasMetadata newObject) {
+        @Override
+        protected void passedOn(String kind, HasMetadata oldObject, HasMetadata newObject) {
             if (newObject != null) {
                 delivered.put(kind + " " + key(newObject), newObject);
             } else {
                 delivered.remove(kind + " " + key(oldObject));
             }
-        }
-
-        @Override
-        public void nodeAdded(Node node) {
-            to.nodeAdded(node);
-            note("Node", null, node);
-        }
-
-        @Override
-        public void nodeUpdated(Node oldNode, Node newNode) {
-            to.nodeUpdated(oldNode, newNode);
-            note("Node", oldNode, newNode);
-        }
-
-        @Override
-        public void nodeDeleted(Node node) {
-            to.nodeDeleted(node);
-            note("Node", node, null);
-        }
-
-        @Override
-        public void podAdded(Pod pod) {
-            to.podAdded(pod);
-            note("Pod", null, pod);
-        }
-
-        @Override
-        public void podUpdated(Pod oldPod, Pod newPod) {
-            to.podUpdated(oldPod, newPod);
-            note("Pod", oldPod, newPod);
-        }
-
-        @Override
-        public void podDeleted(Pod pod) {
-            to.podDeleted(pod);
-            note("Pod", pod, null);
-        }
-
-        @Override
-        public void objectChanged(String kind, HasMetadata oldObject, HasMetadata newObject) {
-            to.objectChanged(kind, oldObject, newObject);
-            note(kind, oldObject, newObject);
-        }
-
-        @Override
-        public void synced() {
-            to.synced();
-        }
-
-        @Override
-        public void leading(boolean leading) {
-            to.leading(leading);
         }
     }
 

@@ -153,17 +153,7 @@ public final class FakeHandle implements Handle {
     }
 
     private final FakeCluster cluster = new FakeCluster(listers);
-    private volatile NodeInfoLister snapshot = new NodeInfoLister() {
-        @Override
-        public List<NodeInfo> list() {
-            return List.of();
-        }
-
-        @Override
-        public NodeInfo get(String name) {
-            return null;
-        }
-    };
+    private volatile NodeInfoLister snapshot = Snapshots.of();
 
     public FakeHandle setSnapshot(NodeInfoLister s) {
         this.snapshot = s;

@@ -23,25 +23,27 @@ public final class OnePoint {
 
     private OnePoint() {}
 
-    public record Filter(String name, Call call) implements FilterPlugin {
-        public interface Call {
-            Status filter(CycleState state, PodInfo pod, NodeInfo node);
-        }
+    /** What a per-node plugin (Filter, Score) does with one node. */
+    public interface OnNode<R> {
+        R call(CycleState state, PodInfo pod, NodeInfo node);
+    }
 
+    /** What a binding-cycle plugin (Permit, PreBind, Bind) does with the node chosen. */
+    public interface OnChosenNode<R> {
+        R call(CycleState state, PodInfo pod, String nodeName);
+    }
+
+    public record Filter(String name, OnNode<Status> call) implements FilterPlugin {
         @Override
         public Status filter(CycleState state, PodInfo pod, NodeInfo node) {
-            return call.filter(state, pod, node);
+            return call.call(state, pod, node);
         }
     }
 
-    public record Score(String name, Call call) implements ScorePlugin {
-        public interface Call {
-            long score(CycleState state, PodInfo pod, NodeInfo node);
-        }
-
+    public record Score(String name, OnNode<Long> call) implements ScorePlugin {
         @Override
         public long score(CycleState state, PodInfo pod, NodeInfo node) {
-            return call.score(state, pod, node);
+            return call.call(state, pod, node);
         }
     }
 
@@ -56,36 +58,24 @@ public final class OnePoint {
         }
     }
 
-    public record Permit(String name, Call call) implements PermitPlugin {
-        public interface Call {
-            PermitResult permit(CycleState state, PodInfo pod, String nodeName);
-        }
-
+    public record Permit(String name, OnChosenNode<PermitResult> call) implements PermitPlugin {
         @Override
         public PermitResult permit(CycleState state, PodInfo pod, String nodeName) {
-            return call.permit(state, pod, nodeName);
+            return call.call(state, pod, nodeName);
         }
     }
 
-    public record PreBind(String name, Call call) implements PreBindPlugin {
-        public interface Call {
-            Status preBind(CycleState state, PodInfo pod, String nodeName);
-        }
-
+    public record PreBind(String name, OnChosenNode<Status> call) implements PreBindPlugin {
         @Override
         public Status preBind(CycleState state, PodInfo pod, String nodeName) {
-            return call.preBind(state, pod, nodeName);
+            return call.call(state, pod, nodeName);
         }
     }
 
-    public record Bind(String name, Call call) implements BindPlugin {
-        public interface Call {
-            Status bind(CycleState state, PodInfo pod, String nodeName);
-        }
-
+    public record Bind(String name, OnChosenNode<Status> call) implements BindPlugin {
         @Override
         public Status bind(CycleState state, PodInfo pod, String nodeName) {
-            return call.bind(state, pod, nodeName);
+            return call.call(state, pod, nodeName);
         }
     }
 }

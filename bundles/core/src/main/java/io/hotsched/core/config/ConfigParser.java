@@ -149,26 +149,20 @@ public final class ConfigParser {
             this.r = new YamlReader(file, problems);
         }
 
+        /** The top-level field {@code name} is there and says {@code value} (apiVersion, kind). */
+        private void requireValue(Node root, Map<String, Node> f, String name, String value) {
+            String v = r.string(f.get(name), name);
+            if (v == null && !f.containsKey(name)) {
+                r.problem(root, name, "Required value: must be \"" + value + "\"");
+            } else if (v != null && !value.equals(v)) {
+                r.problem(f.get(name), name, "Unsupported value: \"" + v + "\": supported values: \"" + value + "\"");
+            }
+        }
+
         SchedulerConfig top(Node root) {
             Map<String, Node> f = r.fields(root, "", TOP);
-            String apiVersion = r.string(f.get("apiVersion"), "apiVersion");
-            if (apiVersion == null && !f.containsKey("apiVersion")) {
-                r.problem(root, "apiVersion", "Required value: must be \"" + API_VERSION + "\"");
-            } else if (apiVersion != null && !API_VERSION.equals(apiVersion)) {
-                r.problem(
-                        f.get("apiVersion"),
-                        "apiVersion",
-                        "Unsupported value: \"" + apiVersion + "\": supported values: \"" + API_VERSION + "\"");
-            }
-            String kind = r.string(f.get("kind"), "kind");
-            if (kind == null && !f.containsKey("kind")) {
-                r.problem(root, "kind", "Required value: must be \"" + KIND + "\"");
-            } else if (kind != null && !KIND.equals(kind)) {
-                r.problem(
-                        f.get("kind"),
-                        "kind",
-                        "Unsupported value: \"" + kind + "\": supported values: \"" + KIND + "\"");
-            }
+            requireValue(root, f, "apiVersion", API_VERSION);
+            requireValue(root, f, "kind", KIND);
             long parallelism = orDefault(r.int32(f.get("parallelism"), "parallelism"), DEFAULT_PARALLELISM);
             if (parallelism <= 0 || parallelism > Integer.MAX_VALUE) {
                 r.problem(

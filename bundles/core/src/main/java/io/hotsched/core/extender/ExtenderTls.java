@@ -182,25 +182,44 @@ final class ExtenderTls {
         return out;
     }
 
+    /**
+     * A trust manager that checks the chain the same way whatever the connection: being an
+     * {@link X509ExtendedTrustManager}, the JDK does not add its own host name check against the
+     * URL, so the name is what the subclass decides.
+     */
+    private abstract static class SameForEveryConnection extends X509ExtendedTrustManager {
+        @Override
+        public final void checkClientTrusted(X509Certificate[] chain, String authType, Socket socket)
+                throws CertificateException {
+            checkClientTrusted(chain, authType);
+        }
+
+        @Override
+        public final void checkServerTrusted(X509Certificate[] chain, String authType, Socket socket)
+                throws CertificateException {
+            checkServerTrusted(chain, authType);
+        }
+
+        @Override
+        public final void checkClientTrusted(X509Certificate[] chain, String authType, SSLEngine engine)
+                throws CertificateException {
+            checkClientTrusted(chain, authType);
+        }
+
+        @Override
+        public final void checkServerTrusted(X509Certificate[] chain, String authType, SSLEngine engine)
+                throws CertificateException {
+            checkServerTrusted(chain, authType);
+        }
+    }
+
     /** {@code insecure}: any certificate, any name (upstream's InsecureSkipVerify). */
-    private static final class TrustAll extends X509ExtendedTrustManager {
+    private static final class TrustAll extends SameForEveryConnection {
         @Override
         public void checkClientTrusted(X509Certificate[] chain, String authType) {}
 
         @Override
         public void checkServerTrusted(X509Certificate[] chain, String authType) {}
-
-        @Override
-        public void checkClientTrusted(X509Certificate[] chain, String authType, Socket socket) {}
-
-        @Override
-        public void checkServerTrusted(X509Certificate[] chain, String authType, Socket socket) {}
-
-        @Override
-        public void checkClientTrusted(X509Certificate[] chain, String authType, SSLEngine engine) {}
-
-        @Override
-        public void checkServerTrusted(X509Certificate[] chain, String authType, SSLEngine engine) {}
 
         @Override
         public X509Certificate[] getAcceptedIssuers() {
@@ -209,7 +228,7 @@ final class ExtenderTls {
     }
 
     /** The chain is checked by the CA; the name against {@code serverName}, not the URL's host. */
-    private static final class ForServerName extends X509ExtendedTrustManager {
+    private static final class ForServerName extends SameForEveryConnection {
         private final X509TrustManager pkix;
         private final String serverName;
 
@@ -218,7 +237,8 @@ final class ExtenderTls {
             this.serverName = serverName.toLowerCase(Locale.ROOT);
         }
 
-        private void check(X509Certificate[] chain, String authType) throws CertificateException {
+        @Override
+        public void checkServerTrusted(X509Certificate[] chain, String authType) throws CertificateException {
             pkix.checkServerTrusted(chain, authType);
             var names = chain[0].getSubjectAlternativeNames();
             if (names != null) {
@@ -244,35 +264,6 @@ final class ExtenderTls {
         @Override
         public void checkClientTrusted(X509Certificate[] chain, String authType) throws CertificateException {
             pkix.checkClientTrusted(chain, authType);
-        }
-
-        @Override
-        public void checkServerTrusted(X509Certificate[] chain, String authType) throws CertificateException {
-            check(chain, authType);
-        }
-
-        @Override
-        public void checkClientTrusted(X509Certificate[] chain, String authType, Socket socket)
-                throws CertificateException {
-            pkix.checkClientTrusted(chain, authType);
-        }
-
-        @Override
-        public void checkServerTrusted(X509Certificate[] chain, String authType, Socket socket)
-                throws CertificateException {
-            check(chain, authType);
-        }
-
-        @Override
-        public void checkClientTrusted(X509Certificate[] chain, String authType, SSLEngine engine)
-                throws CertificateException {
-            pkix.checkClientTrusted(chain, authType);
-        }
-
-        @Override
-        public void checkServerTrusted(X509Certificate[] chain, String authType, SSLEngine engine)
-                throws CertificateException {
-            check(chain, authType);
         }
 
         @Override

@@ -1,8 +1,5 @@
 package io.hotsched.core.osgi;
 
-import io.fabric8.kubernetes.api.model.HasMetadata;
-import io.fabric8.kubernetes.api.model.Node;
-import io.fabric8.kubernetes.api.model.Pod;
 import io.hotsched.api.cluster.ClusterBackend;
 import io.hotsched.api.cluster.ClusterEvents;
 import io.hotsched.api.framework.PluginFactory;
@@ -17,6 +14,7 @@ import io.hotsched.core.registry.PluginHealth;
 import io.hotsched.core.registry.PluginRegistry;
 import io.hotsched.core.registry.Registration;
 import io.hotsched.core.runtime.PluginTimeouts;
+import io.hotsched.core.scheduler.ForwardingClusterEvents;
 import io.hotsched.core.scheduler.Scheduler;
 import io.hotsched.core.scheduler.SchedulerOptions;
 import io.hotsched.core.settings.SettingsCheck;
@@ -58,7 +56,7 @@ import org.slf4j.LoggerFactory;
         configurationPolicy = ConfigurationPolicy.OPTIONAL,
         service = {ClusterEvents.class, SchedulerAdmin.class})
 @Designate(ocd = SchedulerSettings.class)
-public final class SchedulerComponent implements ClusterEvents, SchedulerAdmin {
+public final class SchedulerComponent extends ForwardingClusterEvents implements SchedulerAdmin {
 
     private static final Logger LOG = LoggerFactory.getLogger(SchedulerComponent.class);
 
@@ -251,48 +249,8 @@ public final class SchedulerComponent implements ClusterEvents, SchedulerAdmin {
     // ---- ClusterEvents ---------------------------------------------------------------------------------
 
     @Override
-    public void nodeAdded(Node node) {
-        scheduler().events().nodeAdded(node);
-    }
-
-    @Override
-    public void nodeUpdated(Node oldNode, Node newNode) {
-        scheduler().events().nodeUpdated(oldNode, newNode);
-    }
-
-    @Override
-    public void nodeDeleted(Node node) {
-        scheduler().events().nodeDeleted(node);
-    }
-
-    @Override
-    public void podAdded(Pod pod) {
-        scheduler().events().podAdded(pod);
-    }
-
-    @Override
-    public void podUpdated(Pod oldPod, Pod newPod) {
-        scheduler().events().podUpdated(oldPod, newPod);
-    }
-
-    @Override
-    public void podDeleted(Pod pod) {
-        scheduler().events().podDeleted(pod);
-    }
-
-    @Override
-    public void objectChanged(String kind, HasMetadata oldObject, HasMetadata newObject) {
-        scheduler().events().objectChanged(kind, oldObject, newObject);
-    }
-
-    @Override
-    public void synced() {
-        scheduler().events().synced();
-    }
-
-    @Override
-    public void leading(boolean leading) {
-        scheduler().events().leading(leading);
+    protected ClusterEvents target() {
+        return scheduler().events();
     }
 
     // ---- SchedulerAdmin ---------------------------------------------------------------------------------

@@ -1,6 +1,5 @@
 package io.hotsched.core.runtime;
 
-import io.hotsched.api.framework.BindPlugin;
 import io.hotsched.api.framework.ClusterEventWithHint;
 import io.hotsched.api.framework.Code;
 import io.hotsched.api.framework.CycleState;
@@ -8,11 +7,8 @@ import io.hotsched.api.framework.NodeInfo;
 import io.hotsched.api.framework.NodeInfoLister;
 import io.hotsched.api.framework.NodeToStatus;
 import io.hotsched.api.framework.PodInfo;
-import io.hotsched.api.framework.PostBindPlugin;
 import io.hotsched.api.framework.PostFilterResult;
-import io.hotsched.api.framework.PreBindPlugin;
 import io.hotsched.api.framework.PreEnqueuePlugin;
-import io.hotsched.api.framework.PreScorePlugin;
 import io.hotsched.api.framework.QueuedPodInfo;
 import io.hotsched.api.framework.Status;
 import io.hotsched.api.framework.WaitingPods;
@@ -22,10 +18,8 @@ import io.hotsched.core.metrics.SchedulerMetrics;
 import io.hotsched.core.registry.Registration;
 import io.hotsched.core.runtime.FilterRunner.FilterRun;
 import io.hotsched.core.runtime.GuardedCall.Outcome;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Function;
 import java.util.function.Supplier;
@@ -41,7 +35,7 @@ import java.util.function.Supplier;
  * a call past its time-out becomes an {@link Code#ERROR} status naming the plugin and is recorded
  * as a fault of that plugin. The points with more to them than a loop run in a class of their own:
  * {@link PreFilterRunner}, {@link FilterRunner}, {@link PostFilterRunner}, {@link ScoreRunner},
- * {@link PermitRunner}. Each public {@code run<Point>} method times its whole point for
+ * {@link PermitRunner}, {@link BindingRunner}. Each public {@code run<Point>} method times its whole point for
  * {@code scheduler_framework_extension_point_duration_seconds}; Filter, which runs per node, is not
  * timed as a point, as upstream.
  */
@@ -54,6 +48,7 @@ public final class FrameworkImpl {
     private final PostFilterRunner postFilter;
     private final ScoreRunner score;
     private final PermitRunner permit;
+    private final BindingRunner binding;
     private final Pins pins;
     private final SchedulerMetrics metrics;
 
@@ -65,6 +60,7 @@ public final class FrameworkImpl {
         this.postFilter = new PostFilterRunner(slots, calls);
         this.score = new ScoreRunner(slots, calls, services.parallelizer());
         this.permit = new PermitRunner(slots, calls, waitingPods, services.timer());
+        this.binding = new BindingRunner(slots, calls);
         this.pins = new Pins(slots.instances);
         this.metrics = services.metrics();
     }
@@ -250,27 +246,7 @@ public final class FrameworkImpl {
 
     /** The PreScore plugins; a skip excludes the plugin's Score. */
     public Status runPreScore(CycleState state, PodInfo pod, List<NodeInfo> nodes) {
-        return timed(ExtensionPoint.PRE_SCORE, () -> preScore(state, pod, nodes), Status::code);
-    }
-
-    private Status preScore(CycleState state, PodInfo pod, List<NodeInfo> nodes) {
-        Set<String> skipped = new HashSet<>();
-        for (Slot<PreScorePlugin> s : slots.preScore) {
-            Outcome<Status> o = calls.preScore(state, s, pod, nodes);
-            if (o.failed()) {
-                return o.failure();
-            }
-            if (o.value() != null && o.value().isSkip()) {
-                skipped.add(s.name());
-                continue;
-            }
-            Status st = GuardedCall.interpretAsError(PluginCall.PRE_SCORE, s.name(), o.value());
-            if (!st.isSuccess()) {
-                return st;
-            }
-        }
-        state.write(SkippedPlugins.SCORE, new SkippedPlugins(Set.copyOf(skipped)));
-        return Status.SUCCESS;
+        return timed(ExtensionPoint.PRE_SCORE, () -> score.preScore(state, pod, nodes), Status::code);
     }
 
     /** Score over {@code nodes} (see {@link ScoreRunner}); fills {@code out}. */
@@ -334,54 +310,18 @@ public final class FrameworkImpl {
     public PreBindOutcome runPreBind(CycleState state, PodInfo pod, String node, int from) {
         return timed(
                 ExtensionPoint.PRE_BIND,
-                () -> {
-                    for (int i = from; i < slots.preBind.size(); i++) {
-                        Slot<PreBindPlugin> s = slots.preBind.get(i);
-                        Outcome<Status> o = calls.preBind(state, s, pod, node);
-                        if (!o.failed() && o.value() != null && o.value().code() == Code.WAIT) {
-                            return new PreBindOutcome(o.value(), i);
-                        }
-                        Status st = o.failed()
-                                ? o.failure()
-                                : GuardedCall.interpret(PluginCall.PRE_BIND, s.name(), o.value());
-                        if (!st.isSuccess()) {
-                            return new PreBindOutcome(st, -1);
-                        }
-                    }
-                    return new PreBindOutcome(Status.SUCCESS, -1);
-                },
+                () -> binding.preBind(state, pod, node, from),
                 o -> o.status().code());
     }
 
     /** The Bind plugins until one does not skip; {@link Status#SKIP} when all skip. */
     public Status runBind(CycleState state, PodInfo pod, String node) {
-        return timed(ExtensionPoint.BIND, () -> bind(state, pod, node), Status::code);
-    }
-
-    private Status bind(CycleState state, PodInfo pod, String node) {
-        for (Slot<BindPlugin> s : slots.bind) {
-            Outcome<Status> o = calls.bind(state, s, pod, node);
-            if (o.failed()) {
-                return o.failure();
-            }
-            if (o.value() == null || !o.value().isSkip()) {
-                return GuardedCall.interpretAsError(PluginCall.BIND, s.name(), o.value());
-            }
-        }
-        return Status.SKIP;
+        return timed(ExtensionPoint.BIND, () -> binding.bind(state, pod, node), Status::code);
     }
 
     /** PostBind on every plugin; failures are recorded, never thrown. */
     public void runPostBind(CycleState state, PodInfo pod, String node) {
-        timed(
-                ExtensionPoint.POST_BIND,
-                () -> {
-                    for (Slot<PostBindPlugin> s : slots.postBind) {
-                        calls.postBind(state, s, pod, node);
-                    }
-                    return Status.SUCCESS;
-                },
-                Status::code);
+        timed(ExtensionPoint.POST_BIND, () -> binding.postBind(state, pod, node), Status::code);
     }
 
     /** The plugins of {@code slots} in order; the first non-success, {@link GuardedCall#interpret interpreted}, ends it. */

@@ -5,6 +5,7 @@ import io.hotsched.api.framework.NodeInfo;
 import io.hotsched.api.framework.NodeScores;
 import io.hotsched.api.framework.Parallelizer;
 import io.hotsched.api.framework.PodInfo;
+import io.hotsched.api.framework.PreScorePlugin;
 import io.hotsched.api.framework.ScorePlugin;
 import io.hotsched.api.framework.Status;
 import io.hotsched.api.framework.ext.ScoreTransformer;
@@ -12,16 +13,38 @@ import io.hotsched.api.framework.ext.Transformation;
 import io.hotsched.core.metrics.Histogram;
 import io.hotsched.core.runtime.GuardedCall.Outcome;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * Score as upstream runs it, after Koordinator's ScoreTransformers: every Score plugin that did not
+ * PreScore, then Score as upstream runs it, after Koordinator's ScoreTransformers: every Score plugin that did not
  * skip over every node in parallel (the first failure ends the phase, as upstream cancels), each
  * plugin's normalization, the range check, then the weights.
  */
 record ScoreRunner(PluginSlots slots, PluginCalls calls, Parallelizer parallelizer) {
+
+    /** The PreScore plugins; a skip excludes the plugin's Score (read back in {@link #run}). */
+    Status preScore(CycleState state, PodInfo pod, List<NodeInfo> nodes) {
+        Set<String> skipped = new HashSet<>();
+        for (Slot<PreScorePlugin> s : slots.preScore) {
+            Outcome<Status> o = calls.preScore(state, s, pod, nodes);
+            if (o.failed()) {
+                return o.failure();
+            }
+            if (o.value() != null && o.value().isSkip()) {
+                skipped.add(s.name());
+                continue;
+            }
+            Status st = GuardedCall.interpretAsError(PluginCall.PRE_SCORE, s.name(), o.value());
+            if (!st.isSuccess()) {
+                return st;
+            }
+        }
+        state.write(SkippedPlugins.SCORE, new SkippedPlugins(Set.copyOf(skipped)));
+        return Status.SUCCESS;
+    }
 
     /** Fills {@code out}: per node the weighted total and, per plugin, the normalized score. */
     Status run(CycleState state, PodInfo pod, List<NodeInfo> nodes, ScoreTable out) {

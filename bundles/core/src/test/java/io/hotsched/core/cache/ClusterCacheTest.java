@@ -19,10 +19,8 @@ import io.hotsched.core.runtime.Snapshot;
 import io.hotsched.core.support.ManualClock;
 import io.hotsched.testing.Nodes;
 import io.hotsched.testing.Pods;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -31,8 +29,10 @@ import org.junit.jupiter.api.Test;
 
 class ClusterCacheTest {
 
-    private final ClusterCache cache =
-            new ClusterCache(Duration.ofSeconds(30), Clock.fixed(Instant.EPOCH, ZoneOffset.UTC));
+    /** Stands still unless a test advances it. */
+    private final ManualClock clock = new ManualClock(Instant.EPOCH);
+
+    private final ClusterCache cache = new ClusterCache(Duration.ofSeconds(30), clock);
 
     @Test
     void snapshotCopiesOnlyWhatChanged() {
@@ -76,28 +76,26 @@ class ClusterCacheTest {
 
     @Test
     void assumedPodsCountUntilForgottenOrExpired() {
-        ManualClock clock = new ManualClock(Instant.EPOCH);
-        ClusterCache c = new ClusterCache(Duration.ofSeconds(30), clock);
-        c.addOrUpdateNode(Nodes.node("n1").cpu("4").build());
+        cache.addOrUpdateNode(Nodes.node("n1").cpu("4").build());
         PodInfo p = Pods.pod("p").node("n1").cpu("1").info();
-        c.assume(p, "n1");
-        assertThrows(IllegalStateException.class, () -> c.assume(p, "n1"));
-        assertEquals(1000, c.node("n1").requested().milliCpu());
-        c.forget(p);
-        assertEquals(0, c.node("n1").requested().milliCpu());
+        cache.assume(p, "n1");
+        assertThrows(IllegalStateException.class, () -> cache.assume(p, "n1"));
+        assertEquals(1000, cache.node("n1").requested().milliCpu());
+        cache.forget(p);
+        assertEquals(0, cache.node("n1").requested().milliCpu());
 
-        c.assume(p, "n1");
-        c.finishBinding(p);
+        cache.assume(p, "n1");
+        cache.finishBinding(p);
         clock.advance(Duration.ofSeconds(31));
-        assertEquals(List.of(p), c.cleanupExpired());
-        assertEquals(0, c.node("n1").requested().milliCpu());
+        assertEquals(List.of(p), cache.cleanupExpired());
+        assertEquals(0, cache.node("n1").requested().milliCpu());
 
-        c.assume(p, "n1");
-        c.finishBinding(p);
-        c.addOrUpdatePod(p);
+        cache.assume(p, "n1");
+        cache.finishBinding(p);
+        cache.addOrUpdatePod(p);
         clock.advance(Duration.ofSeconds(69));
-        assertEquals(List.of(), c.cleanupExpired(), "confirmed by the cluster: no longer expires");
-        assertEquals(1000, c.node("n1").requested().milliCpu());
+        assertEquals(List.of(), cache.cleanupExpired(), "confirmed by the cluster: no longer expires");
+        assertEquals(1000, cache.node("n1").requested().milliCpu());
     }
 
     @Test
@@ -239,40 +237,39 @@ class ClusterCacheTest {
 
     @Test
     void aPluginsRecordLivesAsLongAsItsPodIsAssumed() {
-        ManualClock clock = new ManualClock(Instant.EPOCH);
-        ClusterCache c = new ClusterCache(Duration.ofSeconds(30), clock);
-        c.addOrUpdateNode(Nodes.node("n1").cpu("4").build());
+        cache.addOrUpdateNode(Nodes.node("n1").cpu("4").build());
         PodInfo bound = Pods.pod("bound").uid("u-bound").node("n1").info();
-        c.addOrUpdatePod(bound);
-        c.reservations().record("VolumeBinding", bound, Map.of("pv/a", "x"));
-        assertEquals(List.of(), c.reservations().of("VolumeBinding"), "a bound pod is not assumed: nothing recorded");
+        cache.addOrUpdatePod(bound);
+        cache.reservations().record("VolumeBinding", bound, Map.of("pv/a", "x"));
+        assertEquals(
+                List.of(), cache.reservations().of("VolumeBinding"), "a bound pod is not assumed: nothing recorded");
 
         PodInfo confirmed = Pods.pod("confirmed").uid("u1").node("n1").info();
         PodInfo forgotten = Pods.pod("forgotten").uid("u2").node("n1").info();
         PodInfo expired = Pods.pod("expired").uid("u3").node("n1").info();
         PodInfo deleted = Pods.pod("deleted").uid("u4").node("n1").info();
         for (PodInfo p : List.of(confirmed, forgotten, expired, deleted)) {
-            c.assume(p, "n1");
-            c.reservations().record("VolumeBinding", p, Map.of("pv/" + p.name(), p.uid()));
+            cache.assume(p, "n1");
+            cache.reservations().record("VolumeBinding", p, Map.of("pv/" + p.name(), p.uid()));
         }
-        c.reservations().record("DeviceShare", confirmed, Map.of("gpu", "0"));
+        cache.reservations().record("DeviceShare", confirmed, Map.of("gpu", "0"));
         assertEquals(
                 List.of("default/confirmed", "default/deleted", "default/expired", "default/forgotten"),
-                c.reservations().of("VolumeBinding").stream()
+                cache.reservations().of("VolumeBinding").stream()
                         .map(r -> r.podKey())
                         .sorted()
                         .toList());
-        assertEquals("n1", c.reservations().of("DeviceShare").get(0).node());
+        assertEquals("n1", cache.reservations().of("DeviceShare").get(0).node());
 
-        c.addOrUpdatePod(confirmed);
-        c.forget(forgotten);
-        c.removePod(deleted);
-        c.finishBinding(expired);
+        cache.addOrUpdatePod(confirmed);
+        cache.forget(forgotten);
+        cache.removePod(deleted);
+        cache.finishBinding(expired);
         clock.advance(Duration.ofSeconds(31));
-        assertEquals(List.of(expired), c.cleanupExpired());
-        assertEquals(List.of(), c.reservations().of("VolumeBinding"));
-        assertEquals(List.of(), c.reservations().of("DeviceShare"), "every plugin's record of the pod ends");
-        assertEquals(0, ((AssumedReservations) c.reservations()).pods());
+        assertEquals(List.of(expired), cache.cleanupExpired());
+        assertEquals(List.of(), cache.reservations().of("VolumeBinding"));
+        assertEquals(List.of(), cache.reservations().of("DeviceShare"), "every plugin's record of the pod ends");
+        assertEquals(0, ((AssumedReservations) cache.reservations()).pods());
     }
 
     @Test

@@ -62,7 +62,7 @@ class FaultIsolationTest {
 
     @Test
     void anOutOfRangeScoreFailsTheAttemptWithUpstreamsMessage() throws Exception {
-        f.add(new OnePoint.Score("OutOfRange", (state, pod, node) -> 500));
+        f.add(new OnePoint.Score("OutOfRange", (state, pod, node) -> 500L));
         f.cluster.addNode(Nodes.node("n1").cpu("4").build());
         f.cluster.addNode(Nodes.node("n2").cpu("4").build());
         f.cluster.addPod(Pods.pod("p").cpu("100m").build());

@@ -29,7 +29,7 @@ public final class TestPlugins {
 
     /** "Prefer": scores {@code node} 100 and every other node 0. */
     public static ScorePlugin prefer(String node) {
-        return new OnePoint.Score("Prefer", (state, pod, n) -> n.name().equals(node) ? 100 : 0);
+        return new OnePoint.Score("Prefer", (state, pod, n) -> n.name().equals(node) ? 100L : 0L);
     }
 
     /**

@@ -1,5 +1,6 @@
 package io.hotsched.platform.log;
 
+import java.util.function.BiConsumer;
 import java.util.function.Supplier;
 import org.osgi.framework.Bundle;
 import org.osgi.service.log.Logger;
@@ -19,20 +20,19 @@ public final class PlatformLogger {
     }
 
     public void error(String message) {
-        LoggerFactory f = factory.get();
-        if (f != null) {
-            f.getLogger(bundle, name, Logger.class).error(message);
-        } else {
-            org.slf4j.LoggerFactory.getLogger(name).error(message);
-        }
+        log(message, Logger::error, org.slf4j.Logger::error);
     }
 
     public void info(String message) {
+        log(message, Logger::info, org.slf4j.Logger::info);
+    }
+
+    private void log(String message, BiConsumer<Logger, String> osgi, BiConsumer<org.slf4j.Logger, String> direct) {
         LoggerFactory f = factory.get();
         if (f != null) {
-            f.getLogger(bundle, name, Logger.class).info(message);
+            osgi.accept(f.getLogger(bundle, name, Logger.class), message);
         } else {
-            org.slf4j.LoggerFactory.getLogger(name).info(message);
+            direct.accept(org.slf4j.LoggerFactory.getLogger(name), message);
         }
     }
 }

@@ -14,9 +14,14 @@ final class Annotations {
 
     /** The object's annotation {@code key}; null when absent or blank. */
     static String of(HasMetadata object, String key) {
+        String text = raw(object, key);
+        return text == null || text.isBlank() ? null : text;
+    }
+
+    /** The object's annotation {@code key} as it is (blank included); null when absent. */
+    static String raw(HasMetadata object, String key) {
         Map<String, String> annotations =
                 object.getMetadata() == null ? null : object.getMetadata().getAnnotations();
-        String text = annotations == null ? null : annotations.get(key);
-        return text == null || text.isBlank() ? null : text;
+        return annotations == null ? null : annotations.get(key);
     }
 }

@@ -296,9 +296,7 @@ public final class DeviceShare
 
     /** What the pod holds on {@code node}: its annotation, or what this instance reserved for it meanwhile. */
     private Map<String, List<GpuMemoryFill.Allocation>> allocations(PodInfo p, String node) {
-        Map<String, String> annotations =
-                p.pod().getMetadata() == null ? null : p.pod().getMetadata().getAnnotations();
-        String text = annotations == null ? null : annotations.get(AllocationAnnotation.KEY);
+        String text = Annotations.raw(p.pod(), AllocationAnnotation.KEY);
         if (text == null) {
             Map<String, List<GpuMemoryFill.Allocation>> own = inFlight.on(p.uid(), node);
             if (own != null) {
@@ -324,13 +322,8 @@ public final class DeviceShare
 
     /** A designated allocation: the pod's own annotation, honoured when its scheduling hint names DeviceShare. */
     static Map<String, List<GpuMemoryFill.Allocation>> designated(Pod pod) {
-        Map<String, String> annotations =
-                pod.getMetadata() == null ? null : pod.getMetadata().getAnnotations();
-        if (annotations == null) {
-            return null;
-        }
         for (String key : HINT_ANNOTATIONS) {
-            String hint = annotations.get(key);
+            String hint = Annotations.raw(pod, key);
             if (hint == null) {
                 continue;
             }

@@ -28,10 +28,8 @@ public record GpuRequirements(
             return null;
         }
         GpuSplit split = GpuSplit.of(gpu);
-        Map<String, String> annotations =
-                pod.getMetadata() == null ? null : pod.getMetadata().getAnnotations();
         // a blank annotation is still one, and invalid, as in Koordinator
-        String spec = annotations == null ? null : annotations.get(PARTITION_SPEC);
+        String spec = Annotations.raw(pod, PARTITION_SPEC);
         boolean honor = false;
         boolean restricted = false;
         BigDecimal bandwidth = null;

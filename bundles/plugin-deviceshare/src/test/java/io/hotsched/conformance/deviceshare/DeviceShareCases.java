@@ -9,7 +9,6 @@ import io.fabric8.kubernetes.api.model.Quantity;
 import io.hotsched.api.framework.CycleState;
 import io.hotsched.api.framework.LabelSelector;
 import io.hotsched.api.framework.NodeInfo;
-import io.hotsched.api.framework.NodeInfoLister;
 import io.hotsched.api.framework.PodInfo;
 import io.hotsched.api.framework.Status;
 import io.hotsched.plugins.deviceshare.AllocationAnnotation;
@@ -29,6 +28,7 @@ import io.hotsched.plugins.deviceshare.NodeScore;
 import io.hotsched.plugins.deviceshare.PreFilterState;
 import io.hotsched.plugins.deviceshare.Preemptible;
 import io.hotsched.testing.FakeHandle;
+import io.hotsched.testing.Snapshots;
 import java.math.BigDecimal;
 import java.time.Clock;
 import java.time.Instant;
@@ -354,7 +354,7 @@ public final class DeviceShareCases {
             case "reserve" -> {
                 FakeHandle handle = handleWithDevice(in);
                 NodeInfo info = nodeWithUsed(in);
-                handle.setSnapshot(lister(info));
+                handle.setSnapshot(Snapshots.of(info));
                 DeviceShare plugin = new DeviceShare(handle, args(in));
                 CycleState state = injectedState(in, info.name());
                 PodInfo podInfo = PodInfo.of(emptyPod());
@@ -505,20 +505,6 @@ public final class DeviceShareCases {
         JsonNode v =
                 in.path("deviceUsed").path(type).path(Integer.toString(minor)).path(resource);
         return v.isMissingNode() ? BigDecimal.ZERO : new Quantity(v.asText()).getNumericalAmount();
-    }
-
-    private static NodeInfoLister lister(NodeInfo info) {
-        return new NodeInfoLister() {
-            @Override
-            public List<NodeInfo> list() {
-                return List.of(info);
-            }
-
-            @Override
-            public NodeInfo get(String name) {
-                return name.equals(info.name()) ? info : null;
-            }
-        };
     }
 
     private static Pod emptyPod() {

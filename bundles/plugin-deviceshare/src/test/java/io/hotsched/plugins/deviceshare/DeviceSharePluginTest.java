@@ -8,12 +8,12 @@ import io.fabric8.kubernetes.api.model.GenericKubernetesResourceBuilder;
 import io.hotsched.api.framework.CycleState;
 import io.hotsched.api.framework.InvalidArgsException;
 import io.hotsched.api.framework.NodeInfo;
-import io.hotsched.api.framework.NodeInfoLister;
 import io.hotsched.api.framework.PodInfo;
 import io.hotsched.api.framework.Status;
 import io.hotsched.testing.FakeHandle;
 import io.hotsched.testing.Nodes;
 import io.hotsched.testing.Pods;
+import io.hotsched.testing.Snapshots;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -50,21 +50,6 @@ class DeviceSharePluginTest {
                 Map.of("nodeID", 0, "pcieID", pcie),
                 "resources",
                 Map.of(DeviceResources.RDMA, "100"));
-    }
-
-    /** A snapshot of one node. */
-    private static NodeInfoLister only(NodeInfo node) {
-        return new NodeInfoLister() {
-            @Override
-            public List<NodeInfo> list() {
-                return List.of(node);
-            }
-
-            @Override
-            public NodeInfo get(String name) {
-                return name.equals(node.name()) ? node : null;
-            }
-        };
     }
 
     private static PodInfo holder(String name, String type, int minor, String resource, String amount) {
@@ -113,7 +98,7 @@ class DeviceSharePluginTest {
                 .build());
         CycleState s1 = new CycleState();
         assertTrue(old.preFilter(s1, first, null).status().isSuccess());
-        h.setSnapshot(only(Nodes.node("n1").info()));
+        h.setSnapshot(Snapshots.of(Nodes.node("n1").info()));
         // the assumed pod (Reserve gets it with its node) is on the node, without the annotation
         // PreBind has yet to write
         PodInfo assumed = PodInfo.of(Pods.pod("first")
@@ -154,7 +139,7 @@ class DeviceSharePluginTest {
         List<Object> devices =
                 new ArrayList<>(List.of(rdma(0, "0", "slow"), rdma(1, "0", "fast"), rdma(2, "1", "fast")));
         FakeHandle h = handleWith("n1", devices);
-        h.setSnapshot(only(Nodes.node("n1").info(holder("other", "rdma", 1, DeviceResources.RDMA, "10"))));
+        h.setSnapshot(Snapshots.of(Nodes.node("n1").info(holder("other", "rdma", 1, DeviceResources.RDMA, "10"))));
         // MostAllocated would pack onto minor 1 (partly used) were it not for the hint
         DeviceShare plugin = new DeviceShare(
                 h, new DeviceShareArgs(DeviceScorer.withDefaultWeights(DeviceScorer.MOST_ALLOCATED), List.of(), false));
@@ -216,7 +201,7 @@ class DeviceSharePluginTest {
     void stateShowsEachDeviceWithWhoHoldsWhat() {
         FakeHandle h = handleWith("n1", List.of(rdma(0, "0", "a"), rdma(1, "0", "a")));
         NodeInfo node = Nodes.node("n1").info(holder("holder", "rdma", 1, DeviceResources.RDMA, "30"));
-        h.setSnapshot(only(node));
+        h.setSnapshot(Snapshots.of(node));
         DeviceShare plugin = new DeviceShare(h, DeviceShareArgs.DEFAULT);
         @SuppressWarnings("unchecked")
         List<Map<String, Object>> rows =

@@ -3,7 +3,6 @@ package io.hotsched.plugins.defaults.defaultbinder;
 import io.hotsched.api.framework.BindPlugin;
 import io.hotsched.api.framework.CycleState;
 import io.hotsched.api.framework.Handle;
-import io.hotsched.api.framework.PluginArgs;
 import io.hotsched.api.framework.PodInfo;
 import io.hotsched.api.framework.Status;
 
@@ -11,10 +10,6 @@ import io.hotsched.api.framework.Status;
 public final class DefaultBinder implements BindPlugin {
 
     public static final String NAME = "DefaultBinder";
-
-    static DefaultBinder create(PluginArgs args, Handle handle) {
-        return new DefaultBinder(handle);
-    }
 
     private final Handle handle;
 

@@ -1,7 +1,6 @@
 package io.hotsched.plugins.defaults.defaultbinder;
 
 import io.hotsched.api.framework.Handle;
-import io.hotsched.api.framework.InvalidArgsException;
 import io.hotsched.api.framework.Plugin;
 import io.hotsched.api.framework.PluginArgs;
 import io.hotsched.api.framework.PluginFactory;
@@ -11,7 +10,7 @@ import org.osgi.service.component.annotations.Component;
 @Component(property = PluginFactory.NAME_PROPERTY + "=" + DefaultBinder.NAME)
 public final class DefaultBinderFactory implements PluginFactory {
     @Override
-    public Plugin create(PluginArgs args, Handle handle) throws InvalidArgsException {
-        return DefaultBinder.create(args, handle);
+    public Plugin create(PluginArgs args, Handle handle) {
+        return new DefaultBinder(handle);
     }
 }

@@ -6,7 +6,6 @@ import io.hotsched.api.framework.CycleState;
 import io.hotsched.api.framework.Handle;
 import io.hotsched.api.framework.ImageStateSummary;
 import io.hotsched.api.framework.NodeInfo;
-import io.hotsched.api.framework.PluginArgs;
 import io.hotsched.api.framework.PodInfo;
 import io.hotsched.api.framework.ScorePlugin;
 import java.util.List;
@@ -25,10 +24,6 @@ public final class ImageLocality implements ScorePlugin {
     static final long MIN_THRESHOLD = 23 * MB;
     /** Per container, the sum above which a node scores 100. */
     static final long MAX_CONTAINER_THRESHOLD = 1000 * MB;
-
-    static ImageLocality create(PluginArgs args, Handle handle) {
-        return new ImageLocality(handle);
-    }
 
     private final Handle handle;
 

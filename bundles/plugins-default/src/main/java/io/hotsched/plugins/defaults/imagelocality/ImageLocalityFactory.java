@@ -1,7 +1,6 @@
 package io.hotsched.plugins.defaults.imagelocality;
 
 import io.hotsched.api.framework.Handle;
-import io.hotsched.api.framework.InvalidArgsException;
 import io.hotsched.api.framework.Plugin;
 import io.hotsched.api.framework.PluginArgs;
 import io.hotsched.api.framework.PluginFactory;
@@ -11,7 +10,7 @@ import org.osgi.service.component.annotations.Component;
 @Component(property = PluginFactory.NAME_PROPERTY + "=" + ImageLocality.NAME)
 public final class ImageLocalityFactory implements PluginFactory {
     @Override
-    public Plugin create(PluginArgs args, Handle handle) throws InvalidArgsException {
-        return ImageLocality.create(args, handle);
+    public Plugin create(PluginArgs args, Handle handle) {
+        return new ImageLocality(handle);
     }
 }

@@ -9,7 +9,6 @@ import io.hotsched.api.framework.ClusterEvent;
 import io.hotsched.api.framework.ClusterEventWithHint;
 import io.hotsched.api.framework.CycleState;
 import io.hotsched.api.framework.EnqueueExtensions;
-import io.hotsched.api.framework.FilterPlugin;
 import io.hotsched.api.framework.Handle;
 import io.hotsched.api.framework.ImmutableStateData;
 import io.hotsched.api.framework.InvalidArgsException;
@@ -18,8 +17,6 @@ import io.hotsched.api.framework.NodeInfoLister;
 import io.hotsched.api.framework.NodeScores;
 import io.hotsched.api.framework.PluginArgs;
 import io.hotsched.api.framework.PodInfo;
-import io.hotsched.api.framework.PreFilterExtensions;
-import io.hotsched.api.framework.PreFilterPlugin;
 import io.hotsched.api.framework.PreFilterResult;
 import io.hotsched.api.framework.PreScorePlugin;
 import io.hotsched.api.framework.ScoreExtensions;
@@ -27,10 +24,9 @@ import io.hotsched.api.framework.ScorePlugin;
 import io.hotsched.api.framework.StateData;
 import io.hotsched.api.framework.StateKey;
 import io.hotsched.api.framework.Status;
-import io.hotsched.plugins.defaults.helper.CountingExtensions;
+import io.hotsched.plugins.defaults.helper.CountingPreFilter;
 import io.hotsched.plugins.defaults.helper.NodeChunks;
 import io.hotsched.plugins.defaults.helper.SelectorValidation;
-import io.hotsched.plugins.defaults.helper.States;
 import java.util.List;
 import java.util.Map;
 
@@ -41,9 +37,7 @@ import java.util.Map;
  * normalized to the highest and lowest node.
  */
 public final class InterPodAffinity
-        implements PreFilterPlugin,
-                CountingExtensions,
-                FilterPlugin,
+        implements CountingPreFilter<InterPodAffinity.PreFilterState>,
                 PreScorePlugin,
                 ScorePlugin,
                 ScoreExtensions,
@@ -209,27 +203,19 @@ public final class InterPodAffinity
     }
 
     @Override
-    public PreFilterExtensions preFilterExtensions() {
-        return this;
+    public StateKey<PreFilterState> preFilterKey() {
+        return PRE_FILTER_KEY;
     }
 
     @Override
-    public Status update(CycleState state, PodInfo incoming, PodInfo other, NodeInfo node, long delta) {
-        PreFilterState s = state.readOrNull(PRE_FILTER_KEY);
-        if (s == null) {
-            return States.notFound(PRE_FILTER_KEY);
-        }
+    public Status update(PreFilterState s, PodInfo incoming, PodInfo other, NodeInfo node, long delta) {
         countExistingAntiAffinity(s, incoming, other, node, delta);
         countIncoming(s, incoming, other, node, delta);
         return Status.SUCCESS;
     }
 
     @Override
-    public Status filter(CycleState state, PodInfo pod, NodeInfo node) {
-        PreFilterState s = state.readOrNull(PRE_FILTER_KEY);
-        if (s == null) {
-            return States.notFound(PRE_FILTER_KEY);
-        }
+    public Status filter(PreFilterState s, PodInfo pod, NodeInfo node) {
         Map<String, String> labels = node.labels();
         if (!satisfiesAffinity(s, pod, labels)) {
             return Status.unresolvable(ERR_REASON_AFFINITY);

@@ -5,24 +5,22 @@ import io.hotsched.api.framework.ClusterEvent;
 import io.hotsched.api.framework.ClusterEventWithHint;
 import io.hotsched.api.framework.CycleState;
 import io.hotsched.api.framework.EnqueueExtensions;
-import io.hotsched.api.framework.FilterPlugin;
 import io.hotsched.api.framework.HostPort;
 import io.hotsched.api.framework.ImmutableStateData;
 import io.hotsched.api.framework.NodeInfo;
 import io.hotsched.api.framework.NodeInfoLister;
 import io.hotsched.api.framework.PodInfo;
-import io.hotsched.api.framework.PreFilterPlugin;
 import io.hotsched.api.framework.PreFilterResult;
 import io.hotsched.api.framework.StateKey;
 import io.hotsched.api.framework.Status;
-import io.hotsched.plugins.defaults.helper.States;
+import io.hotsched.plugins.defaults.helper.StatefulFilter;
 import java.util.List;
 
 /**
  * A pod's host ports must be free on the node: same protocol and port on the same IP, or either
  * side the wildcard 0.0.0.0, conflict. Unschedulable (preemption can free a port).
  */
-public final class NodePorts implements PreFilterPlugin, FilterPlugin, EnqueueExtensions {
+public final class NodePorts implements StatefulFilter<NodePorts.Wanted>, EnqueueExtensions {
 
     public static final String NAME = "NodePorts";
     public static final String ERR_REASON = "node(s) didn't have free ports for the requested pod ports";
@@ -38,6 +36,11 @@ public final class NodePorts implements PreFilterPlugin, FilterPlugin, EnqueueEx
     }
 
     @Override
+    public StateKey<Wanted> preFilterKey() {
+        return KEY;
+    }
+
+    @Override
     public PreFilterResult preFilter(CycleState state, PodInfo pod, NodeInfoLister nodes) {
         if (pod.hostPorts().isEmpty()) {
             return PreFilterResult.SKIP;
@@ -47,11 +50,7 @@ public final class NodePorts implements PreFilterPlugin, FilterPlugin, EnqueueEx
     }
 
     @Override
-    public Status filter(CycleState state, PodInfo pod, NodeInfo node) {
-        Wanted wanted = state.readOrNull(KEY);
-        if (wanted == null) {
-            return States.notFound(KEY);
-        }
+    public Status filter(Wanted wanted, PodInfo pod, NodeInfo node) {
         for (HostPort p : wanted.ports()) {
             if (node.hostPortConflicts(p)) {
                 return REJECT;

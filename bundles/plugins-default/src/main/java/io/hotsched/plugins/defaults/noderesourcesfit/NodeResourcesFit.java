@@ -4,7 +4,6 @@ import io.hotsched.api.framework.ClusterEventWithHint;
 import io.hotsched.api.framework.Code;
 import io.hotsched.api.framework.CycleState;
 import io.hotsched.api.framework.EnqueueExtensions;
-import io.hotsched.api.framework.FilterPlugin;
 import io.hotsched.api.framework.Handle;
 import io.hotsched.api.framework.ImmutableStateData;
 import io.hotsched.api.framework.InvalidArgsException;
@@ -12,7 +11,6 @@ import io.hotsched.api.framework.NodeInfo;
 import io.hotsched.api.framework.NodeInfoLister;
 import io.hotsched.api.framework.PluginArgs;
 import io.hotsched.api.framework.PodInfo;
-import io.hotsched.api.framework.PreFilterPlugin;
 import io.hotsched.api.framework.PreFilterResult;
 import io.hotsched.api.framework.PreScorePlugin;
 import io.hotsched.api.framework.Resource;
@@ -23,7 +21,7 @@ import io.hotsched.plugins.defaults.helper.BrokenLinear;
 import io.hotsched.plugins.defaults.helper.LabelValidation;
 import io.hotsched.plugins.defaults.helper.ResourceAllocation;
 import io.hotsched.plugins.defaults.helper.ResourceSpec;
-import io.hotsched.plugins.defaults.helper.States;
+import io.hotsched.plugins.defaults.helper.StatefulFilter;
 import io.hotsched.plugins.defaults.helper.UtilizationShape;
 import java.util.List;
 import java.util.Set;
@@ -33,7 +31,7 @@ import java.util.Set;
  * resources would be allocated with the pod on it, by the configured scoring strategy.
  */
 public final class NodeResourcesFit
-        implements PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugin, EnqueueExtensions {
+        implements StatefulFilter<NodeResourcesFit.PreFilterState>, PreScorePlugin, ScorePlugin, EnqueueExtensions {
 
     public static final String NAME = "NodeResourcesFit";
     public static final String LEAST_ALLOCATED = "LeastAllocated";
@@ -130,17 +128,18 @@ public final class NodeResourcesFit
     }
 
     @Override
+    public StateKey<PreFilterState> preFilterKey() {
+        return PRE_FILTER_KEY;
+    }
+
+    @Override
     public PreFilterResult preFilter(CycleState state, PodInfo pod, NodeInfoLister nodes) {
         state.write(PRE_FILTER_KEY, new PreFilterState(pod.requests()));
         return PreFilterResult.ALL_NODES;
     }
 
     @Override
-    public Status filter(CycleState state, PodInfo pod, NodeInfo node) {
-        PreFilterState s = state.readOrNull(PRE_FILTER_KEY);
-        if (s == null) {
-            return States.notFound(PRE_FILTER_KEY);
-        }
+    public Status filter(PreFilterState s, PodInfo pod, NodeInfo node) {
         List<InsufficientResource> missing = fits.check(s.request(), node);
         if (missing.isEmpty()) {
             return Status.SUCCESS;

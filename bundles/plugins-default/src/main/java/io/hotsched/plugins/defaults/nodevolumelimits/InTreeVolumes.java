@@ -4,9 +4,12 @@ import io.fabric8.kubernetes.api.model.PersistentVolume;
 import io.fabric8.kubernetes.api.model.PersistentVolumeSpec;
 import io.fabric8.kubernetes.api.model.Volume;
 import io.fabric8.kubernetes.api.model.storage.CSINode;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Function;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 
 /**
  * The in-tree volume plugins that moved to CSI drivers (csi-translation-lib's facts): which
@@ -24,14 +27,38 @@ final class InTreeVolumes {
     static final String VSPHERE = "kubernetes.io/vsphere-volume";
     static final String PORTWORX = "kubernetes.io/portworx-volume";
 
-    private static final Map<String, String> CSI_DRIVER = Map.of(
-            AWS_EBS, "ebs.csi.aws.com",
-            GCE_PD, "pd.csi.storage.gke.io",
-            AZURE_DISK, "disk.csi.azure.com",
-            AZURE_FILE, "file.csi.azure.com",
-            CINDER, "cinder.csi.openstack.org",
-            VSPHERE, "csi.vsphere.vmware.com",
-            PORTWORX, "pxd.portworx.com");
+    /** A migrated plugin: the CSI driver it became, and its source in an inline volume and in a PersistentVolume. */
+    private record Migrated(
+            String plugin,
+            String driver,
+            Function<Volume, Object> inline,
+            Function<PersistentVolumeSpec, Object> persistent) {}
+
+    /** In the order a volume's sources are tried. */
+    private static final List<Migrated> MIGRATED = List.of(
+            new Migrated(
+                    AWS_EBS,
+                    "ebs.csi.aws.com",
+                    Volume::getAwsElasticBlockStore,
+                    PersistentVolumeSpec::getAwsElasticBlockStore),
+            new Migrated(
+                    GCE_PD,
+                    "pd.csi.storage.gke.io",
+                    Volume::getGcePersistentDisk,
+                    PersistentVolumeSpec::getGcePersistentDisk),
+            new Migrated(AZURE_DISK, "disk.csi.azure.com", Volume::getAzureDisk, PersistentVolumeSpec::getAzureDisk),
+            new Migrated(AZURE_FILE, "file.csi.azure.com", Volume::getAzureFile, PersistentVolumeSpec::getAzureFile),
+            new Migrated(CINDER, "cinder.csi.openstack.org", Volume::getCinder, PersistentVolumeSpec::getCinder),
+            new Migrated(
+                    VSPHERE,
+                    "csi.vsphere.vmware.com",
+                    Volume::getVsphereVolume,
+                    PersistentVolumeSpec::getVsphereVolume),
+            new Migrated(
+                    PORTWORX, "pxd.portworx.com", Volume::getPortworxVolume, PersistentVolumeSpec::getPortworxVolume));
+
+    private static final Map<String, String> CSI_DRIVER =
+            MIGRATED.stream().collect(Collectors.toUnmodifiableMap(Migrated::plugin, Migrated::driver));
 
     /** The plugins whose migration the scheduler counts (their migration gates are GA and locked). */
     private static final Set<String> COUNTED = Set.of(AWS_EBS, PORTWORX, GCE_PD, AZURE_DISK, CINDER);
@@ -43,52 +70,25 @@ final class InTreeVolumes {
 
     /** The in-tree plugin an inline volume uses, or null when none migrated to CSI. */
     static String pluginOf(Volume v) {
-        if (v.getAwsElasticBlockStore() != null) {
-            return AWS_EBS;
+        for (Migrated m : MIGRATED) {
+            if (m.inline().apply(v) != null) {
+                return m.plugin();
+            }
         }
-        if (v.getGcePersistentDisk() != null) {
-            return GCE_PD;
-        }
-        if (v.getAzureDisk() != null) {
-            return AZURE_DISK;
-        }
-        if (v.getAzureFile() != null) {
-            return AZURE_FILE;
-        }
-        if (v.getCinder() != null) {
-            return CINDER;
-        }
-        if (v.getVsphereVolume() != null) {
-            return VSPHERE;
-        }
-        return v.getPortworxVolume() != null ? PORTWORX : null;
+        return null;
     }
 
     /** The in-tree plugin a PersistentVolume uses, or null when none migrated to CSI. */
     static String pluginOf(PersistentVolume pv) {
         PersistentVolumeSpec s = pv.getSpec();
-        if (s == null) {
-            return null;
+        if (s != null) {
+            for (Migrated m : MIGRATED) {
+                if (m.persistent().apply(s) != null) {
+                    return m.plugin();
+                }
+            }
         }
-        if (s.getAwsElasticBlockStore() != null) {
-            return AWS_EBS;
-        }
-        if (s.getGcePersistentDisk() != null) {
-            return GCE_PD;
-        }
-        if (s.getAzureDisk() != null) {
-            return AZURE_DISK;
-        }
-        if (s.getAzureFile() != null) {
-            return AZURE_FILE;
-        }
-        if (s.getCinder() != null) {
-            return CINDER;
-        }
-        if (s.getVsphereVolume() != null) {
-            return VSPHERE;
-        }
-        return s.getPortworxVolume() != null ? PORTWORX : null;
+        return null;
     }
 
     /** Whether {@code name} is the provisioner name of a migrated in-tree plugin. */

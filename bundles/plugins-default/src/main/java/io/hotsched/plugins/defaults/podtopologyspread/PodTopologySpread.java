@@ -7,7 +7,6 @@ import io.hotsched.api.framework.ClusterEvent;
 import io.hotsched.api.framework.ClusterEventWithHint;
 import io.hotsched.api.framework.CycleState;
 import io.hotsched.api.framework.EnqueueExtensions;
-import io.hotsched.api.framework.FilterPlugin;
 import io.hotsched.api.framework.Handle;
 import io.hotsched.api.framework.ImmutableStateData;
 import io.hotsched.api.framework.InvalidArgsException;
@@ -17,8 +16,6 @@ import io.hotsched.api.framework.NodeInfoLister;
 import io.hotsched.api.framework.NodeScores;
 import io.hotsched.api.framework.PluginArgs;
 import io.hotsched.api.framework.PodInfo;
-import io.hotsched.api.framework.PreFilterExtensions;
-import io.hotsched.api.framework.PreFilterPlugin;
 import io.hotsched.api.framework.PreFilterResult;
 import io.hotsched.api.framework.PreScorePlugin;
 import io.hotsched.api.framework.ScoreExtensions;
@@ -26,10 +23,9 @@ import io.hotsched.api.framework.ScorePlugin;
 import io.hotsched.api.framework.StateData;
 import io.hotsched.api.framework.StateKey;
 import io.hotsched.api.framework.Status;
-import io.hotsched.plugins.defaults.helper.CountingExtensions;
+import io.hotsched.plugins.defaults.helper.CountingPreFilter;
 import io.hotsched.plugins.defaults.helper.NodeChunks;
 import io.hotsched.plugins.defaults.helper.RequiredNodeAffinity;
-import io.hotsched.plugins.defaults.helper.States;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -44,9 +40,7 @@ import java.util.Set;
  * default ones, spread over what selects them (Services, ReplicaSets ...).
  */
 public final class PodTopologySpread
-        implements PreFilterPlugin,
-                CountingExtensions,
-                FilterPlugin,
+        implements CountingPreFilter<PodTopologySpread.PreFilterState>,
                 PreScorePlugin,
                 ScorePlugin,
                 ScoreExtensions,
@@ -304,16 +298,12 @@ public final class PodTopologySpread
     }
 
     @Override
-    public PreFilterExtensions preFilterExtensions() {
-        return this;
+    public StateKey<PreFilterState> preFilterKey() {
+        return PRE_FILTER_KEY;
     }
 
     @Override
-    public Status update(CycleState state, PodInfo pod, PodInfo other, NodeInfo node, long delta) {
-        PreFilterState s = state.readOrNull(PRE_FILTER_KEY);
-        if (s == null) {
-            return States.notFound(PRE_FILTER_KEY);
-        }
+    public Status update(PreFilterState s, PodInfo pod, PodInfo other, NodeInfo node, long delta) {
         Node n = node.node();
         if (n == null
                 || !Constraint.hasAllKeys(node.labels(), s.constraints)
@@ -331,11 +321,7 @@ public final class PodTopologySpread
     }
 
     @Override
-    public Status filter(CycleState state, PodInfo pod, NodeInfo node) {
-        PreFilterState s = state.readOrNull(PRE_FILTER_KEY);
-        if (s == null) {
-            return States.notFound(PRE_FILTER_KEY);
-        }
+    public Status filter(PreFilterState s, PodInfo pod, NodeInfo node) {
         Map<String, String> labels = node.labels();
         for (int i = 0; i < s.constraints.size(); i++) {
             Constraint c = s.constraints.get(i);

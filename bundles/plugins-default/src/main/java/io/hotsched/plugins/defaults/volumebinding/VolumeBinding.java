@@ -13,7 +13,6 @@ import io.hotsched.api.framework.ClusterEventWithHint;
 import io.hotsched.api.framework.Code;
 import io.hotsched.api.framework.CycleState;
 import io.hotsched.api.framework.EnqueueExtensions;
-import io.hotsched.api.framework.FilterPlugin;
 import io.hotsched.api.framework.Handle;
 import io.hotsched.api.framework.InvalidArgsException;
 import io.hotsched.api.framework.NodeInfo;
@@ -22,7 +21,6 @@ import io.hotsched.api.framework.ObjectKind;
 import io.hotsched.api.framework.PluginArgs;
 import io.hotsched.api.framework.PodInfo;
 import io.hotsched.api.framework.PreBindPlugin;
-import io.hotsched.api.framework.PreFilterPlugin;
 import io.hotsched.api.framework.PreFilterResult;
 import io.hotsched.api.framework.PreScorePlugin;
 import io.hotsched.api.framework.QueueingHint;
@@ -34,6 +32,7 @@ import io.hotsched.api.framework.StateKey;
 import io.hotsched.api.framework.Status;
 import io.hotsched.plugins.defaults.helper.BrokenLinear;
 import io.hotsched.plugins.defaults.helper.Claims;
+import io.hotsched.plugins.defaults.helper.StatefulFilter;
 import io.hotsched.plugins.defaults.helper.States;
 import io.hotsched.plugins.defaults.helper.UtilizationShape;
 import java.time.Duration;
@@ -58,8 +57,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * upgrade, and the instances of other profiles, do not give the same volume to another claim.
  */
 public final class VolumeBinding
-        implements PreFilterPlugin,
-                FilterPlugin,
+        implements StatefulFilter<VolumeBinding.State>,
                 PreScorePlugin,
                 ScorePlugin,
                 ReservePlugin,
@@ -142,6 +140,11 @@ public final class VolumeBinding
     }
 
     // ---- PreFilter, Filter ---------------------------------------------------------------------
+
+    @Override
+    public StateKey<State> preFilterKey() {
+        return KEY;
+    }
 
     @Override
     public PreFilterResult preFilter(CycleState state, PodInfo pod, NodeInfoLister nodes) {
@@ -264,11 +267,7 @@ public final class VolumeBinding
     }
 
     @Override
-    public Status filter(CycleState state, PodInfo pod, NodeInfo node) {
-        State s = state.readOrNull(KEY);
-        if (s == null) {
-            return States.notFound(KEY);
-        }
+    public Status filter(State s, PodInfo pod, NodeInfo node) {
         VolumeBinder.Found found;
         try {
             found = binder.find(s.claims, node.node());

@@ -45,8 +45,7 @@ final class DiskConflicts {
             if (v.getGcePersistentDisk() != null && e.getGcePersistentDisk() != null) {
                 var a = v.getGcePersistentDisk();
                 var b = e.getGcePersistentDisk();
-                if (Objects.equals(a.getPdName(), b.getPdName())
-                        && !(readOnly(a.getReadOnly()) && readOnly(b.getReadOnly()))) {
+                if (Objects.equals(a.getPdName(), b.getPdName()) && notBothReadOnly(a.getReadOnly(), b.getReadOnly())) {
                     return true;
                 }
             }
@@ -60,8 +59,7 @@ final class DiskConflicts {
             if (v.getIscsi() != null && e.getIscsi() != null) {
                 var a = v.getIscsi();
                 var b = e.getIscsi();
-                if (Objects.equals(a.getIqn(), b.getIqn())
-                        && !(readOnly(a.getReadOnly()) && readOnly(b.getReadOnly()))) {
+                if (Objects.equals(a.getIqn(), b.getIqn()) && notBothReadOnly(a.getReadOnly(), b.getReadOnly())) {
                     return true;
                 }
             }
@@ -71,7 +69,7 @@ final class DiskConflicts {
                 if (overlap(a.getMonitors(), b.getMonitors())
                         && Objects.equals(a.getPool(), b.getPool())
                         && Objects.equals(a.getImage(), b.getImage())
-                        && !(readOnly(a.getReadOnly()) && readOnly(b.getReadOnly()))) {
+                        && notBothReadOnly(a.getReadOnly(), b.getReadOnly())) {
                     return true;
                 }
             }
@@ -79,8 +77,9 @@ final class DiskConflicts {
         return false;
     }
 
-    private static boolean readOnly(Boolean b) {
-        return Boolean.TRUE.equals(b);
+    /** Two mounts of one disk conflict unless both are read-only. */
+    private static boolean notBothReadOnly(Boolean a, Boolean b) {
+        return !(Boolean.TRUE.equals(a) && Boolean.TRUE.equals(b));
     }
 
     private static boolean overlap(List<String> a, List<String> b) {
