@@ -2,6 +2,7 @@ package io.hotsched.conformance;
 
 import io.hotsched.conformance.defaults.DefaultPluginCases;
 import io.hotsched.conformance.deviceshare.DeviceSharePluginCases;
+import io.hotsched.conformance.dynamicresources.DynamicResourcesPluginCases;
 import io.hotsched.conformance.loadaware.LoadAwarePluginCases;
 import io.hotsched.conformance.runner.PluginCases;
 import java.util.HashMap;
@@ -16,6 +17,7 @@ final class PluginChecks {
         Map<String, PluginCases> all = new HashMap<>(DefaultPluginCases.byPlugin());
         all.putAll(LoadAwarePluginCases.byPlugin());
         all.putAll(DeviceSharePluginCases.byPlugin());
+        all.putAll(DynamicResourcesPluginCases.byPlugin());
         return Map.copyOf(all);
     }
 }

@@ -62,6 +62,17 @@ final class Allocator {
         }
     }
 
+    /**
+     * No allocation on this node, and some of its pools are invalid: upstream reports that
+     * instead of a plain "cannot allocate" (ErrFailedAllocationOnNode, so other nodes may still
+     * serve).
+     */
+    static final class InvalidPools extends AllocationError {
+        InvalidPools() {
+            super("invalid resource pools were encountered");
+        }
+    }
+
     private final List<ClaimRequests> claims;
     private final DevicePools pools;
     private final Set<String> allocated;
@@ -142,6 +153,9 @@ final class Allocator {
 
         List<AllocationResult> allocate() throws AllocationError {
             for (ClaimRequests c : claims) {
+                validate(c);
+            }
+            for (ClaimRequests c : claims) {
                 int n = 0;
                 for (List<DeviceRequest> alts : c.requests()) {
                     DeviceRequest first = alts.get(0);
@@ -155,6 +169,9 @@ final class Allocator {
                 }
             }
             if (!claim(0)) {
+                if (candidates.stream().anyMatch(d -> d.pool().invalid)) {
+                    throw new InvalidPools();
+                }
                 return null;
             }
             List<AllocationResult> out = new ArrayList<>();
@@ -162,6 +179,27 @@ final class Allocator {
                 out.add(result(claims.get(i), chosen.get(i)));
             }
             return out;
+        }
+
+        /** What upstream refuses before searching: a constraint or selector of a kind it does not know. */
+        private void validate(ClaimRequests c) throws AllocationError {
+            for (int i = 0; i < c.constraints().size(); i++) {
+                DeviceConstraint dc = c.constraints().get(i);
+                if (dc.getMatchAttribute() == null && dc.getDistinctAttribute() == null) {
+                    throw new AllocationError("claim " + key(c.claim()) + ", constraint #" + i
+                            + ": empty constraint (unsupported constraint type?)");
+                }
+            }
+            for (List<DeviceRequest> alts : c.requests()) {
+                for (DeviceRequest alt : alts) {
+                    for (int i = 0; i < alt.selectors().size(); i++) {
+                        if (alt.selectors().get(i).getCel() == null) {
+                            throw new AllocationError("claim " + key(c.claim()) + ", request " + alt.name()
+                                    + ", selector #" + i + ": CEL expression empty (unsupported selector type?)");
+                        }
+                    }
+                }
+            }
         }
 
         private boolean claim(int ci) throws AllocationError {
@@ -176,8 +214,13 @@ final class Allocator {
             if (ri == c.requests().size()) {
                 return claim(ci + 1);
             }
+            int rest = leastAfter(c, ri);
             for (DeviceRequest alt : c.requests().get(ri)) {
                 List<Candidate> options = selectable(c, alt);
+                int need = alt.all() ? options.size() : (int) alt.count();
+                if (chosen.get(ci).size() + need + rest > MAX_RESULTS) {
+                    continue; // past the claim's limit whatever the later requests choose
+                }
                 if (alt.all()) {
                     if (!options.isEmpty() && devices(ci, ri, alt, options, options.size(), 0, true)) {
                         return true;
@@ -187,6 +230,18 @@ final class Allocator {
                 }
             }
             return false;
+        }
+
+        /** The fewest devices the requests after {@code ri} can take (an "All" request at least one). */
+        private static int leastAfter(ClaimRequests c, int ri) {
+            int n = 0;
+            for (int i = ri + 1; i < c.requests().size(); i++) {
+                n += c.requests().get(i).stream()
+                        .mapToInt(a -> a.all() ? 1 : (int) a.count())
+                        .min()
+                        .orElse(0);
+            }
+            return n;
         }
 
         /**
@@ -199,6 +254,9 @@ final class Allocator {
                 throws AllocationError {
             if (need == 0) {
                 return request(ci, ri + 1);
+            }
+            if (chosen.get(ci).size() + need > MAX_RESULTS) {
+                return false; // a claim's results are limited: another alternative may fit
             }
             if (deadline != 0 && System.nanoTime() - deadline > 0) {
                 throw new TimedOut();
@@ -218,8 +276,13 @@ final class Allocator {
             return false;
         }
 
-        private boolean take(int ci, DeviceRequest alt, Candidate d) {
+        private boolean take(int ci, DeviceRequest alt, Candidate d) throws AllocationError {
             if (!alt.adminAccess() && (allocated.contains(d.id()) || used.contains(d.id()) || !countersFit(d))) {
+                return false;
+            }
+            // admin access shares a device with other claims, not twice within its own
+            if (alt.adminAccess()
+                    && chosen.get(ci).stream().anyMatch(ch -> ch.device().id().equals(d.id()))) {
                 return false;
             }
             List<ConstraintState> cs = constraints.get(ci);
@@ -232,6 +295,11 @@ final class Allocator {
             if (added < cs.size()) {
                 for (int i = 0; i < added; i++) {
                     cs.get(i).remove(alt, d);
+                }
+                if (alt.all()) {
+                    // every device must be taken, so no other choice can meet the constraint
+                    throw new AllocationError("claim " + key(claims.get(ci).claim()) + ", request " + alt.name()
+                            + ": cannot add device " + d.id() + " because a claim constraint would not be satisfied");
                 }
                 return false;
             }
@@ -305,7 +373,11 @@ final class Allocator {
                                 + " is currently invalid");
                     }
                 }
-                if (!d.pool().invalid && tolerated(d.device(), alt.tolerations()) && matches(c, alt, d)) {
+                // upstream takes nothing from a pool being updated: it may not be the best choice
+                if (!d.pool().invalid
+                        && !d.pool().incomplete
+                        && tolerated(d.device(), alt.tolerations())
+                        && matches(c, alt, d)) {
                     out.add(d);
                 }
             }
@@ -389,17 +461,29 @@ final class Allocator {
                     served.add(ch.request());
                 }
             }
+            // a class's configuration once, naming every request served from that class
+            Map<String, List<DeviceAllocationConfiguration>> byClass = new HashMap<>();
             for (DeviceRequest r : served) {
                 if (r.deviceClass().getSpec() == null
                         || r.deviceClass().getSpec().getConfig() == null) {
                     continue;
                 }
+                List<DeviceAllocationConfiguration> added =
+                        byClass.get(r.deviceClass().getMetadata().getName());
+                if (added != null) {
+                    added.forEach(a -> a.getRequests().add(r.name()));
+                    continue;
+                }
+                added = new ArrayList<>();
                 for (DeviceClassConfiguration cc : r.deviceClass().getSpec().getConfig()) {
-                    out.add(new DeviceAllocationConfigurationBuilder()
+                    added.add(new DeviceAllocationConfigurationBuilder()
                             .withSource("FromClass")
+                            .withRequests(new ArrayList<>(List.of(r.name())))
                             .withOpaque(cc.getOpaque())
                             .build());
                 }
+                out.addAll(added);
+                byClass.put(r.deviceClass().getMetadata().getName(), added);
             }
             var spec = c.claim().getSpec().getDevices();
             if (spec.getConfig() != null) {
@@ -511,8 +595,12 @@ final class Allocator {
                         tol.getValue() == null ? "" : tol.getValue(), t.getValue() == null ? "" : t.getValue());
     }
 
+    /** The claim as upstream's messages name it (klog.KObj): namespace/name, or the name alone. */
     static String key(ResourceClaim c) {
-        return c.getMetadata().getNamespace() + "/" + c.getMetadata().getName();
+        String ns = c.getMetadata().getNamespace();
+        return ns == null || ns.isEmpty()
+                ? c.getMetadata().getName()
+                : ns + "/" + c.getMetadata().getName();
     }
 
     /** A claim's constraint as the search holds it: the value the devices so far agree on, or the values they took. */

@@ -32,7 +32,7 @@ record ClaimRequests(ResourceClaim claim, List<List<DeviceRequest>> requests, Li
         List<List<DeviceRequest>> requests = new ArrayList<>();
         if (spec != null && spec.getRequests() != null) {
             for (io.fabric8.kubernetes.api.model.resource.v1.DeviceRequest r : spec.getRequests()) {
-                requests.add(alternatives(r, classes));
+                requests.add(alternatives(claim, r, classes));
             }
         }
         List<DeviceConstraint> constraints =
@@ -40,11 +40,22 @@ record ClaimRequests(ResourceClaim claim, List<List<DeviceRequest>> requests, Li
         return new ClaimRequests(claim, requests, constraints);
     }
 
+    private static void countMode(ResourceClaim claim, String request, String mode) throws Unusable {
+        if (mode != null && !mode.isEmpty() && !mode.equals("All") && !mode.equals("ExactCount")) {
+            throw new Unusable(
+                    "claim " + Allocator.key(claim) + ", request " + request + ": unsupported count mode " + mode,
+                    true);
+        }
+    }
+
     private static List<DeviceRequest> alternatives(
-            io.fabric8.kubernetes.api.model.resource.v1.DeviceRequest r, ObjectLister<DeviceClass> classes)
+            ResourceClaim claim,
+            io.fabric8.kubernetes.api.model.resource.v1.DeviceRequest r,
+            ObjectLister<DeviceClass> classes)
             throws Unusable {
         ExactDeviceRequest e = r.getExactly();
         if (e != null) {
+            countMode(claim, r.getName(), e.getAllocationMode());
             DeviceClass c = deviceClass(classes, e.getDeviceClassName(), r.getName());
             return List.of(new DeviceRequest(
                     r.getName(),
@@ -61,6 +72,7 @@ record ClaimRequests(ResourceClaim claim, List<List<DeviceRequest>> requests, Li
         List<DeviceRequest> out = new ArrayList<>();
         for (DeviceSubRequest s : r.getFirstAvailable()) {
             String name = r.getName() + "/" + s.getName();
+            countMode(claim, name, s.getAllocationMode());
             DeviceClass c = deviceClass(classes, s.getDeviceClassName(), name);
             out.add(new DeviceRequest(
                     name,

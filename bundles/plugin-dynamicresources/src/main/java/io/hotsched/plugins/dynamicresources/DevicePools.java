@@ -100,6 +100,9 @@ final class DevicePools {
                 }
                 if (s.getSpec().getSharedCounters() != null) {
                     for (CounterSet cs : s.getSpec().getSharedCounters()) {
+                        if (p.counters.containsKey(cs.getName())) {
+                            p.invalid = true; // upstream: duplicate counter set name
+                        }
                         Map<String, BigDecimal> values = p.counters.computeIfAbsent(cs.getName(), k -> new HashMap<>());
                         if (cs.getCounters() != null) {
                             cs.getCounters().forEach((n, c) -> values.put(n, amount(c)));
@@ -108,7 +111,30 @@ final class DevicePools {
                 }
             }
         }
+        for (Pool p : byId.values()) {
+            p.invalid |= !countersKnown(p);
+        }
         return new DevicePools(List.copyOf(byId.values()));
+    }
+
+    /** Every device consumes counters of sets and names its pool shares; else upstream holds the pool invalid. */
+    private static boolean countersKnown(Pool p) {
+        for (ResourceSlice s : p.slices) {
+            for (Device d : devices(s)) {
+                if (d.getConsumesCounters() == null) {
+                    continue;
+                }
+                for (var c : d.getConsumesCounters()) {
+                    Map<String, BigDecimal> set = p.counters.get(c.getCounterSet());
+                    if (set == null
+                            || (c.getCounters() != null
+                                    && !set.keySet().containsAll(c.getCounters().keySet()))) {
+                        return false;
+                    }
+                }
+            }
+        }
+        return true;
     }
 
     static BigDecimal amount(Counter c) {

@@ -247,7 +247,7 @@ public final class DynamicResources
                         ? 0
                         : System.nanoTime() + args.filterTimeout().toNanos();
                 a = s.allocator.allocate(node.node(), deadline);
-            } catch (Allocator.TimedOut e) {
+            } catch (Allocator.TimedOut | Allocator.InvalidPools e) {
                 return Status.unresolvable(e.getMessage());
             } catch (Allocator.AllocationError e) {
                 return Status.error(e.getMessage());
