@@ -30,6 +30,7 @@ import io.hotsched.api.framework.StateKey;
 import io.hotsched.api.framework.Status;
 import io.hotsched.plugins.defaults.helper.CountingExtensions;
 import io.hotsched.plugins.defaults.helper.NodeChunks;
+import io.hotsched.plugins.defaults.helper.NodeLabels;
 import io.hotsched.plugins.defaults.helper.RequiredNodeAffinity;
 import io.hotsched.plugins.defaults.helper.States;
 import java.util.ArrayList;
@@ -512,7 +513,7 @@ public final class PodTopologySpread
         Node before = (Node) oldObject;
         Node after = (Node) newObject;
         Node node = after != null ? after : before;
-        return Constraint.hasAllKeys(labels(node), allConstraints(pod)) ? QueueingHint.QUEUE : QueueingHint.SKIP;
+        return Constraint.hasAllKeys(NodeLabels.of(node), allConstraints(pod)) ? QueueingHint.QUEUE : QueueingHint.SKIP;
     }
 
     /**
@@ -539,11 +540,5 @@ public final class PodTopologySpread
             }
         }
         return QueueingHint.SKIP;
-    }
-
-    private static Map<String, String> labels(Node node) {
-        return node.getMetadata() == null || node.getMetadata().getLabels() == null
-                ? Map.of()
-                : node.getMetadata().getLabels();
     }
 }
