@@ -13,9 +13,10 @@ against these names.
   count-cases.py show FILE.go                                             # print one file's counts
 
 A "table case" is an element of a composite literal whose type is a slice or string-keyed map of
-structs (anonymous, or a struct type the file declares), written in a Test function and not inside
-another such table. Its name is the string literal of its name field (name, desc, description,
-testName, caseName, title, msg, or the map key); an element without one is "case_<index>".
+structs (anonymous, or a struct type the file declares), written in a Test function (or in the testX
+that a TestX only calls, counted as TestX) and not inside another such table. Its name is the string
+literal of its name field (name, Name, test, desc, description, testName, caseName, title, msg, or the map
+key); an element without one is "case_<index>".
 Only the Go tokens are read (comments and strings are skipped correctly); nothing is executed.
 """
 import argparse
@@ -29,7 +30,7 @@ MANIFEST = os.path.join(
     os.path.dirname(os.path.abspath(__file__)),
     "..", "runner", "src", "main", "resources", "conformance", "upstream.json")
 
-NAME_FIELDS = ("name", "desc", "description", "testName", "caseName", "title", "msg", "tcName")
+NAME_FIELDS = ("name", "Name", "test", "desc", "description", "testName", "caseName", "title", "msg", "tcName")
 
 TOKEN = re.compile(r"""
     (?P<ws>\s+)
@@ -169,16 +170,28 @@ def case_name(toks, first, last, is_map, index):
     return "case_%d" % index
 
 
+def counted_as(func, tests):
+    """The test a function's tables count for: a Test function itself, or the body testX of a TestX
+    that only hands its T to it (kubernetes' ktesting.Init pattern); else None."""
+    if func.startswith("Test"):
+        return func
+    if func.startswith("test") and func[4:5].isupper() and "T" + func[1:] in tests:
+        return "T" + func[1:]
+    return None
+
+
 def count_source(src):
     """{test function: [case names]} of the Go source src; functions without tables are left out."""
     toks = tokens(src)
     structs = struct_types(toks)
     result = {}
+    tests = {toks[i + 1][1] for i in range(len(toks) - 1)
+             if toks[i] == ("ident", "func") and toks[i + 1][0] == "ident" and toks[i + 1][1].startswith("Test")}
     i = 0
     while i < len(toks):
         if toks[i] == ("ident", "func") and i + 1 < len(toks) and toks[i + 1][0] == "ident" \
-                and toks[i + 1][1].startswith("Test") and toks[i + 2] == ("op", "("):
-            name = toks[i + 1][1]
+                and counted_as(toks[i + 1][1], tests) and toks[i + 2] == ("op", "("):
+            name = counted_as(toks[i + 1][1], tests)
             j = close(toks, i + 2) + 1
             while toks[j] != ("op", "{"):
                 j += 1
@@ -196,7 +209,7 @@ def count_source(src):
                     cases.append(case_name(toks, a, b, is_map, n))
                 k = lit_end + 1
             if cases:
-                result[name] = cases
+                result.setdefault(name, []).extend(cases)
             i = body_end + 1
         else:
             i += 1

@@ -21,6 +21,7 @@ import io.hotsched.api.framework.ObjectKind;
 import io.hotsched.api.framework.Plugin;
 import io.hotsched.api.framework.PluginFactory;
 import io.hotsched.api.framework.PodInfo;
+import io.hotsched.api.framework.PreEnqueuePlugin;
 import io.hotsched.api.framework.PreFilterPlugin;
 import io.hotsched.api.framework.PreFilterResult;
 import io.hotsched.api.framework.PreScorePlugin;
@@ -85,6 +86,11 @@ public final class ConformanceRunner {
             case ClaimCycleCases.KIND -> ClaimCycleCases.run(plugin, in, want, handle);
             case "less" -> less(plugin, in, want);
             case "bind" -> bind(plugin, in, want, handle);
+            case "preEnqueue" ->
+                assertStatus(
+                        want.get("status"),
+                        ((PreEnqueuePlugin) plugin).preEnqueue(PodInfo.of(pod(in.path("pod")))),
+                        "PreEnqueue");
             case "helper" -> Helpers.run(plugin.name(), c);
             case "queueingHint" -> HintCases.run(plugin, in, want);
             default -> Check.fail("case kind '" + c.path("kind").asText() + "' is not run for plugin " + plugin.name());

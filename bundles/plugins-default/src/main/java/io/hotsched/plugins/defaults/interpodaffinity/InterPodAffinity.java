@@ -1,6 +1,8 @@
 package io.hotsched.plugins.defaults.interpodaffinity;
 
 import io.fabric8.kubernetes.api.model.Affinity;
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodAffinityTerm;
 import io.fabric8.kubernetes.api.model.WeightedPodAffinityTerm;
 import io.hotsched.api.framework.ActionType;
@@ -19,6 +21,7 @@ import io.hotsched.api.framework.PluginArgs;
 import io.hotsched.api.framework.PodInfo;
 import io.hotsched.api.framework.PreFilterResult;
 import io.hotsched.api.framework.PreScorePlugin;
+import io.hotsched.api.framework.QueueingHint;
 import io.hotsched.api.framework.ScoreExtensions;
 import io.hotsched.api.framework.ScorePlugin;
 import io.hotsched.api.framework.StateData;
@@ -26,9 +29,11 @@ import io.hotsched.api.framework.StateKey;
 import io.hotsched.api.framework.Status;
 import io.hotsched.plugins.defaults.helper.CountingPreFilter;
 import io.hotsched.plugins.defaults.helper.NodeChunks;
+import io.hotsched.plugins.defaults.helper.NodeLabels;
 import io.hotsched.plugins.defaults.helper.SelectorValidation;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 
 /**
  * Filter: the pod's required pod affinity and anti-affinity, and the required anti-affinity of the
@@ -357,10 +362,85 @@ public final class InterPodAffinity
     @Override
     public List<ClusterEventWithHint> eventsToRegister() {
         return List.of(
-                ClusterEventWithHint.of(ClusterEvent.of(
-                        ClusterEvent.POD, ActionType.ADD, ActionType.UPDATE_POD_LABEL, ActionType.DELETE)),
-                ClusterEventWithHint.of(
-                        ClusterEvent.of(ClusterEvent.NODE, ActionType.ADD, ActionType.UPDATE_NODE_LABEL)));
+                new ClusterEventWithHint(
+                        ClusterEvent.of(
+                                ClusterEvent.POD, ActionType.ADD, ActionType.UPDATE_POD_LABEL, ActionType.DELETE),
+                        this::afterPodChange),
+                new ClusterEventWithHint(
+                        ClusterEvent.of(ClusterEvent.NODE, ActionType.ADD, ActionType.UPDATE_NODE_LABEL),
+                        InterPodAffinity::afterNodeChange));
+    }
+
+    /**
+     * A pod event helps when the pod itself changed (its labels decide how others' anti-affinity
+     * sees it), or a bound pod now meets every required affinity term, stops meeting a required
+     * anti-affinity term, or, deleted, met one or had an anti-affinity term the pod meets.
+     */
+    QueueingHint afterPodChange(PodInfo pod, Object oldObject, Object newObject) {
+        PodInfo before = oldObject == null ? null : PodInfo.of((Pod) oldObject);
+        PodInfo after = newObject == null ? null : PodInfo.of((Pod) newObject);
+        if (before != null
+                && after != null
+                && after.uid() != null
+                && after.uid().equals(pod.uid())) {
+            return QueueingHint.QUEUE;
+        }
+        if ((before != null && unbound(before)) || (after != null && unbound(after))) {
+            return QueueingHint.SKIP;
+        }
+        List<AffinityTerm> affinity = pod.requiredAffinityTerms();
+        List<AffinityTerm> anti = pod.requiredAntiAffinityTerms();
+        if (before != null && after != null) {
+            boolean nowAffine = meetsEvery(affinity, after) && !meetsEvery(affinity, before);
+            boolean noLongerRepelled = meetsAny(anti, before) && !meetsAny(anti, after);
+            return nowAffine || noLongerRepelled ? QueueingHint.QUEUE : QueueingHint.SKIP;
+        }
+        if (after != null) {
+            return meetsEvery(affinity, after) ? QueueingHint.QUEUE : QueueingHint.SKIP;
+        }
+        return meetsAny(anti, before) || meetsAny(before.requiredAntiAffinityTerms(), pod)
+                ? QueueingHint.QUEUE
+                : QueueingHint.SKIP;
+    }
+
+    private static boolean unbound(PodInfo p) {
+        return p.nodeName() == null || p.nodeName().isEmpty();
+    }
+
+    /** Every term, and at least one (no terms: nothing to meet). */
+    private boolean meetsEvery(List<AffinityTerm> terms, PodInfo p) {
+        return !terms.isEmpty() && matchesAll(terms, p);
+    }
+
+    private boolean meetsAny(List<AffinityTerm> terms, PodInfo p) {
+        for (int i = 0; i < terms.size(); i++) {
+            if (matches(terms.get(i), p)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * A new node with an affinity topology key, or one whose value of it changed; for
+     * anti-affinity any new node, or one that lost or changed the key's value.
+     */
+    static QueueingHint afterNodeChange(PodInfo pod, Object oldObject, Object newObject) {
+        Map<String, String> was = oldObject == null ? null : NodeLabels.of((Node) oldObject);
+        Map<String, String> now = NodeLabels.of((Node) newObject);
+        for (AffinityTerm t : pod.requiredAffinityTerms()) {
+            String key = t.topologyKey();
+            if (was == null ? now.containsKey(key) : !Objects.equals(was.get(key), now.get(key))) {
+                return QueueingHint.QUEUE;
+            }
+        }
+        for (AffinityTerm t : pod.requiredAntiAffinityTerms()) {
+            String key = t.topologyKey();
+            if (was == null || (was.containsKey(key) && !was.get(key).equals(now.get(key)))) {
+                return QueueingHint.QUEUE;
+            }
+        }
+        return QueueingHint.SKIP;
     }
 
     private static String requiredTermsError(PodInfo pod) {

@@ -19,6 +19,7 @@ import io.hotsched.api.framework.PodInfo;
 import io.hotsched.api.framework.PreFilterPlugin;
 import io.hotsched.api.framework.PreFilterResult;
 import io.hotsched.api.framework.PreScorePlugin;
+import io.hotsched.api.framework.QueueingHint;
 import io.hotsched.api.framework.ScoreExtensions;
 import io.hotsched.api.framework.ScorePlugin;
 import io.hotsched.api.framework.StateKey;
@@ -213,8 +214,23 @@ public final class NodeAffinity
     @Override
     public List<ClusterEventWithHint> eventsToRegister() {
         return List.of(
-                ClusterEventWithHint.of(
-                        ClusterEvent.of(ClusterEvent.NODE, ActionType.ADD, ActionType.UPDATE_NODE_LABEL)),
+                new ClusterEventWithHint(
+                        ClusterEvent.of(ClusterEvent.NODE, ActionType.ADD, ActionType.UPDATE_NODE_LABEL),
+                        this::afterNodeChange),
                 ClusterEventWithHint.of(ClusterEvent.of(ClusterEvent.POD, ActionType.UPDATE)));
+    }
+
+    /** A node that matches the pod's required affinity (and the enforced one) now, and did not before. */
+    QueueingHint afterNodeChange(PodInfo pod, Object oldObject, Object newObject) {
+        Node before = (Node) oldObject;
+        Node after = (Node) newObject;
+        if (addedRequired != null && !RequiredNodeAffinity.anyMatches(addedRequired, after)) {
+            return QueueingHint.SKIP;
+        }
+        RequiredNodeAffinity required = RequiredNodeAffinity.of(pod);
+        if (!required.matches(after)) {
+            return QueueingHint.SKIP;
+        }
+        return before == null || !required.matches(before) ? QueueingHint.QUEUE : QueueingHint.SKIP;
     }
 }

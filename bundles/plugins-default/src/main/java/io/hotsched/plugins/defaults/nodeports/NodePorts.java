@@ -1,5 +1,6 @@
 package io.hotsched.plugins.defaults.nodeports;
 
+import io.fabric8.kubernetes.api.model.Pod;
 import io.hotsched.api.framework.ActionType;
 import io.hotsched.api.framework.ClusterEvent;
 import io.hotsched.api.framework.ClusterEventWithHint;
@@ -11,6 +12,7 @@ import io.hotsched.api.framework.NodeInfo;
 import io.hotsched.api.framework.NodeInfoLister;
 import io.hotsched.api.framework.PodInfo;
 import io.hotsched.api.framework.PreFilterResult;
+import io.hotsched.api.framework.QueueingHint;
 import io.hotsched.api.framework.StateKey;
 import io.hotsched.api.framework.Status;
 import io.hotsched.plugins.defaults.helper.StatefulFilter;
@@ -62,7 +64,31 @@ public final class NodePorts implements StatefulFilter<NodePorts.Wanted>, Enqueu
     @Override
     public List<ClusterEventWithHint> eventsToRegister() {
         return List.of(
-                ClusterEventWithHint.of(ClusterEvent.of(ClusterEvent.POD, ActionType.DELETE)),
+                new ClusterEventWithHint(
+                        ClusterEvent.of(ClusterEvent.POD, ActionType.DELETE), NodePorts::afterPodDeleted),
                 ClusterEventWithHint.of(ClusterEvent.of(ClusterEvent.NODE, ActionType.ADD, ActionType.UPDATE)));
+    }
+
+    /** A deleted pod helps only if it was on (or nominated to) a node and held a port the pod wants. */
+    static QueueingHint afterPodDeleted(PodInfo pod, Object oldObject, Object newObject) {
+        Pod deleted = (Pod) oldObject;
+        boolean placed = deleted.getSpec() != null && notEmpty(deleted.getSpec().getNodeName());
+        boolean nominated =
+                deleted.getStatus() != null && notEmpty(deleted.getStatus().getNominatedNodeName());
+        if (!placed && !nominated) {
+            return QueueingHint.SKIP;
+        }
+        for (HostPort freed : PodInfo.of(deleted).hostPorts()) {
+            for (HostPort wanted : pod.hostPorts()) {
+                if (freed.conflictsWith(wanted)) {
+                    return QueueingHint.QUEUE;
+                }
+            }
+        }
+        return QueueingHint.SKIP;
+    }
+
+    private static boolean notEmpty(String s) {
+        return s != null && !s.isEmpty();
     }
 }

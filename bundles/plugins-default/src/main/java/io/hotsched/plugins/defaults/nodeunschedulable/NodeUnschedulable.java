@@ -1,5 +1,6 @@
 package io.hotsched.plugins.defaults.nodeunschedulable;
 
+import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Taint;
 import io.hotsched.api.framework.ActionType;
 import io.hotsched.api.framework.ClusterEvent;
@@ -9,6 +10,7 @@ import io.hotsched.api.framework.EnqueueExtensions;
 import io.hotsched.api.framework.FilterPlugin;
 import io.hotsched.api.framework.NodeInfo;
 import io.hotsched.api.framework.PodInfo;
+import io.hotsched.api.framework.QueueingHint;
 import io.hotsched.api.framework.Status;
 import io.hotsched.plugins.defaults.helper.Taints;
 import java.util.List;
@@ -32,9 +34,7 @@ public final class NodeUnschedulable implements FilterPlugin, EnqueueExtensions 
         if (node.node() == null) {
             return Status.unresolvable(ERR_REASON_UNKNOWN_CONDITION);
         }
-        boolean cordoned = node.node().getSpec() != null
-                && Boolean.TRUE.equals(node.node().getSpec().getUnschedulable());
-        if (!cordoned) {
+        if (!cordoned(node.node())) {
             return Status.SUCCESS;
         }
         var tolerations =
@@ -46,7 +46,18 @@ public final class NodeUnschedulable implements FilterPlugin, EnqueueExtensions 
 
     @Override
     public List<ClusterEventWithHint> eventsToRegister() {
-        return List.of(ClusterEventWithHint.of(
-                ClusterEvent.of(ClusterEvent.NODE, ActionType.ADD, ActionType.UPDATE_NODE_TAINT)));
+        return List.of(new ClusterEventWithHint(
+                ClusterEvent.of(ClusterEvent.NODE, ActionType.ADD, ActionType.UPDATE_NODE_TAINT),
+                NodeUnschedulable::afterNodeChange));
+    }
+
+    /** Only a node that becomes schedulable (added so, or uncordoned) can take a pod this plugin rejected. */
+    static QueueingHint afterNodeChange(PodInfo pod, Object oldObject, Object newObject) {
+        boolean wasSchedulable = oldObject != null && !cordoned((Node) oldObject);
+        return !wasSchedulable && !cordoned((Node) newObject) ? QueueingHint.QUEUE : QueueingHint.SKIP;
+    }
+
+    private static boolean cordoned(Node node) {
+        return node.getSpec() != null && Boolean.TRUE.equals(node.getSpec().getUnschedulable());
     }
 }

@@ -1,6 +1,7 @@
 package io.hotsched.plugins.defaults.podtopologyspread;
 
 import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.TopologySpreadConstraint;
 import io.hotsched.api.framework.ActionType;
 import io.hotsched.api.framework.ClusterEvent;
@@ -18,6 +19,7 @@ import io.hotsched.api.framework.PluginArgs;
 import io.hotsched.api.framework.PodInfo;
 import io.hotsched.api.framework.PreFilterResult;
 import io.hotsched.api.framework.PreScorePlugin;
+import io.hotsched.api.framework.QueueingHint;
 import io.hotsched.api.framework.ScoreExtensions;
 import io.hotsched.api.framework.ScorePlugin;
 import io.hotsched.api.framework.StateData;
@@ -25,6 +27,7 @@ import io.hotsched.api.framework.StateKey;
 import io.hotsched.api.framework.Status;
 import io.hotsched.plugins.defaults.helper.CountingPreFilter;
 import io.hotsched.plugins.defaults.helper.NodeChunks;
+import io.hotsched.plugins.defaults.helper.NodeLabels;
 import io.hotsched.plugins.defaults.helper.RequiredNodeAffinity;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -470,13 +473,58 @@ public final class PodTopologySpread
     @Override
     public List<ClusterEventWithHint> eventsToRegister() {
         return List.of(
-                ClusterEventWithHint.of(ClusterEvent.of(
-                        ClusterEvent.POD, ActionType.ADD, ActionType.UPDATE_POD_LABEL, ActionType.DELETE)),
-                ClusterEventWithHint.of(ClusterEvent.of(
-                        ClusterEvent.NODE,
-                        ActionType.ADD,
-                        ActionType.DELETE,
-                        ActionType.UPDATE_NODE_LABEL,
-                        ActionType.UPDATE_NODE_TAINT)));
+                new ClusterEventWithHint(
+                        ClusterEvent.of(
+                                ClusterEvent.POD, ActionType.ADD, ActionType.UPDATE_POD_LABEL, ActionType.DELETE),
+                        this::afterPodChange),
+                new ClusterEventWithHint(
+                        ClusterEvent.of(
+                                ClusterEvent.NODE,
+                                ActionType.ADD,
+                                ActionType.DELETE,
+                                ActionType.UPDATE_NODE_LABEL,
+                                ActionType.UPDATE_NODE_TAINT),
+                        this::afterNodeChange));
+    }
+
+    /** Both kinds of the pod's constraints: either may have rejected it or may change its place. */
+    private List<Constraint> allConstraints(PodInfo pod) {
+        List<Constraint> all = new ArrayList<>(constraints(pod, DO_NOT_SCHEDULE));
+        all.addAll(constraints(pod, SCHEDULE_ANYWAY));
+        return all;
+    }
+
+    /** A node (added, changed or deleted) counts only if it carries every topology key of the pod's constraints. */
+    QueueingHint afterNodeChange(PodInfo pod, Object oldObject, Object newObject) {
+        Node before = (Node) oldObject;
+        Node after = (Node) newObject;
+        Node node = after != null ? after : before;
+        return Constraint.hasAllKeys(NodeLabels.of(node), allConstraints(pod)) ? QueueingHint.QUEUE : QueueingHint.SKIP;
+    }
+
+    /**
+     * A bound pod of the pod's namespace that a constraint selects was added or deleted, or its
+     * labels changed whether a constraint selects it.
+     */
+    QueueingHint afterPodChange(PodInfo pod, Object oldObject, Object newObject) {
+        PodInfo before = oldObject == null ? null : PodInfo.of((Pod) oldObject);
+        PodInfo after = newObject == null ? null : PodInfo.of((Pod) newObject);
+        for (PodInfo p : new PodInfo[] {before, after}) {
+            if (p != null
+                    && (p.nodeName() == null
+                            || p.nodeName().isEmpty()
+                            || !p.namespace().equals(pod.namespace()))) {
+                return QueueingHint.SKIP;
+            }
+        }
+        List<Constraint> constraints = allConstraints(pod);
+        for (Constraint c : constraints) {
+            boolean selectedBefore = before != null && c.selector().matches(before.labels());
+            boolean selectedAfter = after != null && c.selector().matches(after.labels());
+            if (before != null && after != null ? selectedBefore != selectedAfter : selectedBefore || selectedAfter) {
+                return QueueingHint.QUEUE;
+            }
+        }
+        return QueueingHint.SKIP;
     }
 }

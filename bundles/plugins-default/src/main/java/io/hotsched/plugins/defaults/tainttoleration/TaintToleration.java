@@ -1,5 +1,7 @@
 package io.hotsched.plugins.defaults.tainttoleration;
 
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Taint;
 import io.fabric8.kubernetes.api.model.Toleration;
 import io.hotsched.api.framework.ActionType;
@@ -12,6 +14,7 @@ import io.hotsched.api.framework.ImmutableStateData;
 import io.hotsched.api.framework.NodeInfo;
 import io.hotsched.api.framework.PodInfo;
 import io.hotsched.api.framework.PreScorePlugin;
+import io.hotsched.api.framework.QueueingHint;
 import io.hotsched.api.framework.ScoreExtensions;
 import io.hotsched.api.framework.ScorePlugin;
 import io.hotsched.api.framework.StateKey;
@@ -20,6 +23,7 @@ import io.hotsched.plugins.defaults.helper.Normalize;
 import io.hotsched.plugins.defaults.helper.Taints;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 
 /**
  * Filter: a NoSchedule or NoExecute taint the pod does not tolerate rejects the node. Score: the
@@ -44,10 +48,7 @@ public final class TaintToleration implements FilterPlugin, PreScorePlugin, Scor
         if (node.node() == null || node.node().getSpec() == null) {
             return Status.SUCCESS;
         }
-        Taint t = Taints.firstUntolerated(
-                node.node().getSpec().getTaints(),
-                tolerations(pod),
-                x -> "NoSchedule".equals(x.getEffect()) || "NoExecute".equals(x.getEffect()));
+        Taint t = firstUntolerated(node.node(), tolerations(pod));
         if (t == null) {
             return Status.SUCCESS;
         }
@@ -92,14 +93,47 @@ public final class TaintToleration implements FilterPlugin, PreScorePlugin, Scor
     @Override
     public List<ClusterEventWithHint> eventsToRegister() {
         return List.of(
-                ClusterEventWithHint.of(
-                        ClusterEvent.of(ClusterEvent.NODE, ActionType.ADD, ActionType.UPDATE_NODE_TAINT)),
-                ClusterEventWithHint.of(ClusterEvent.of(ClusterEvent.POD, ActionType.UPDATE)));
+                new ClusterEventWithHint(
+                        ClusterEvent.of(ClusterEvent.NODE, ActionType.ADD, ActionType.UPDATE_NODE_TAINT),
+                        TaintToleration::afterNodeChange),
+                new ClusterEventWithHint(
+                        ClusterEvent.of(ClusterEvent.POD, ActionType.UPDATE), TaintToleration::afterPodChange));
+    }
+
+    /** A node that had (or, new, has) a taint the pod does not tolerate, and has none now. */
+    static QueueingHint afterNodeChange(PodInfo pod, Object oldObject, Object newObject) {
+        boolean untoleratedBefore = oldObject == null || firstUntolerated((Node) oldObject, tolerations(pod)) != null;
+        boolean untoleratedNow = firstUntolerated((Node) newObject, tolerations(pod)) != null;
+        return untoleratedBefore && !untoleratedNow ? QueueingHint.QUEUE : QueueingHint.SKIP;
+    }
+
+    /** The rejected pod itself gained tolerations (a pending pod's tolerations can only be added). */
+    static QueueingHint afterPodChange(PodInfo pod, Object oldObject, Object newObject) {
+        Pod before = (Pod) oldObject;
+        Pod after = (Pod) newObject;
+        boolean same = Objects.equals(uid(pod.pod()), uid(after));
+        return same && tolerations(before).size() != tolerations(after).size() ? QueueingHint.QUEUE : QueueingHint.SKIP;
+    }
+
+    private static String uid(Pod pod) {
+        return pod.getMetadata() == null ? null : pod.getMetadata().getUid();
+    }
+
+    private static Taint firstUntolerated(Node node, List<Toleration> tolerations) {
+        return node.getSpec() == null
+                ? null
+                : Taints.firstUntolerated(
+                        node.getSpec().getTaints(),
+                        tolerations,
+                        x -> "NoSchedule".equals(x.getEffect()) || "NoExecute".equals(x.getEffect()));
     }
 
     private static List<Toleration> tolerations(PodInfo pod) {
-        List<Toleration> t =
-                pod.pod().getSpec() == null ? null : pod.pod().getSpec().getTolerations();
+        return tolerations(pod.pod());
+    }
+
+    private static List<Toleration> tolerations(Pod pod) {
+        List<Toleration> t = pod.getSpec() == null ? null : pod.getSpec().getTolerations();
         return t == null ? List.of() : t;
     }
 }
