@@ -114,56 +114,15 @@ class HostileObjectsTest {
                         "refused: Pod \"hostile-6\" is invalid: spec.containers[0].ports[0].hostPort: Invalid value: 70000: must be between 1 and 65535, inclusive"),
                 spec(
                         "node affinity with an unknown operator",
-                        b -> b.editSpec()
-                                .withNewAffinity()
-                                .withNewNodeAffinity()
-                                .withNewRequiredDuringSchedulingIgnoredDuringExecution()
-                                .addNewNodeSelectorTerm()
-                                .addNewMatchExpression()
-                                .withKey("zone")
-                                .withOperator("Among")
-                                .withValues("a")
-                                .endMatchExpression()
-                                .endNodeSelectorTerm()
-                                .endRequiredDuringSchedulingIgnoredDuringExecution()
-                                .endNodeAffinity()
-                                .endAffinity()
-                                .endSpec(),
+                        b -> requiredZone(b, "Among", "a"),
                         "refused: Pod \"hostile-7\" is invalid: spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[0].matchExpressions[0].operator: Invalid value: \"Among\": not a valid selector operator"),
                 spec(
                         "node affinity In without values",
-                        b -> b.editSpec()
-                                .withNewAffinity()
-                                .withNewNodeAffinity()
-                                .withNewRequiredDuringSchedulingIgnoredDuringExecution()
-                                .addNewNodeSelectorTerm()
-                                .addNewMatchExpression()
-                                .withKey("zone")
-                                .withOperator("In")
-                                .endMatchExpression()
-                                .endNodeSelectorTerm()
-                                .endRequiredDuringSchedulingIgnoredDuringExecution()
-                                .endNodeAffinity()
-                                .endAffinity()
-                                .endSpec(),
+                        b -> requiredZone(b, "In"),
                         "refused: Pod \"hostile-8\" is invalid: spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[0].matchExpressions[0].values: Required value: must be specified when `operator` is 'In' or 'NotIn'"),
                 spec(
                         "node affinity Gt with a value that is no integer",
-                        b -> b.editSpec()
-                                .withNewAffinity()
-                                .withNewNodeAffinity()
-                                .withNewRequiredDuringSchedulingIgnoredDuringExecution()
-                                .addNewNodeSelectorTerm()
-                                .addNewMatchExpression()
-                                .withKey("zone")
-                                .withOperator("Gt")
-                                .withValues("many")
-                                .endMatchExpression()
-                                .endNodeSelectorTerm()
-                                .endRequiredDuringSchedulingIgnoredDuringExecution()
-                                .endNodeAffinity()
-                                .endAffinity()
-                                .endSpec(),
+                        b -> requiredZone(b, "Gt", "many"),
                         "pending: 0/2 nodes are available: 2 node(s) didn't match Pod's node affinity/selector. preemption: 0/2 nodes are available: 2 Preemption is not helpful for scheduling."),
                 spec(
                         "pod affinity whose selector has an invalid label value",
@@ -340,6 +299,25 @@ class HostileObjectsTest {
                     return List.of(n, only);
                 },
                 outcome);
+    }
+
+    /** The pod requires a node whose zone label meets {@code operator} with {@code values}. */
+    private static PodBuilder requiredZone(PodBuilder b, String operator, String... values) {
+        return b.editSpec()
+                .withNewAffinity()
+                .withNewNodeAffinity()
+                .withNewRequiredDuringSchedulingIgnoredDuringExecution()
+                .addNewNodeSelectorTerm()
+                .addNewMatchExpression()
+                .withKey("zone")
+                .withOperator(operator)
+                .withValues(values)
+                .endMatchExpression()
+                .endNodeSelectorTerm()
+                .endRequiredDuringSchedulingIgnoredDuringExecution()
+                .endNodeAffinity()
+                .endAffinity()
+                .endSpec();
     }
 
     private static List<Toleration> tolerations(int n) {
