@@ -62,31 +62,7 @@ class DistributionIT {
 
     @Test
     void headlessRunDeploysAndStopsCleanlyOnSigterm() throws Exception {
-        process = new ProcessBuilder(home.resolve("bin/hotsched").toString(), "--no-shell")
-                .redirectErrorStream(true)
-                .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))
-                .start();
-        Thread reader = new Thread(() -> {
-            try (BufferedReader in =
-                    new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
-                String line;
-                while ((line = in.readLine()) != null) {
-                    output.add(line);
-                    System.out.println("  | " + line);
-                    synchronized (output) {
-                        output.notifyAll();
-                    }
-                }
-            } catch (IOException e) {
-                // process ended
-            } finally {
-                synchronized (output) {
-                    output.notifyAll();
-                }
-            }
-        });
-        reader.setDaemon(true);
-        reader.start();
+        start(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")), "--no-shell");
         awaitLine("hotsched: started in");
         assertTrue(output.stream().noneMatch(l -> l.contains("not active")), String.join("\n", output));
 
@@ -165,6 +141,69 @@ class DistributionIT {
         assertTrue(
                 without.text().contains("plugin NodeName is not provided by any bundle on the class path"),
                 without.text());
+    }
+
+    /**
+     * The interactive run (shell on, stdin kept open) listens on the loopback interface only, on the
+     * two ports docs/security.md lists: the embedded API server's and the plain /metrics endpoint's.
+     * The Gogo shell reads the process's terminal and opens no port.
+     */
+    @Test
+    void listensOnLoopbackOnlyAndOnlyOnTheDocumentedPorts() throws Exception {
+        start(ProcessBuilder.Redirect.PIPE);
+        awaitLine("hotsched: started in");
+        int embedded = output.stream()
+                .map(l -> java.util.regex.Pattern.compile("embedded API server at http://127\\.0\\.0\\.1:(\\d+)")
+                        .matcher(l))
+                .filter(java.util.regex.Matcher::find)
+                .mapToInt(m -> Integer.parseInt(m.group(1)))
+                .findFirst()
+                .orElseThrow(() -> new AssertionError("no embedded API server line:\n" + String.join("\n", output)));
+
+        List<ListeningSockets.Listener> listeners = ListeningSockets.of(process.toHandle());
+        System.out.println("  listening: " + listeners);
+        assertTrue(
+                listeners.stream().allMatch(ListeningSockets.Listener::loopback),
+                "a socket listens beyond the loopback interface: " + listeners);
+        assertEquals(
+                java.util.Set.of(embedded, 10259),
+                listeners.stream().map(ListeningSockets.Listener::port).collect(java.util.stream.Collectors.toSet()),
+                "listening ports: " + listeners);
+        process.getOutputStream().close(); // end of input ends the shell, and with it the process
+        process.destroy();
+        assertTrue(process.waitFor(30, TimeUnit.SECONDS), "hotsched did not exit");
+    }
+
+    /** Starts {@code bin/hotsched} with a thread copying its output into {@link #output}. */
+    private void start(ProcessBuilder.Redirect input, String... args) throws IOException {
+        List<String> command = new java.util.ArrayList<>();
+        command.add(home.resolve("bin/hotsched").toString());
+        command.addAll(List.of(args));
+        process = new ProcessBuilder(command)
+                .redirectErrorStream(true)
+                .redirectInput(input)
+                .start();
+        Thread reader = new Thread(() -> {
+            try (BufferedReader in =
+                    new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+                String line;
+                while ((line = in.readLine()) != null) {
+                    output.add(line);
+                    System.out.println("  | " + line);
+                    synchronized (output) {
+                        output.notifyAll();
+                    }
+                }
+            } catch (IOException e) {
+                // process ended
+            } finally {
+                synchronized (output) {
+                    output.notifyAll();
+                }
+            }
+        });
+        reader.setDaemon(true);
+        reader.start();
     }
 
     /** Waits for the reader thread to add a line containing {@code fragment}; it wakes this on every line. */
