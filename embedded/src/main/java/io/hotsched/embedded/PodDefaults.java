@@ -7,7 +7,8 @@ import tools.jackson.databind.node.ObjectNode;
 /**
  * The defaults kube-apiserver gives a new pod before it is stored (the v1 defaulting functions and
  * the DefaultTolerationSeconds admission plugin), so that what the scheduler reads is what a real
- * cluster would hand it. The PriorityClass is {@link PriorityAdmission}'s.
+ * cluster would hand it, and the pod strategy's condition on a pod created with scheduling gates.
+ * The PriorityClass is {@link PriorityAdmission}'s.
  */
 final class PodDefaults {
 
@@ -41,6 +42,33 @@ final class PodDefaults {
         tolerate(spec, "node.kubernetes.io/unreachable");
         ObjectNode status = pod.withObject("status");
         putIfAbsent(status, "phase", "Pending");
+        schedulingGated(spec, status);
+    }
+
+    /**
+     * A pod created with scheduling gates is told why it waits before any scheduler sees it, as
+     * kube-apiserver's pod strategy does; a condition the creator already set of that type stays.
+     */
+    private static void schedulingGated(ObjectNode spec, ObjectNode status) {
+        if (spec.path("schedulingGates").isEmpty()) {
+            return;
+        }
+        for (JsonNode c : status.path("conditions")) {
+            if (c.path("type").asText("").equals("PodScheduled")) {
+                return;
+            }
+        }
+        ObjectNode condition = status.withArray("conditions").addObject();
+        condition.put("type", "PodScheduled");
+        condition.put("status", "False");
+        condition.putNull("lastProbeTime");
+        condition.put(
+                "lastTransitionTime",
+                java.time.OffsetDateTime.now(java.time.ZoneOffset.UTC)
+                        .truncatedTo(java.time.temporal.ChronoUnit.SECONDS)
+                        .toString());
+        condition.put("reason", "SchedulingGated");
+        condition.put("message", "Scheduling is blocked due to non-empty scheduling gates");
     }
 
     private static void container(ObjectNode c) {

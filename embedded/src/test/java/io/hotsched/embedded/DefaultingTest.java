@@ -45,6 +45,25 @@ class DefaultingTest {
     }
 
     @Test
+    void aGatedPodIsToldWhyItWaitsAndAnUngatedOneIsNot() {
+        Pod gated = create(pod("gated")
+                .editSpec()
+                .addNewSchedulingGate("example.com/hold")
+                .endSpec()
+                .build());
+        var conditions = gated.getStatus().getConditions();
+        assertEquals(1, conditions.size(), conditions.toString());
+        assertEquals("PodScheduled", conditions.get(0).getType());
+        assertEquals("False", conditions.get(0).getStatus());
+        assertEquals("SchedulingGated", conditions.get(0).getReason());
+        assertEquals(
+                "Scheduling is blocked due to non-empty scheduling gates",
+                conditions.get(0).getMessage());
+        assertNotNull(conditions.get(0).getLastTransitionTime());
+        assertTrue(create(pod("free").build()).getStatus().getConditions().isEmpty());
+    }
+
+    @Test
     void aBarePodGetsTheDefaultsSchedulingReads() {
         Pod p = create(pod("bare").build());
         assertEquals("default-scheduler", p.getSpec().getSchedulerName());

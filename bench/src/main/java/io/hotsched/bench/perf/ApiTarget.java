@@ -80,6 +80,18 @@ final class ApiTarget implements Target {
     }
 
     @Override
+    public int attempted(String namespace) {
+        return attempted(client, namespace);
+    }
+
+    /** Counts from a LIST: a barrier's occasional question, not worth a watch beside the measured ones. */
+    static int attempted(KubernetesClient client, String namespace) {
+        return (int) client.pods().inNamespace(namespace).list().getItems().stream()
+                .filter(InProcessTarget::hasPodScheduled)
+                .count();
+    }
+
+    @Override
     public double schedulerCpuSeconds() {
         return scheduler.cpuSeconds();
     }

@@ -3,6 +3,8 @@ package io.hotsched.bench.perf;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.PodStatusBuilder;
 import io.hotsched.api.framework.PluginFactory;
 import io.hotsched.core.config.ConfigParser;
 import io.hotsched.core.registry.PluginHealth;
@@ -50,6 +52,7 @@ import io.hotsched.plugins.dynamicresources.DynamicResources;
 import io.hotsched.plugins.dynamicresources.DynamicResourcesFactory;
 import io.hotsched.testing.InMemoryCluster;
 import java.time.Clock;
+import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.osgi.framework.Version;
@@ -97,6 +100,11 @@ final class InProcessTarget implements Target {
         cluster.connect(scheduler.events());
     }
 
+    /** The cluster the scheduler is fed from, for tests of the runner's operations. */
+    InMemoryCluster cluster() {
+        return cluster;
+    }
+
     @Override
     public void namespace(String name) {
         // the in-memory cluster needs no namespace objects
@@ -107,6 +115,18 @@ final class InProcessTarget implements Target {
         if (object instanceof Node n) {
             cluster.addNode(n);
         } else if (object instanceof Pod p) {
+            if (p.getSpec().getSchedulingGates() != null
+                    && !p.getSpec().getSchedulingGates().isEmpty()) {
+                // what kube-apiserver's pod strategy sets on a gated pod's creation
+                p.setStatus(new PodStatusBuilder()
+                        .addNewCondition()
+                        .withType("PodScheduled")
+                        .withStatus("False")
+                        .withReason("SchedulingGated")
+                        .withMessage("Scheduling is blocked due to non-empty scheduling gates")
+                        .endCondition()
+                        .build());
+            }
             cluster.addPod(p);
         } else {
             cluster.putObject(object.getKind(), object);
@@ -118,8 +138,39 @@ final class InProcessTarget implements Target {
         if (object instanceof Node n) {
             cluster.removeNode(n.getMetadata().getName());
         } else if (object instanceof Pod p) {
-            cluster.removePod(p.getMetadata().getNamespace(), p.getMetadata().getName());
+            Pod stored =
+                    cluster.pod(p.getMetadata().getNamespace(), p.getMetadata().getName());
+            if (stored != null
+                    && stored.getMetadata().getFinalizers() != null
+                    && !stored.getMetadata().getFinalizers().isEmpty()) {
+                // the API server keeps a pod with finalizers, marked for deletion, until they are gone;
+                // a patch, as a bind or a status write may change the pod meanwhile
+                cluster.patchPod(
+                        stored,
+                        q -> new PodBuilder(q)
+                                .editMetadata()
+                                .withDeletionTimestamp(Instant.now().toString())
+                                .endMetadata()
+                                .build());
+            } else {
+                cluster.removePod(
+                        p.getMetadata().getNamespace(), p.getMetadata().getName());
+            }
         }
+    }
+
+    @Override
+    public int attempted(String namespace) {
+        return (int) cluster.pods().stream()
+                .filter(p -> namespace.equals(p.getMetadata().getNamespace()))
+                .filter(InProcessTarget::hasPodScheduled)
+                .count();
+    }
+
+    static boolean hasPodScheduled(Pod p) {
+        return p.getStatus() != null
+                && p.getStatus().getConditions() != null
+                && p.getStatus().getConditions().stream().anyMatch(c -> "PodScheduled".equals(c.getType()));
     }
 
     @Override

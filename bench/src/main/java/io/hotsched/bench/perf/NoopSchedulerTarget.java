@@ -96,6 +96,11 @@ final class NoopSchedulerTarget implements Target {
     }
 
     @Override
+    public int attempted(String namespace) {
+        return ApiTarget.attempted(client, namespace);
+    }
+
+    @Override
     public double schedulerCpuSeconds() {
         return 0;
     }

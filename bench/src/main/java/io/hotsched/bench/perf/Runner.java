@@ -21,9 +21,12 @@ import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Runs one workload's operations against the API server as scheduler_perf's harness does:
- * createNodes (generated names, {@code kubernetes.io/hostname}, labels round-robin),
- * createNamespaces, createPods (into {@code namespace-<op index>} unless named; waits until all are
- * scheduled, or measures while they are), churn (in the background), barrier and sleep.
+ * createNodes (generated names unless the template names its one node, {@code kubernetes.io/hostname},
+ * labels round-robin), createNamespaces, createPods (into {@code namespace-<op index>} unless named;
+ * waits until all are scheduled, or measures while they are), deletePods (the pods this run created
+ * in a namespace, at a rate, in the background or not), churn (in the background), barrier (all
+ * scheduled, or with {@code stageRequirement: Attempted} all given a PodScheduled condition) and
+ * sleep.
  */
 final class Runner implements AutoCloseable {
 
@@ -50,6 +53,8 @@ final class Runner implements AutoCloseable {
     private final Random random = new Random();
     private final AtomicInteger names = new AtomicInteger();
     private final Map<String, Integer> created = new HashMap<>();
+    private final Map<String, List<Pod>> createdPods = new HashMap<>();
+    private final List<Future<?>> background = new ArrayList<>();
 
     Runner(Target target, Progress progress) {
         this.target = target;
@@ -86,10 +91,16 @@ final class Runner implements AutoCloseable {
                 }
                 case "churn" -> startChurn(c, op, i);
                 case "barrier" -> {
+                    boolean attempted = "Attempted".equals(op.get("stageRequirement"));
                     for (Map.Entry<String, Integer> e : created.entrySet()) {
-                        awaitScheduled(e.getKey(), e.getValue());
+                        if (attempted) {
+                            awaitAttempted(e.getKey(), e.getValue());
+                        } else {
+                            awaitScheduled(e.getKey(), e.getValue());
+                        }
                     }
                 }
+                case "deletePods" -> deletePods(op);
                 case "sleep" ->
                     Thread.sleep(Long.parseLong(String.valueOf(op.getOrDefault("durationMilliseconds", "0"))));
                 default ->
@@ -120,7 +131,12 @@ final class Runner implements AutoCloseable {
         List<Future<?>> done = new ArrayList<>();
         for (int i = 0; i < count; i++) {
             Node n = JSON.convertValue(template, Node.class);
-            String name = generated(n.getMetadata().getGenerateName());
+            String fixed = n.getMetadata().getName();
+            if (fixed != null && count > 1) {
+                throw new IllegalArgumentException(
+                        c.name() + ": " + path + " names its node " + fixed + ", so count must be 1, not " + count);
+            }
+            String name = fixed != null ? fixed : generated(n.getMetadata().getGenerateName());
             n.getMetadata().setName(name);
             n.getMetadata().setGenerateName(null);
             n.getMetadata()
@@ -184,11 +200,13 @@ final class Runner implements AutoCloseable {
                 TimeUnit.SECONDS);
         try {
             List<Future<?>> done = new ArrayList<>();
+            List<Pod> mine = createdPods.computeIfAbsent(ns, k -> new ArrayList<>());
             for (int i = 0; i < count; i++) {
                 Pod p = JSON.convertValue(template, Pod.class);
                 p.getMetadata().setName(generated(p.getMetadata().getGenerateName()));
                 p.getMetadata().setGenerateName(null);
                 p.getMetadata().setNamespace(ns);
+                mine.add(p);
                 done.add(creators.submit(() -> {
                     target.create(p);
                     progress.created();
@@ -237,6 +255,55 @@ final class Runner implements AutoCloseable {
                 throw new IllegalStateException("no pod of " + ns + " scheduled for 120 s: " + now + " of " + expected);
             }
             Thread.sleep(20);
+        }
+    }
+
+    private void awaitAttempted(String ns, int expected) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(300);
+        while (target.attempted(ns) < expected) {
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("pods of " + ns + " not all attempted after 300 s: "
+                        + target.attempted(ns) + " of " + expected);
+            }
+            Thread.sleep(200);
+        }
+    }
+
+    /**
+     * Deletes the pods this run created in the op's namespace, {@code deletePodsPerSecond} a second
+     * (all at once without it); with {@code skipWaitToCompletion} the next ops run meanwhile.
+     */
+    private void deletePods(Map<String, Object> op) throws Exception {
+        String ns = (String) op.get("namespace");
+        List<Pod> pods = List.copyOf(createdPods.getOrDefault(ns, List.of()));
+        if (pods.isEmpty()) {
+            throw new IllegalArgumentException("deletePods: this run created no pods in namespace " + ns);
+        }
+        int perSecond = op.get("deletePodsPerSecond") instanceof Number n ? n.intValue() : 0;
+        Runnable deleting = () -> {
+            long start = System.nanoTime();
+            for (int i = 0; i < pods.size(); i++) {
+                if (perSecond > 0) {
+                    long due = start + i * 1_000_000_000L / perSecond;
+                    long wait = due - System.nanoTime();
+                    if (wait > 0) {
+                        try {
+                            TimeUnit.NANOSECONDS.sleep(wait);
+                        } catch (InterruptedException e) {
+                            Thread.currentThread().interrupt();
+                            return;
+                        }
+                    }
+                }
+                target.delete(pods.get(i));
+            }
+            progress.note("deletePods: " + pods.size() + " pods of " + ns + " deleted");
+        };
+        Future<?> f = creators.submit(deleting);
+        if (Boolean.TRUE.equals(op.get("skipWaitToCompletion"))) {
+            background.add(f);
+        } else {
+            f.get();
         }
     }
 
@@ -291,6 +358,13 @@ final class Runner implements AutoCloseable {
             case "Service" -> JSON.convertValue(t, Service.class);
             default -> JSON.convertValue(t, Pod.class);
         };
+    }
+
+    /** Waits for the ops that ran with {@code skipWaitToCompletion} (close() stops them instead). */
+    void awaitBackground() throws Exception {
+        for (Future<?> f : background) {
+            f.get();
+        }
     }
 
     @Override

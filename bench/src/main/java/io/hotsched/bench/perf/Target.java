@@ -11,10 +11,17 @@ interface Target extends AutoCloseable {
     /** Creates a Node, Pod or Service (name and namespace set). */
     void create(HasMetadata object);
 
+    /** Deletes an object; a pod with finalizers is marked for deletion and stays, as the API server does. */
     void delete(HasMetadata object);
 
     /** Pods of {@code namespace} scheduled so far. */
     int scheduled(String namespace);
+
+    /**
+     * Pods of {@code namespace} with a PodScheduled condition, whatever its status: scheduled, found
+     * unschedulable, or gated (kube-apiserver sets SchedulingGated on a gated pod's creation).
+     */
+    int attempted(String namespace);
 
     /** CPU seconds the scheduler has used so far (the whole JVM's for the in-process target). */
     double schedulerCpuSeconds();
