@@ -4,9 +4,13 @@ import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.hotsched.core.settings.SettingsCheck;
 import java.io.IOException;
+import java.lang.annotation.Annotation;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Map;
+import org.slf4j.Logger;
 
 /** Builds the client from what the command line named: a URL, a kubeconfig, or the environment. */
 final class ClientFactory {
@@ -16,6 +20,22 @@ final class ClientFactory {
     /** What runs with the client's context class loader. */
     interface Connect {
         void run() throws Exception;
+    }
+
+    /** What a component starts once its settings are read. */
+    interface Start<S> {
+        void run(S settings) throws Exception;
+    }
+
+    /**
+     * A component's activation: its settings of {@code type} read through {@link SettingsCheck}
+     * (not SCR's conversion: a value of the wrong type would throw there), each problem logged as
+     * an error, then {@code start} with them under {@link #withJdkContextLoader}.
+     */
+    static <S extends Annotation> void activate(
+            Class<S> type, Map<String, Object> properties, Logger log, Start<S> start) throws Exception {
+        S settings = SettingsCheck.read(type, properties, null, log::error);
+        withJdkContextLoader(() -> start.run(settings));
     }
 
     /**

@@ -3,7 +3,6 @@ package io.hotsched.kube;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.hotsched.core.admin.PluginView;
 import io.hotsched.core.admin.SchedulerAdmin;
-import io.hotsched.core.settings.SettingsCheck;
 import io.hotsched.kube.delivery.BundleFetcher;
 import io.hotsched.kube.delivery.DeliveredFolder;
 import io.hotsched.kube.delivery.DeliverySettings;
@@ -57,9 +56,7 @@ public final class DeliveryComponent {
 
     @Activate
     void activate(BundleContext context, java.util.Map<String, Object> properties) throws Exception {
-        // read through the check, not SCR's conversion: a value of the wrong type would throw there
-        DeliverySettings settings = SettingsCheck.read(DeliverySettings.class, properties, null, LOG::error);
-        ClientFactory.withJdkContextLoader(() -> start(context, settings));
+        ClientFactory.activate(DeliverySettings.class, properties, LOG, settings -> start(context, settings));
     }
 
     private void start(BundleContext context, DeliverySettings settings) throws Exception {

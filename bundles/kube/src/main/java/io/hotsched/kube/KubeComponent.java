@@ -6,7 +6,6 @@ import io.hotsched.api.cluster.ClusterEvents;
 import io.hotsched.core.admin.ProfileView;
 import io.hotsched.core.admin.QueueView;
 import io.hotsched.core.admin.SchedulerAdmin;
-import io.hotsched.core.settings.SettingsCheck;
 import io.hotsched.kube.serving.AlwaysAllowPaths;
 import io.hotsched.kube.serving.ApiServerReviewer;
 import io.hotsched.kube.serving.DelegatedAuthFilter;
@@ -67,9 +66,7 @@ public final class KubeComponent {
 
     @Activate
     void activate(BundleContext context, java.util.Map<String, Object> properties) throws Exception {
-        // read through the check, not SCR's conversion: a value of the wrong type would throw there
-        KubeSettings settings = SettingsCheck.read(KubeSettings.class, properties, null, LOG::error);
-        ClientFactory.withJdkContextLoader(() -> connect(context, settings));
+        ClientFactory.activate(KubeSettings.class, properties, LOG, settings -> connect(context, settings));
     }
 
     private void connect(BundleContext context, KubeSettings settings) throws Exception {

@@ -6,7 +6,6 @@ import io.fabric8.kubernetes.client.extended.leaderelection.LeaderElectionConfig
 import io.fabric8.kubernetes.client.extended.leaderelection.resourcelock.LeaseLock;
 import io.hotsched.api.cluster.ClusterEvents;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -32,11 +31,7 @@ public final class LeaderElection implements AutoCloseable {
     private final ClusterEvents events;
     private final Lease lease;
     private final BooleanSupplier mayLead;
-    private final ScheduledExecutorService watchdog = Executors.newSingleThreadScheduledExecutor(r -> {
-        Thread t = new Thread(r, "hotsched-lease-watchdog");
-        t.setDaemon(true);
-        return t;
-    });
+    private final ScheduledExecutorService watchdog = Daemons.singleThread("hotsched-lease-watchdog");
     private volatile CompletableFuture<?> running;
     private volatile RenewalTracking tracking;
     private volatile boolean electorLeading;

@@ -54,6 +54,11 @@ final class ApiServerFixture implements AutoCloseable {
         }
     }
 
+    /** Connects a scheduler straight to the API server, with a profile that enables all of {@code plugins}. */
+    ConnectedScheduler connect(Map<String, PluginFactory> plugins) throws Exception {
+        return connect(plugins, ConnectedScheduler.config(plugins));
+    }
+
     /** Connects a scheduler straight to the API server. */
     ConnectedScheduler connect(Map<String, PluginFactory> plugins, String config) throws Exception {
         return connect(server.url(), plugins, config);

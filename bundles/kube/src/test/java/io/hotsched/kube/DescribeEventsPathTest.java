@@ -15,7 +15,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -30,20 +30,17 @@ class DescribeEventsPathTest {
     @TempDir
     Path dir;
 
+    @AutoClose
     private ApiServerFixture api;
+
     private Path kubeconfig;
 
     @BeforeEach
     void start() throws Exception {
         api = new ApiServerFixture(Nodes.node("n1").cpu("2").build());
         Map<String, PluginFactory> plugins = ConnectedScheduler.simplePlugins();
-        api.connect(plugins, ConnectedScheduler.config(plugins));
+        api.connect(plugins);
         kubeconfig = Files.writeString(dir.resolve("kubeconfig"), api.server.kubeconfig());
-    }
-
-    @AfterEach
-    void stop() {
-        api.close();
     }
 
     private String kubectl(String... args) throws Exception {

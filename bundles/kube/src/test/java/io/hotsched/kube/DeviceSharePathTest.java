@@ -17,7 +17,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -31,6 +31,7 @@ class DeviceSharePathTest {
 
     private static final Pattern MINOR = Pattern.compile("\"minor\":(\\d+)");
 
+    @AutoClose
     private ApiServerFixture api;
 
     @BeforeEach
@@ -62,11 +63,6 @@ class DeviceSharePathTest {
         Map<String, PluginFactory> plugins =
                 ConnectedScheduler.defaultPluginsAnd(DeviceShare.NAME, new DeviceShareFactory());
         api.connect(plugins, ConnectedScheduler.config("koord-scheduler", plugins.keySet()));
-    }
-
-    @AfterEach
-    void stop() {
-        api.close();
     }
 
     private String allocated(String name) {

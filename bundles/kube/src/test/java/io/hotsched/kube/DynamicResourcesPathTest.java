@@ -18,7 +18,7 @@ import io.hotsched.testing.Pods;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -32,6 +32,7 @@ class DynamicResourcesPathTest {
 
     private static final String DRIVER = "gpu.example.com";
 
+    @AutoClose
     private ApiServerFixture api;
 
     @BeforeEach
@@ -47,12 +48,7 @@ class DynamicResourcesPathTest {
                 .create();
         Map<String, PluginFactory> plugins =
                 ConnectedScheduler.defaultPluginsAnd(DynamicResources.NAME, new DynamicResourcesFactory());
-        api.connect(plugins, ConnectedScheduler.config(plugins));
-    }
-
-    @AfterEach
-    void stop() {
-        api.close();
+        api.connect(plugins);
     }
 
     private Pod withGpu(String name) {
@@ -125,16 +121,7 @@ class DynamicResourcesPathTest {
                     api.get(pair.getKey()).getMetadata().getUid(),
                     c.getStatus().getReservedFor().get(0).getUid());
             assertEquals("pods", c.getStatus().getReservedFor().get(0).getResource());
-            assertEquals(
-                    List.of("n1"),
-                    c.getStatus()
-                            .getAllocation()
-                            .getNodeSelector()
-                            .getNodeSelectorTerms()
-                            .get(0)
-                            .getMatchFields()
-                            .get(0)
-                            .getValues());
+            assertEquals(List.of("n1"), DeviceResources.allocatedNodeField(c).getValues());
         }
         assertNull(api.nodeOf(waiting));
 

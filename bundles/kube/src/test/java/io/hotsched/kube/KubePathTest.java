@@ -52,7 +52,7 @@ class KubePathTest {
                     }
                     return Status.SUCCESS;
                 }));
-        scheduler = api.connect(plugins, ConnectedScheduler.config(plugins)).scheduler;
+        scheduler = api.connect(plugins).scheduler;
     }
 
     @AfterEach

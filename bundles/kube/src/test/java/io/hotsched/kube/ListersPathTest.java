@@ -26,7 +26,7 @@ import io.hotsched.testing.SimplePlugins;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicReference;
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -37,7 +37,9 @@ import org.junit.jupiter.api.Test;
  */
 class ListersPathTest {
 
+    @AutoClose
     private ApiServerFixture api;
+
     private final AtomicReference<Handle> handle = new AtomicReference<>();
 
     @BeforeEach
@@ -48,12 +50,7 @@ class ListersPathTest {
             handle.set(h);
             return new SimplePlugins.ClaimsExist(h);
         });
-        api.connect(plugins, ConnectedScheduler.config(plugins));
-    }
-
-    @AfterEach
-    void stop() {
-        api.close();
+        api.connect(plugins);
     }
 
     @Test

@@ -12,7 +12,7 @@ import io.hotsched.testing.Nodes;
 import io.hotsched.testing.Pods;
 import java.time.Instant;
 import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -23,6 +23,7 @@ import org.junit.jupiter.api.Test;
  */
 class LoadAwarePathTest {
 
+    @AutoClose
     private ApiServerFixture api;
 
     @BeforeEach
@@ -41,11 +42,6 @@ class LoadAwarePathTest {
                       usageThresholds: {cpu: 70, memory: 95}
                 """;
         api.connect(plugins, config);
-    }
-
-    @AfterEach
-    void stop() {
-        api.close();
     }
 
     /** Creates or replaces the node's NodeMetric, updated now; returns the version the API server stored. */

@@ -13,7 +13,7 @@ import io.hotsched.testing.Nodes;
 import io.hotsched.testing.Pods;
 import java.util.Map;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -24,6 +24,7 @@ import org.junit.jupiter.api.Test;
  */
 class PreemptionPathTest {
 
+    @AutoClose
     private ApiServerFixture api;
 
     @BeforeEach
@@ -31,12 +32,7 @@ class PreemptionPathTest {
         api = new ApiServerFixture(Nodes.node("n1").cpu("2").build());
         Map<String, PluginFactory> plugins =
                 ConnectedScheduler.defaultPluginsAnd(DefaultPreemption.NAME, new DefaultPreemptionFactory());
-        api.connect(plugins, ConnectedScheduler.config(plugins));
-    }
-
-    @AfterEach
-    void stop() {
-        api.close();
+        api.connect(plugins);
     }
 
     @Test

@@ -33,7 +33,7 @@ import io.hotsched.testing.Volumes;
 import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -46,6 +46,8 @@ import org.junit.jupiter.api.Test;
 class VolumePathTest {
 
     private static final String EBS = "ebs.csi.aws.com";
+
+    @AutoClose
     private ApiServerFixture api;
 
     @BeforeEach
@@ -62,12 +64,7 @@ class VolumePathTest {
         plugins.put(VolumeBinding.NAME, new VolumeBindingFactory());
         plugins.put(VolumeZone.NAME, new VolumeZoneFactory());
         plugins.put(DefaultBinder.NAME, new DefaultBinderFactory());
-        api.connect(plugins, ConnectedScheduler.config(plugins));
-    }
-
-    @AfterEach
-    void stop() {
-        api.close();
+        api.connect(plugins);
     }
 
     private String scheduledMessage(String pod) {

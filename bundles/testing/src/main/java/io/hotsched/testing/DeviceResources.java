@@ -1,9 +1,11 @@
 package io.hotsched.testing;
 
+import io.fabric8.kubernetes.api.model.NodeSelectorRequirement;
 import io.fabric8.kubernetes.api.model.resource.v1.Device;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceBuilder;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceClass;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceClassBuilder;
+import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimTemplate;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimTemplateBuilder;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceSlice;
@@ -13,6 +15,17 @@ import io.fabric8.kubernetes.api.model.resource.v1.ResourceSliceBuilder;
 public final class DeviceResources {
 
     private DeviceResources() {}
+
+    /** The first field requirement of an allocated claim's node selector: where its devices are. */
+    public static NodeSelectorRequirement allocatedNodeField(ResourceClaim claim) {
+        return claim.getStatus()
+                .getAllocation()
+                .getNodeSelector()
+                .getNodeSelectorTerms()
+                .get(0)
+                .getMatchFields()
+                .get(0);
+    }
 
     /** The DeviceClass named after {@code driver}, selecting that driver's devices. */
     public static DeviceClass deviceClass(String driver) {

@@ -12,17 +12,14 @@ import java.util.List;
 import java.util.Map;
 
 /** Builds nodes for tests: {@code Nodes.node("n1").cpu("4").memory("8Gi").build()}. */
-public final class Nodes {
+public final class Nodes extends MetadataBuilder<Nodes> {
 
-    private final String name;
-    private final Map<String, String> labels = new LinkedHashMap<>();
     private final Map<String, Quantity> allocatable = new LinkedHashMap<>();
     private final List<Taint> taints = new ArrayList<>();
-    private final Map<String, String> annotations = new LinkedHashMap<>();
     private boolean unschedulable;
 
     private Nodes(String name) {
-        this.name = name;
+        super(name);
         allocatable.put("pods", new Quantity("110"));
     }
 
@@ -47,16 +44,6 @@ public final class Nodes {
         return this;
     }
 
-    public Nodes label(String k, String v) {
-        labels.put(k, v);
-        return this;
-    }
-
-    public Nodes annotation(String k, String v) {
-        annotations.put(k, v);
-        return this;
-    }
-
     public Nodes taint(String key, String value, String effect) {
         taints.add(new Taint(effect, key, null, value));
         return this;
@@ -74,7 +61,7 @@ public final class Nodes {
                 .withNewMetadata()
                 .withName(name)
                 .withLabels(l)
-                .withAnnotations(annotations.isEmpty() ? null : new LinkedHashMap<>(annotations))
+                .withAnnotations(annotationsOrNull())
                 .endMetadata()
                 .withNewSpec()
                 .withUnschedulable(unschedulable ? Boolean.TRUE : null)

@@ -14,24 +14,21 @@ import java.util.List;
 import java.util.Map;
 
 /** Builds pods for tests: {@code Pods.pod("p").cpu("500m").memory("1Gi").build()}. */
-public final class Pods {
+public final class Pods extends MetadataBuilder<Pods> {
 
-    private final String name;
     private String namespace = "default";
     private String uid;
     private String nodeName;
     private String schedulerName;
     private Integer priority;
     private String nominatedNodeName;
-    private final Map<String, String> labels = new LinkedHashMap<>();
-    private final Map<String, String> annotations = new LinkedHashMap<>();
     private final Map<String, Quantity> requests = new LinkedHashMap<>();
     private final List<Integer> hostPorts = new ArrayList<>();
     private final List<Toleration> tolerations = new ArrayList<>();
     private final List<String> claims = new ArrayList<>();
 
     private Pods(String name) {
-        this.name = name;
+        super(name);
     }
 
     public static Pods pod(String name) {
@@ -65,16 +62,6 @@ public final class Pods {
 
     public Pods nominated(String node) {
         this.nominatedNodeName = node;
-        return this;
-    }
-
-    public Pods label(String k, String v) {
-        labels.put(k, v);
-        return this;
-    }
-
-    public Pods annotation(String k, String v) {
-        annotations.put(k, v);
         return this;
     }
 
@@ -125,7 +112,7 @@ public final class Pods {
                 .withNamespace(namespace)
                 .withUid(uid == null ? namespace + "-" + name + "-uid" : uid)
                 .withLabels(labels.isEmpty() ? null : new LinkedHashMap<>(labels))
-                .withAnnotations(annotations.isEmpty() ? null : new LinkedHashMap<>(annotations))
+                .withAnnotations(annotationsOrNull())
                 .endMetadata()
                 .withNewSpec()
                 .withContainers(container)

@@ -140,6 +140,11 @@ public final class ConfigParser {
     }
 
     /** One parse: the reader and the problems found so far. */
+    /** One named item of a list in the file: the item, its path, its fields and its name. */
+    private interface NamedItem {
+        void accept(Node item, String path, Map<String, Node> fields, String name);
+    }
+
     private static final class Run {
         private final String file;
         private final YamlReader r;
@@ -330,18 +335,10 @@ public final class ConfigParser {
             Map<String, Node> f = r.fields(node, path, PLUGIN_SET);
             List<PluginRef> enabled = new ArrayList<>();
             Set<String> seen = new HashSet<>();
-            List<Node> items = r.list(f.get("enabled"), path + ".enabled");
-            for (int i = 0; i < items.size(); i++) {
-                String p = path + ".enabled[" + i + "]";
-                Map<String, Node> pf = r.fields(items.get(i), p, PLUGIN);
-                String name = r.string(pf.get("name"), p + ".name");
-                if (name == null || name.isEmpty()) {
-                    r.problem(items.get(i), p + ".name", "Required value");
-                    continue;
-                }
+            eachNamed(f.get("enabled"), path + ".enabled", PLUGIN, (item, p, pf, name) -> {
                 if (!seen.add(name)) {
                     r.problem(
-                            items.get(i),
+                            item,
                             p + ".name",
                             "Duplicate value: \"" + name + "\": plugin \"" + name + "\" already registered as \""
                                     + point.typeName() + "\"");
@@ -354,49 +351,46 @@ public final class ConfigParser {
                             "Invalid value: " + weight + ": must not be negative (0 means the default weight 1)");
                     weight = 0;
                 }
-                enabled.add(new PluginRef(name, (int) weight, YamlReader.line(items.get(i))));
-            }
+                enabled.add(new PluginRef(name, (int) weight, YamlReader.line(item)));
+            });
             List<String> disabled = new ArrayList<>();
-            List<Node> off = r.list(f.get("disabled"), path + ".disabled");
-            for (int i = 0; i < off.size(); i++) {
-                String p = path + ".disabled[" + i + "]";
-                Map<String, Node> pf = r.fields(off.get(i), p, PLUGIN);
-                String name = r.string(pf.get("name"), p + ".name");
-                if (name == null || name.isEmpty()) {
-                    r.problem(off.get(i), p + ".name", "Required value");
-                } else {
-                    disabled.add(name);
-                }
-            }
+            eachNamed(f.get("disabled"), path + ".disabled", PLUGIN, (item, p, pf, name) -> disabled.add(name));
             return new PluginSet(enabled, disabled);
         }
 
         private Map<String, PluginConfig> pluginConfig(Node node, String path) {
             Map<String, PluginConfig> out = new LinkedHashMap<>();
-            List<Node> items = r.list(node, path);
-            for (int i = 0; i < items.size(); i++) {
-                String p = path + "[" + i + "]";
-                Map<String, Node> f = r.fields(items.get(i), p, PLUGIN_CONFIG);
-                String name = r.string(f.get("name"), p + ".name");
-                if (name == null || name.isEmpty()) {
-                    r.problem(items.get(i), p + ".name", "Required value");
-                    continue;
-                }
+            eachNamed(node, path, PLUGIN_CONFIG, (item, p, f, name) -> {
                 if (out.containsKey(name)) {
-                    r.problem(items.get(i), p, "Duplicate value: \"" + name + "\"");
-                    continue;
+                    r.problem(item, p, "Duplicate value: \"" + name + "\"");
+                    return;
                 }
                 Map<String, Integer> lines = new LinkedHashMap<>();
                 Object args = r.plain(f.get("args"), "", lines);
                 if (args != null && !(args instanceof Map)) {
                     r.problem(f.get("args"), p + ".args", "must be a mapping of the plugin's arguments");
-                    continue;
+                    return;
                 }
                 @SuppressWarnings("unchecked")
                 Map<String, Object> argMap = args == null ? Map.of() : (Map<String, Object>) args;
-                out.put(name, new PluginConfig(name, argMap, lines, YamlReader.line(items.get(i)), p));
-            }
+                out.put(name, new PluginConfig(name, argMap, lines, YamlReader.line(item), p));
+            });
             return out;
+        }
+
+        /** Each item of the list at {@code path} that has a name, with its path and fields; one without is a problem. */
+        private void eachNamed(Node list, String path, Set<String> allowed, NamedItem each) {
+            List<Node> items = r.list(list, path);
+            for (int i = 0; i < items.size(); i++) {
+                String p = path + "[" + i + "]";
+                Map<String, Node> fields = r.fields(items.get(i), p, allowed);
+                String name = r.string(fields.get("name"), p + ".name");
+                if (name == null || name.isEmpty()) {
+                    r.problem(items.get(i), p + ".name", "Required value");
+                } else {
+                    each.accept(items.get(i), p, fields, name);
+                }
+            }
         }
 
         private static long orDefault(Long v, long d) {

@@ -128,11 +128,7 @@ public final class Extenders {
             try {
                 r = e.filter(pod, feasible);
             } catch (ExtenderException ex) {
-                if (e.isIgnorable()) {
-                    LOG.info(
-                            "Skipping extender {} as it returned error and has ignorable flag set: {}",
-                            e.name(),
-                            ex.getMessage());
+                if (ignored(e, "", ex)) {
                     continue;
                 }
                 throw ex;
@@ -193,16 +189,24 @@ public final class Extenders {
                 e.bind(pod, node);
                 return Status.SUCCESS;
             } catch (ExtenderException ex) {
-                if (e.isIgnorable()) {
-                    LOG.info(
-                            "Skipping extender {} in bind as it returned error and has ignorable flag set: {}",
-                            e.name(),
-                            ex.getMessage());
+                if (ignored(e, " in bind", ex)) {
                     continue;
                 }
                 return Status.error(ex);
             }
         }
         return null;
+    }
+
+    /** True (and logged) when the failed extender is ignorable: upstream then goes on without it. */
+    private static boolean ignored(HttpExtender e, String where, ExtenderException ex) {
+        if (e.isIgnorable()) {
+            LOG.info(
+                    "Skipping extender {}{} as it returned error and has ignorable flag set: {}",
+                    e.name(),
+                    where,
+                    ex.getMessage());
+        }
+        return e.isIgnorable();
     }
 }

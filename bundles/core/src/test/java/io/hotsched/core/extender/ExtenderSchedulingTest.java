@@ -43,6 +43,18 @@ class ExtenderSchedulingTest {
         return SchedulerFixture.BASE + "extenders:\n- urlPrefix: \"" + server.url() + "\"\n" + fields.indent(2);
     }
 
+    /** Starts the scheduler with the extender of {@code fields}, then adds pod p (100m cpu). */
+    private void startWithPodP(String fields) throws Exception {
+        f.start(withExtender(fields));
+        f.cluster.addPod(Pods.pod("p").cpu("100m").build());
+    }
+
+    /** The node of the one binding, once there is one. */
+    private String boundNode() {
+        await("bound", () -> f.cluster.bindings().size() == 1);
+        return f.cluster.bindings().get(0).nodeName();
+    }
+
     private ExplainView explained(String pod) {
         return f.scheduler.explain("default/" + pod);
     }
@@ -52,10 +64,8 @@ class ExtenderSchedulingTest {
         server.answer(
                 "filter",
                 "{\"NodeNames\":[\"n3\"],\"FailedNodes\":{\"n1\":\"no licence here\",\"n2\":\"no licence here\"}}");
-        f.start(withExtender("filterVerb: filter\nnodeCacheCapable: true"));
-        f.cluster.addPod(Pods.pod("p").cpu("100m").build());
-        await("bound", () -> f.cluster.bindings().size() == 1);
-        assertEquals("n3", f.cluster.bindings().get(0).nodeName());
+        startWithPodP("filterVerb: filter\nnodeCacheCapable: true");
+        assertEquals("n3", boundNode());
         JsonNode sent = JsonMapper.builder().build().readTree(server.last());
         List<String> names = new ArrayList<>();
         sent.get("NodeNames").forEach(n -> names.add(n.asString()));
@@ -72,8 +82,7 @@ class ExtenderSchedulingTest {
                 "filter",
                 "{\"NodeNames\":[],\"FailedNodes\":{\"n1\":\"no licence here\",\"n2\":\"no licence here\"},"
                         + "\"FailedAndUnresolvableNodes\":{\"n3\":\"wrong rack\"}}");
-        f.start(withExtender("filterVerb: filter\nnodeCacheCapable: true"));
-        f.cluster.addPod(Pods.pod("p").cpu("100m").build());
+        startWithPodP("filterVerb: filter\nnodeCacheCapable: true");
         await(
                 "unschedulable",
                 () -> explained("p") != null
@@ -91,10 +100,8 @@ class ExtenderSchedulingTest {
         server.answer(
                 "prioritize",
                 "[{\"Host\":\"n1\",\"Score\":0},{\"Host\":\"n2\",\"Score\":10},{\"Host\":\"n3\",\"Score\":1}]");
-        f.start(withExtender("prioritizeVerb: prioritize\nweight: 5\nnodeCacheCapable: true"));
-        f.cluster.addPod(Pods.pod("p").cpu("100m").build());
-        await("bound", () -> f.cluster.bindings().size() == 1);
-        assertEquals("n2", f.cluster.bindings().get(0).nodeName());
+        startWithPodP("prioritizeVerb: prioritize\nweight: 5\nnodeCacheCapable: true");
+        assertEquals("n2", boundNode());
         ExplainView.NodeScores top = explained("p").topScores().get(0);
         assertEquals("n2", top.node());
         assertEquals("10×50", top.byPlugin().get("extender " + server.url()), top.toString());
@@ -110,8 +117,7 @@ class ExtenderSchedulingTest {
                     b.get("Node").asString());
             return ExtenderServer.Answer.json("{\"Error\":\"\"}");
         });
-        f.start(withExtender("bindVerb: bind"));
-        f.cluster.addPod(Pods.pod("p").cpu("100m").build());
+        startWithPodP("bindVerb: bind");
         await("bound", () -> f.cluster.bindings().size() == 1);
         await(
                 "recorded bound",
@@ -123,8 +129,7 @@ class ExtenderSchedulingTest {
     @Test
     void aFilterErrorFailsTheAttemptUnlessTheExtenderIsIgnorable() throws Exception {
         server.answer("filter", ExtenderServer.Answer.status(500, ""));
-        f.start(withExtender("filterVerb: filter"));
-        f.cluster.addPod(Pods.pod("p").cpu("100m").build());
+        startWithPodP("filterVerb: filter");
         assertEquals(
                 "failed filter with extender at URL " + server.url() + "filter, code 500", f.awaitError("default/p"));
 

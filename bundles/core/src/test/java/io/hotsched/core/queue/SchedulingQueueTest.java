@@ -102,27 +102,12 @@ class SchedulingQueueTest {
         q.add(Pods.pod("g").info());
         assertEquals(1, q.counts().get("gated"));
         // an event another plugin wants does not touch it
-        assertEquals(
-                0,
-                q.onEvent(
-                        "ResourceClaim",
-                        ActionType.ADD,
-                        x -> x.unschedulablePlugins().contains("VolumeBinding")));
+        assertEquals(0, claimAddedFor(q, "VolumeBinding"));
         // the gating plugin's event, but the gate still holds: it stays gated
-        assertEquals(
-                0,
-                q.onEvent(
-                        "ResourceClaim",
-                        ActionType.ADD,
-                        x -> x.unschedulablePlugins().contains("DynamicResources")));
+        assertEquals(0, claimAddedFor(q, "DynamicResources"));
         assertEquals(1, q.counts().get("gated"));
         open.add("g");
-        assertEquals(
-                1,
-                q.onEvent(
-                        "ResourceClaim",
-                        ActionType.ADD,
-                        x -> x.unschedulablePlugins().contains("DynamicResources")));
+        assertEquals(1, claimAddedFor(q, "DynamicResources"));
         assertEquals(0, q.counts().get("gated"));
         assertEquals("g", q.pop().pod().name());
     }
@@ -222,5 +207,11 @@ class SchedulingQueueTest {
         q.addUnschedulable(q.pop(), Set.of("X"), "no");
         q.delete(p);
         assertEquals(0, q.entries().size());
+    }
+
+    /** Pods moved by a ResourceClaim added, which helps the pods that {@code plugin} rejected. */
+    private static int claimAddedFor(SchedulingQueue q, String plugin) {
+        return q.onEvent(
+                "ResourceClaim", ActionType.ADD, x -> x.unschedulablePlugins().contains(plugin));
     }
 }

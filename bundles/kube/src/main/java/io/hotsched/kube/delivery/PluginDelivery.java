@@ -6,6 +6,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import io.hotsched.kube.Daemons;
 import io.hotsched.platform.deploy.BundleFileCheck;
 import io.hotsched.platform.trust.TrustPolicy;
 import io.hotsched.platform.trust.Untrusted;
@@ -22,7 +23,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BiFunction;
@@ -69,11 +69,7 @@ public final class PluginDelivery implements AutoCloseable {
     private final StatusWriter status;
     private final DeliveryEvents events;
     private final Duration installTimeout;
-    private final ScheduledExecutorService worker = Executors.newSingleThreadScheduledExecutor(r -> {
-        Thread t = new Thread(r, "hotsched-plugin-delivery");
-        t.setDaemon(true);
-        return t;
-    });
+    private final ScheduledExecutorService worker = Daemons.singleThread("hotsched-plugin-delivery");
     private final Set<String> pending = ConcurrentHashMap.newKeySet();
     // written by the worker only; read by the leader election's thread too (upToDate)
     private final Map<String, Installed> installed = new ConcurrentHashMap<>();

@@ -5,18 +5,14 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.hotsched.platform.TestBundles;
 import io.hotsched.platform.trust.Untrusted;
 import io.hotsched.testing.TestSigners;
-import java.io.ByteArrayOutputStream;
 import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
-import java.util.jar.Attributes;
-import java.util.jar.JarOutputStream;
-import java.util.jar.Manifest;
-import java.util.zip.ZipEntry;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -24,7 +20,7 @@ import org.junit.jupiter.api.io.TempDir;
 /** deploy/'s signature policy read from etc/io.hotsched.delivery.cfg, on jars signed at test time. */
 class DeploySignaturesTest {
 
-    static final String PASSWORD = "test-pass";
+    static final String PASSWORD = TestBundles.PASSWORD;
 
     @TempDir
     static Path dir;
@@ -36,7 +32,7 @@ class DeploySignaturesTest {
 
     @BeforeAll
     static void jars() throws IOException {
-        signers = TestSigners.create(dir.resolve("keys"), PASSWORD, "ci", "stranger");
+        signers = TestBundles.signers(dir);
         Files.copy(signers.truststore("ci"), dir.resolve("trust.p12"));
         unsigned = write("unsigned.jar", bundle());
         signed = write("signed.jar", signers.sign(bundle(), "ci"));
@@ -48,18 +44,7 @@ class DeploySignaturesTest {
     }
 
     private static byte[] bundle() throws IOException {
-        Manifest m = new Manifest();
-        m.getMainAttributes().put(Attributes.Name.MANIFEST_VERSION, "1.0");
-        m.getMainAttributes().putValue("Bundle-ManifestVersion", "2");
-        m.getMainAttributes().putValue("Bundle-SymbolicName", "io.acme.fit;singleton:=true");
-        m.getMainAttributes().putValue("Bundle-Version", "1.2.0");
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        try (JarOutputStream jar = new JarOutputStream(out, m)) {
-            jar.putNextEntry(new ZipEntry("io/acme/fit/about.txt"));
-            jar.write(1);
-            jar.closeEntry();
-        }
-        return out.toByteArray();
+        return TestBundles.bundle("io.acme.fit;singleton:=true", "1.2.0", new byte[] {1});
     }
 
     /** A policy file with {@code lines}; the truststore is named through ${hotsched.home}, as the shipped file does. */

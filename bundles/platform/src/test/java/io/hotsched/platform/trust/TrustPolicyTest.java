@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.hotsched.platform.TestBundles;
 import io.hotsched.testing.TestSigners;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
@@ -12,9 +13,6 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.jar.Attributes;
-import java.util.jar.JarOutputStream;
-import java.util.jar.Manifest;
 import java.util.zip.ZipEntry;
 import java.util.zip.ZipInputStream;
 import java.util.zip.ZipOutputStream;
@@ -25,7 +23,7 @@ import org.junit.jupiter.api.io.TempDir;
 /** The signature rules on jars signed at test time with jarsigner, by keys keytool made for the test. */
 class TrustPolicyTest {
 
-    static final String PASSWORD = "test-pass";
+    static final String PASSWORD = TestBundles.PASSWORD;
     static final String BSN = "io.acme.fit";
 
     @TempDir
@@ -36,7 +34,7 @@ class TrustPolicyTest {
 
     @BeforeAll
     static void keys() throws IOException {
-        signers = TestSigners.create(dir.resolve("keys"), PASSWORD, "ci", "stranger");
+        signers = TestBundles.signers(dir);
         trust = signers.truststore("ci");
     }
 
@@ -45,18 +43,7 @@ class TrustPolicyTest {
     }
 
     static byte[] bundle(String text) throws IOException {
-        Manifest m = new Manifest();
-        m.getMainAttributes().put(Attributes.Name.MANIFEST_VERSION, "1.0");
-        m.getMainAttributes().putValue("Bundle-ManifestVersion", "2");
-        m.getMainAttributes().putValue("Bundle-SymbolicName", BSN);
-        m.getMainAttributes().putValue("Bundle-Version", "1.0.0");
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        try (JarOutputStream jar = new JarOutputStream(out, m)) {
-            jar.putNextEntry(new ZipEntry("io/acme/fit/about.txt"));
-            jar.write(text.getBytes(StandardCharsets.UTF_8));
-            jar.closeEntry();
-        }
-        return out.toByteArray();
+        return TestBundles.bundle(BSN, "1.0.0", text.getBytes(StandardCharsets.UTF_8));
     }
 
     private static File file(byte[] bytes) throws IOException {

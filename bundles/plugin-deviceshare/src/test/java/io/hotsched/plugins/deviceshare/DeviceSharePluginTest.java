@@ -86,16 +86,21 @@ class DeviceSharePluginTest {
                 "Insufficient rdma devices", plugin.filter(dryRun, pod, node).message());
     }
 
+    /** Pod {@code name} (uid u-name) asking for 100 of one RDMA device. */
+    private static PodInfo rdmaPod(String name) {
+        return PodInfo.of(Pods.pod(name)
+                .uid("u-" + name)
+                .request(DeviceResources.RDMA, "100")
+                .build());
+    }
+
     @Test
     void anotherInstanceSeesTheDevicesThisOneReservedUntilThePodIsNoLongerAssumed() {
         // after an upgrade the old version finishes its pods while the new one serves
         FakeHandle h = handleWith("n1", List.of(rdma(0, "0", "a")));
         DeviceShare old = new DeviceShare(h, DeviceShareArgs.DEFAULT);
         DeviceShare current = new DeviceShare(h, DeviceShareArgs.DEFAULT);
-        PodInfo first = PodInfo.of(Pods.pod("first")
-                .uid("u-first")
-                .request(DeviceResources.RDMA, "100")
-                .build());
+        PodInfo first = rdmaPod("first");
         CycleState s1 = new CycleState();
         assertTrue(old.preFilter(s1, first, null).status().isSuccess());
         h.setSnapshot(Snapshots.of(Nodes.node("n1").info()));
@@ -109,10 +114,7 @@ class DeviceSharePluginTest {
         assertEquals(Status.SUCCESS, old.reserve(s1, assumed, "n1"));
         NodeInfo withFirst = Nodes.node("n1").info(assumed);
 
-        PodInfo second = PodInfo.of(Pods.pod("second")
-                .uid("u-second")
-                .request(DeviceResources.RDMA, "100")
-                .build());
+        PodInfo second = rdmaPod("second");
         CycleState s2 = new CycleState();
         assertTrue(current.preFilter(s2, second, null).status().isSuccess());
         assertEquals(

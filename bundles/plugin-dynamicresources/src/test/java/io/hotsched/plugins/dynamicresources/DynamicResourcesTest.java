@@ -12,6 +12,7 @@ import io.hotsched.api.framework.NodeInfo;
 import io.hotsched.api.framework.PluginArgs;
 import io.hotsched.api.framework.PodInfo;
 import io.hotsched.api.framework.Status;
+import io.hotsched.testing.DeviceResources;
 import io.hotsched.testing.FakeHandle;
 import io.hotsched.testing.Nodes;
 import java.time.Duration;
@@ -55,6 +56,15 @@ class DynamicResourcesTest {
         return s;
     }
 
+    /** Filter's status on n1 for pod a, whose claim asks for one device of class gpu that meets {@code selector}. */
+    private Status filterWithSelector(String selector) {
+        cluster(Dra.claim("a", Dra.exactly("gpu", "gpu", 1, selector)));
+        PodInfo pod = PodInfo.of(Dra.pod("a", "a"));
+        CycleState s = new CycleState();
+        assertTrue(plugin.preFilter(s, pod, null).status().isSuccess());
+        return plugin.filter(s, pod, node);
+    }
+
     @Test
     void aSelectedDeviceIsWrittenToTheClaimAndNotGivenTwice() {
         cluster(
@@ -79,15 +89,7 @@ class DynamicResourcesTest {
         assertEquals("pod-a", written.getStatus().getReservedFor().get(0).getUid());
         assertTrue(written.getMetadata().getFinalizers().contains(PodClaims.FINALIZER));
         assertEquals(
-                "metadata.name",
-                written.getStatus()
-                        .getAllocation()
-                        .getNodeSelector()
-                        .getNodeSelectorTerms()
-                        .get(0)
-                        .getMatchFields()
-                        .get(0)
-                        .getKey());
+                "metadata.name", DeviceResources.allocatedNodeField(written).getKey());
         // written and seen by the lister: still taken
         assertEquals("cannot allocate all claims", schedule(new CycleState(), b).message());
     }
@@ -144,11 +146,7 @@ class DynamicResourcesTest {
 
     @Test
     void aCelRuntimeErrorFailsTheAttemptNamingTheSelector() {
-        cluster(Dra.claim("a", Dra.exactly("gpu", "gpu", 1, "device.attributes['gpu.example.com'].nope == 1")));
-        PodInfo pod = PodInfo.of(Dra.pod("a", "a"));
-        CycleState s = new CycleState();
-        assertTrue(plugin.preFilter(s, pod, null).status().isSuccess());
-        Status f = plugin.filter(s, pod, node);
+        Status f = filterWithSelector("device.attributes['gpu.example.com'].nope == 1");
         assertEquals(Code.ERROR, f.code());
         assertTrue(f.message().startsWith("claim default/a: selector #0: CEL runtime error: "), f.message());
     }
@@ -158,11 +156,7 @@ class DynamicResourcesTest {
         // 200^3 steps: far above the 1,000,000 limit
         String expensive = "[" + "1,".repeat(199) + "1].all(x, [" + "1,".repeat(199) + "1].all(y, [" + "1,".repeat(199)
                 + "1].all(z, x + y + z > 0)))";
-        cluster(Dra.claim("a", Dra.exactly("gpu", "gpu", 1, expensive)));
-        PodInfo pod = PodInfo.of(Dra.pod("a", "a"));
-        CycleState s = new CycleState();
-        assertTrue(plugin.preFilter(s, pod, null).status().isSuccess());
-        Status f = plugin.filter(s, pod, node);
+        Status f = filterWithSelector(expensive);
         assertEquals(Code.ERROR, f.code());
         assertTrue(f.message().endsWith("operation cancelled: actual cost limit exceeded"), f.message());
     }

@@ -56,10 +56,16 @@ class InFlightTest {
         };
     }
 
-    @Test
-    void aDeviceWhoseAllocationReachesTheInformerWhileTheDevicesAreReadStaysTaken() {
+    /** Pod a's claim reserved with gpu-0, its allocation not yet written. */
+    private InFlight podAReserved() {
         InFlight reserved = new InFlight();
         reserved.add("pod-a", pending, GPU_0);
+        return reserved;
+    }
+
+    @Test
+    void aDeviceWhoseAllocationReachesTheInformerWhileTheDevicesAreReadStaysTaken() {
+        InFlight reserved = podAReserved();
         // the claim PreBind wrote arrives just after the list of claims was taken
         Set<String> taken = InFlight.taken(informer(new AtomicReference<>(pending), written), reserved);
         assertEquals(Set.of(Dra.DRIVER + "/n1/gpu-0"), taken);
@@ -67,8 +73,7 @@ class InFlightTest {
 
     @Test
     void onceTheClaimShowsTheAllocationTheEntryGoesAndTheClaimHoldsTheDevice() {
-        InFlight reserved = new InFlight();
-        reserved.add("pod-a", pending, GPU_0);
+        InFlight reserved = podAReserved();
         Set<String> taken = InFlight.taken(informer(new AtomicReference<>(written), written), reserved);
         assertEquals(Set.of(Dra.DRIVER + "/n1/gpu-0"), taken);
         assertEquals(0, reserved.size());

@@ -73,6 +73,24 @@ final class PreemptionRunner {
         }
     }
 
+    /** One case's input, expectations and framework, as every kind of case reads them. */
+    private record Case(
+            Composed f,
+            JsonNode in,
+            JsonNode want,
+            List<NodeInfo> nodes,
+            List<PodDisruptionBudget> pdbs,
+            CandidateLimits limits) {
+        PodInfo pod() {
+            return PodInfo.of(ConformanceRunner.pod(in.path("pod")));
+        }
+
+        /** An evaluator that starts at the first node, as upstream's tests fix the offset. */
+        Evaluator evaluator() {
+            return new Evaluator(f.handle(), DefaultPreemption.NAME, limits, n -> 0);
+        }
+    }
+
     static void run(Map<String, PluginFactory> plugins, JsonNode c) throws Exception {
         JsonNode in = c.path("input");
         JsonNode want = c.path("expected");
@@ -86,20 +104,24 @@ final class PreemptionRunner {
             CandidateLimits limits = new CandidateLimits(
                     ((Number) args.getOrDefault("minCandidateNodesPercentage", 10)).intValue(),
                     ((Number) args.getOrDefault("minCandidateNodesAbsolute", 100)).intValue());
+            Case k = new Case(f, in, want, nodes, pdbs, limits);
             switch (c.path("kind").asText()) {
-                case "postfilter", "preempt" -> postFilter(f, in, want, nodes);
-                case "dryRunPreemption" -> dryRun(f, in, want, nodes, pdbs, limits);
-                case "selectCandidate" -> select(f, in, want, nodes, pdbs, limits);
-                case "podEligibleToPreemptOthers" -> eligibility(f, in, want, limits);
+                case "postfilter", "preempt" -> postFilter(k);
+                case "dryRunPreemption" -> dryRun(k);
+                case "selectCandidate" -> select(k);
+                case "podEligibleToPreemptOthers" -> eligibility(k);
                 default -> Check.fail("case kind '" + c.path("kind").asText() + "' is not run for DefaultPreemption");
             }
         }
     }
 
-    private static void postFilter(Composed f, JsonNode in, JsonNode want, List<NodeInfo> nodes) {
-        PodInfo pod = PodInfo.of(ConformanceRunner.pod(in.path("pod")));
+    private static void postFilter(Case k) {
+        Composed f = k.f();
+        JsonNode in = k.in();
+        JsonNode want = k.want();
+        PodInfo pod = k.pod();
         CycleState state = new CycleState();
-        preFilter(f, state, pod, nodes);
+        preFilter(f, state, pod, k.nodes());
         Map<String, Status> explicit = new HashMap<>();
         in.path("filteredNodesStatuses")
                 .properties()
@@ -124,7 +146,7 @@ final class PreemptionRunner {
             List<String> expected = new ArrayList<>();
             want.get("deletedPods").forEach(p -> expected.add(p.asText()));
             List<String> deleted = f.cluster().deleted().stream()
-                    .map(k -> k.substring(k.indexOf('/') + 1))
+                    .map(key -> key.substring(key.indexOf('/') + 1))
                     .sorted()
                     .toList();
             Check.equal(expected.stream().sorted().toList(), deleted, "deleted pods");
@@ -139,26 +161,22 @@ final class PreemptionRunner {
         }
     }
 
-    private static void dryRun(
-            Composed f,
-            JsonNode in,
-            JsonNode want,
-            List<NodeInfo> nodes,
-            List<PodDisruptionBudget> pdbs,
-            CandidateLimits limits) {
-        JsonNode offsets = in.path("offsetPerCycle");
-        JsonNode expectedCycles = want.path("candidatesPerCycle");
-        JsonNode expectedCalls = want.path("extraFilterCallsPerCycle");
+    private static void dryRun(Case k) {
+        Composed f = k.f();
+        List<NodeInfo> nodes = k.nodes();
+        JsonNode offsets = k.in().path("offsetPerCycle");
+        JsonNode expectedCycles = k.want().path("candidatesPerCycle");
+        JsonNode expectedCalls = k.want().path("extraFilterCallsPerCycle");
         int cycle = 0;
-        for (JsonNode p : in.path("pods")) {
+        for (JsonNode p : k.in().path("pods")) {
             PodInfo pod = PodInfo.of(ConformanceRunner.pod(p));
             CycleState state = new CycleState();
             preFilter(f, state, pod, nodes);
-            Evaluator ev = new Evaluator(f.handle(), DefaultPreemption.NAME, limits, n -> 0);
+            Evaluator ev = k.evaluator();
             int offset = offsets.has(cycle) ? offsets.get(cycle).asInt() : 0;
             f.filterCalls().set(0);
             Evaluator.DryRun dr =
-                    ev.dryRun(state, pod, nodes, pdbs, offset, ev.numCandidates(nodes.size()), Instant.now());
+                    ev.dryRun(state, pod, nodes, k.pdbs(), offset, ev.numCandidates(nodes.size()), Instant.now());
             // upstream's test compares candidates sorted by node name, victims by pod name
             List<String> actual = dr.candidates().stream()
                     .sorted(Comparator.comparing(Candidate::nodeName))
@@ -190,39 +208,33 @@ final class PreemptionRunner {
                 + c.victims().stream().map(PodInfo::name).sorted().toList() + " pdbViolations=" + c.numPDBViolations();
     }
 
-    private static void select(
-            Composed f,
-            JsonNode in,
-            JsonNode want,
-            List<NodeInfo> nodes,
-            List<PodDisruptionBudget> pdbs,
-            CandidateLimits limits) {
-        PodInfo pod = PodInfo.of(ConformanceRunner.pod(in.path("pod")));
+    private static void select(Case k) {
+        PodInfo pod = k.pod();
         CycleState state = new CycleState();
-        preFilter(f, state, pod, nodes);
-        Evaluator ev = new Evaluator(f.handle(), DefaultPreemption.NAME, limits, n -> 0);
+        preFilter(k.f(), state, pod, k.nodes());
+        Evaluator ev = k.evaluator();
         Instant now = Instant.now();
-        Evaluator.DryRun dr = ev.dryRun(state, pod, nodes, pdbs, 0, nodes.size(), now);
+        Evaluator.DryRun dr =
+                ev.dryRun(state, pod, k.nodes(), k.pdbs(), 0, k.nodes().size(), now);
         Candidate best = ev.select(dr.candidates(), now);
         Set<String> anyOf = new LinkedHashSet<>();
-        want.path("selectedNodeAnyOf").forEach(n -> anyOf.add(n.asText()));
+        k.want().path("selectedNodeAnyOf").forEach(n -> anyOf.add(n.asText()));
         Check.isTrue(
                 best != null && anyOf.contains(best.nodeName()),
                 "selected " + (best == null ? "nothing" : best.nodeName()) + ", expected one of " + anyOf
                         + "; candidates " + dr.candidates());
     }
 
-    private static void eligibility(Composed f, JsonNode in, JsonNode want, CandidateLimits limits) {
-        PodInfo pod = PodInfo.of(ConformanceRunner.pod(in.path("pod")));
-        JsonNode s = in.path("nominatedNodeStatus");
+    private static void eligibility(Case k) {
+        JsonNode want = k.want();
+        JsonNode s = k.in().path("nominatedNodeStatus");
         Status nominatedStatus = s.isNull() || s.isMissingNode()
                 ? null
                 : Status.of(ConformanceRunner.codeOf(
                         s.isObject()
                                 ? s
                                 : ConformanceRunner.JSON.createObjectNode().put("code", s.asText())));
-        Evaluator.Eligibility e =
-                new Evaluator(f.handle(), DefaultPreemption.NAME, limits, n -> 0).eligibility(pod, nominatedStatus);
+        Evaluator.Eligibility e = k.evaluator().eligibility(k.pod(), nominatedStatus);
         Check.equal(want.path("eligible").asBoolean(), e.eligible(), "eligible; message " + e.message());
         if (want.has("message")) {
             Check.equal(want.get("message").asText(), e.message(), "message");

@@ -3,7 +3,9 @@ package io.hotsched.plugins.defaults.interpodaffinity;
 import io.fabric8.kubernetes.api.model.Affinity;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodAffinity;
 import io.fabric8.kubernetes.api.model.PodAffinityTerm;
+import io.fabric8.kubernetes.api.model.PodAntiAffinity;
 import io.fabric8.kubernetes.api.model.WeightedPodAffinityTerm;
 import io.hotsched.api.framework.ActionType;
 import io.hotsched.api.framework.AffinityTerm;
@@ -142,7 +144,7 @@ public final class InterPodAffinity
 
     @Override
     public PreFilterResult preFilter(CycleState state, PodInfo pod, NodeInfoLister nodes) {
-        String error = requiredTermsError(pod);
+        String error = termsError(pod, false);
         if (error != null) {
             return PreFilterResult.of(Status.unresolvable("parsing pod: requiredAffinityTerms: " + error));
         }
@@ -268,7 +270,7 @@ public final class InterPodAffinity
         if (ignorePreferredTermsOfExistingPods && !hasPreferred) {
             return Status.SKIP;
         }
-        String error = preferredTermsError(pod);
+        String error = termsError(pod, true);
         if (error != null) {
             return Status.error(error);
         }
@@ -443,34 +445,31 @@ public final class InterPodAffinity
         return QueueingHint.SKIP;
     }
 
-    private static String requiredTermsError(PodInfo pod) {
+    /**
+     * The first selector error in the pod's required (or preferred) affinity terms, else in its
+     * anti-affinity terms; upstream names the list only for the preferred ones.
+     */
+    private static String termsError(PodInfo pod, boolean preferred) {
         Affinity a = pod.pod().getSpec() == null ? null : pod.pod().getSpec().getAffinity();
         if (a == null) {
             return null;
         }
-        String e = a.getPodAffinity() == null
+        PodAffinity affinity = a.getPodAffinity();
+        String e = affinity == null
                 ? null
-                : termsError(a.getPodAffinity().getRequiredDuringSchedulingIgnoredDuringExecution());
-        return e != null || a.getPodAntiAffinity() == null
-                ? e
-                : termsError(a.getPodAntiAffinity().getRequiredDuringSchedulingIgnoredDuringExecution());
-    }
-
-    private static String preferredTermsError(PodInfo pod) {
-        Affinity a = pod.pod().getSpec() == null ? null : pod.pod().getSpec().getAffinity();
-        if (a == null) {
-            return null;
-        }
-        String e = a.getPodAffinity() == null
-                ? null
-                : weightedError(a.getPodAffinity().getPreferredDuringSchedulingIgnoredDuringExecution());
+                : preferred
+                        ? weightedError(affinity.getPreferredDuringSchedulingIgnoredDuringExecution())
+                        : termsError(affinity.getRequiredDuringSchedulingIgnoredDuringExecution());
         if (e != null) {
-            return "parsing pod: preferredAffinityTerms: " + e;
+            return preferred ? "parsing pod: preferredAffinityTerms: " + e : e;
         }
-        e = a.getPodAntiAffinity() == null
+        PodAntiAffinity anti = a.getPodAntiAffinity();
+        e = anti == null
                 ? null
-                : weightedError(a.getPodAntiAffinity().getPreferredDuringSchedulingIgnoredDuringExecution());
-        return e == null ? null : "parsing pod: preferredAntiAffinityTerms: " + e;
+                : preferred
+                        ? weightedError(anti.getPreferredDuringSchedulingIgnoredDuringExecution())
+                        : termsError(anti.getRequiredDuringSchedulingIgnoredDuringExecution());
+        return e == null || !preferred ? e : "parsing pod: preferredAntiAffinityTerms: " + e;
     }
 
     private static String termsError(List<PodAffinityTerm> terms) {

@@ -4,6 +4,7 @@ import io.fabric8.kubernetes.api.model.PersistentVolume;
 import io.fabric8.kubernetes.api.model.PersistentVolumeSpec;
 import io.fabric8.kubernetes.api.model.Volume;
 import io.fabric8.kubernetes.api.model.storage.CSINode;
+import io.hotsched.plugins.defaults.helper.NodeLabels;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -117,10 +118,8 @@ final class InTreeVolumes {
         }
         if (s.getGcePersistentDisk() != null) {
             Map<String, String> labels = pv.getMetadata().getLabels();
-            String zones = labels == null
-                    ? null
-                    : labels.getOrDefault(
-                            "topology.kubernetes.io/zone", labels.get("failure-domain.beta.kubernetes.io/zone"));
+            String zones =
+                    labels == null ? null : labels.getOrDefault(NodeLabels.ZONE, labels.get(NodeLabels.BETA_ZONE));
             return gcePdHandle(zones, s.getGcePersistentDisk().getPdName());
         }
         if (s.getAzureDisk() != null) {

@@ -58,12 +58,10 @@ public final class PodTopologySpread
     public static final String LIST = "List";
     static final String DO_NOT_SCHEDULE = "DoNotSchedule";
     static final String SCHEDULE_ANYWAY = "ScheduleAnyway";
-    static final String HOSTNAME = "kubernetes.io/hostname";
-    static final String ZONE = "topology.kubernetes.io/zone";
 
     /** kube-scheduler's built-in defaults for pods without constraints. */
     static final List<TopologySpreadConstraint> SYSTEM_DEFAULTS =
-            List.of(spec(3, HOSTNAME, SCHEDULE_ANYWAY), spec(5, ZONE, SCHEDULE_ANYWAY));
+            List.of(spec(3, NodeLabels.HOSTNAME, SCHEDULE_ANYWAY), spec(5, NodeLabels.ZONE, SCHEDULE_ANYWAY));
 
     private static TopologySpreadConstraint spec(int maxSkew, String key, String when) {
         TopologySpreadConstraint c = new TopologySpreadConstraint();
@@ -374,14 +372,14 @@ public final class PodTopologySpread
             }
             for (int i = 0; i < constraints.size(); i++) {
                 String key = constraints.get(i).topologyKey();
-                if (!key.equals(HOSTNAME)) {
+                if (!key.equals(NodeLabels.HOSTNAME)) {
                     pairCounts.get(i).computeIfAbsent(labels.getOrDefault(key, ""), v -> new long[1]);
                 }
             }
         }
         double[] weights = new double[constraints.size()];
         for (int i = 0; i < constraints.size(); i++) {
-            int size = constraints.get(i).topologyKey().equals(HOSTNAME)
+            int size = constraints.get(i).topologyKey().equals(NodeLabels.HOSTNAME)
                     ? candidates.size() - ignored.size()
                     : pairCounts.get(i).size();
             weights[i] = Math.log(size + 2);
@@ -428,7 +426,7 @@ public final class PodTopologySpread
                 continue;
             }
             long count;
-            if (c.topologyKey().equals(HOSTNAME)) {
+            if (c.topologyKey().equals(NodeLabels.HOSTNAME)) {
                 count = c.count(node.pods(), pod.namespace());
             } else {
                 long[] n = s.pairCounts().get(i).get(value);

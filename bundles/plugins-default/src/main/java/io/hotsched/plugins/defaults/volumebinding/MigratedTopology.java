@@ -7,6 +7,7 @@ import io.fabric8.kubernetes.api.model.PersistentVolume;
 import io.fabric8.kubernetes.api.model.PersistentVolumeBuilder;
 import io.fabric8.kubernetes.api.model.PersistentVolumeSpec;
 import io.fabric8.kubernetes.api.model.storage.CSINode;
+import io.hotsched.plugins.defaults.helper.NodeLabels;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -22,8 +23,6 @@ import java.util.Map;
 final class MigratedTopology {
 
     static final String MIGRATED_PLUGINS = "storage.alpha.kubernetes.io/migrated-plugins";
-    private static final String ZONE = "topology.kubernetes.io/zone";
-    private static final String BETA_ZONE = "failure-domain.beta.kubernetes.io/zone";
 
     /** In-tree plugin to the topology key of the CSI driver it became (the plugins with zonal volumes). */
     private static final Map<String, String> TOPOLOGY_KEY = Map.of(
@@ -45,7 +44,9 @@ final class MigratedTopology {
                 ? Map.of()
                 : pv.getMetadata().getLabels();
         List<NodeSelectorTerm> terms = terms(pv);
-        String zoneKey = labels.containsKey(ZONE) || uses(terms, ZONE) ? ZONE : BETA_ZONE;
+        String zoneKey = labels.containsKey(NodeLabels.ZONE) || uses(terms, NodeLabels.ZONE)
+                ? NodeLabels.ZONE
+                : NodeLabels.BETA_ZONE;
         boolean moved = false;
         for (NodeSelectorTerm t : terms) {
             for (NodeSelectorRequirement r : expressions(t)) {

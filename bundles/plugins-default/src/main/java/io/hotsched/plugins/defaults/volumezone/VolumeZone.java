@@ -23,6 +23,7 @@ import io.hotsched.api.framework.QueueingHint;
 import io.hotsched.api.framework.StateKey;
 import io.hotsched.api.framework.Status;
 import io.hotsched.plugins.defaults.helper.Claims;
+import io.hotsched.plugins.defaults.helper.NodeLabels;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -42,11 +43,8 @@ public final class VolumeZone implements PreFilterPlugin, FilterPlugin, EnqueueE
     public static final String NAME = "VolumeZone";
     public static final String ERR_REASON_CONFLICT = "node(s) had no available volume zone";
 
-    static final String BETA_ZONE = "failure-domain.beta.kubernetes.io/zone";
-    static final String BETA_REGION = "failure-domain.beta.kubernetes.io/region";
-    static final String ZONE = "topology.kubernetes.io/zone";
-    static final String REGION = "topology.kubernetes.io/region";
-    private static final List<String> TOPOLOGY_LABELS = List.of(BETA_ZONE, BETA_REGION, ZONE, REGION);
+    private static final List<String> TOPOLOGY_LABELS =
+            List.of(NodeLabels.BETA_ZONE, NodeLabels.BETA_REGION, NodeLabels.ZONE, NodeLabels.REGION);
 
     private static final StateKey<Topologies> KEY = StateKey.of("PreFilter" + NAME, Topologies.class);
     private static final Status CONFLICT = Status.unresolvable(ERR_REASON_CONFLICT);
@@ -204,8 +202,8 @@ public final class VolumeZone implements PreFilterPlugin, FilterPlugin, EnqueueE
 
     private static String toGa(String key) {
         return switch (key) {
-            case BETA_REGION -> REGION;
-            case BETA_ZONE -> ZONE;
+            case NodeLabels.BETA_REGION -> NodeLabels.REGION;
+            case NodeLabels.BETA_ZONE -> NodeLabels.ZONE;
             default -> key;
         };
     }
