@@ -14,6 +14,7 @@ import io.hotsched.core.registry.PluginHealth;
 import io.hotsched.core.registry.PluginRegistry;
 import io.hotsched.core.registry.Registration;
 import io.hotsched.core.runtime.PluginTimeouts;
+import io.hotsched.core.scheduler.FeatureGates;
 import io.hotsched.core.scheduler.ForwardingClusterEvents;
 import io.hotsched.core.scheduler.Scheduler;
 import io.hotsched.core.scheduler.SchedulerOptions;
@@ -93,6 +94,7 @@ public final class SchedulerComponent extends ForwardingClusterEvents implements
                 Clock.systemUTC());
         s.setBackend(backend);
         applyTimeouts(s, settings);
+        applyFeatureGates(s, settings);
         config = new ConfigSource(context, settings);
         try {
             s.start(config.initial());
@@ -124,8 +126,23 @@ public final class SchedulerComponent extends ForwardingClusterEvents implements
         Scheduler s = scheduler;
         if (s != null) {
             applyTimeouts(s, settings);
+            applyFeatureGates(s, settings);
         }
         metrics.serveOn(settings.metricsAddress());
+    }
+
+    /** A value that does not parse leaves the gates as they are, and says which pair is wrong. */
+    private static void applyFeatureGates(Scheduler s, SchedulerSettings settings) {
+        FeatureGates gates;
+        try {
+            gates = FeatureGates.parse(settings.featureGates());
+        } catch (IllegalArgumentException e) {
+            LOG.error(
+                    "etc/io.hotsched.scheduler.cfg: featureGates: {}; the feature gates stay as they were",
+                    e.getMessage());
+            return;
+        }
+        s.queue().setPopFromBackoffQ(gates.enabled(FeatureGates.POP_FROM_BACKOFF_Q));
     }
 
     private static void applyTimeouts(Scheduler s, SchedulerSettings settings) {

@@ -106,4 +106,9 @@ public @interface SchedulerSettings {
             description =
                     "host:port where /metrics (Prometheus text) and /healthz are served over HTTP; empty: not served")
     String metricsAddress() default "";
+
+    @AttributeDefinition(
+            description = "Switches named as kube-scheduler's --feature-gates, Name=true|false separated by commas; "
+                    + "known: SchedulerPopFromBackoffQ (default true)")
+    String featureGates() default "";
 }

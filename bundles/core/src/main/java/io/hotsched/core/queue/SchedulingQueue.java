@@ -24,12 +24,22 @@ import java.util.function.Predicate;
  * queue (1 s doubling to 10 s by default), the unschedulable pods waiting for a cluster event that
  * may help them (or for the periodic flush after 5 minutes), and pods gated by PreEnqueue.
  *
+ * <p>Pods back off in one of two queues, as upstream's: those found unschedulable, and those whose
+ * attempt failed with an error. With {@link #setPopFromBackoffQ pop from backoffQ} (upstream's
+ * SchedulerPopFromBackoffQ, on by default as there), backoff ends on whole-second windows, pods of
+ * one window are ordered as the active queue orders them, and when the active queue is empty the
+ * loop takes the first unschedulable pod still backing off instead of idling; pods that failed with
+ * an error always wait their backoff out.
+ *
  * <p>Thread-safe; {@link #pop()} blocks.
  */
 public final class SchedulingQueue {
 
     /** Upstream's podMaxInUnschedulablePodsDuration. */
     public static final Duration MAX_UNSCHEDULABLE = Duration.ofMinutes(5);
+
+    /** Upstream's backoffQOrderingWindowDuration: backoff ends on these windows when popping from backoff. */
+    static final Duration BACKOFF_WINDOW = Duration.ofSeconds(1);
 
     private final Object lock = new Object();
     private final Clock clock;
@@ -40,7 +50,10 @@ public final class SchedulingQueue {
 
     private final Map<String, QueuedPod> pods = new HashMap<>();
     private PriorityQueue<QueuedPod> active;
-    private final PriorityQueue<QueuedPod> backoff = new PriorityQueue<>(Comparator.comparing(p -> p.backoffExpiry));
+    private boolean popFromBackoffQ = true;
+    private PriorityQueue<QueuedPod> backoff;
+    private final PriorityQueue<QueuedPod> errorBackoff =
+            new PriorityQueue<>(Comparator.comparing(p -> p.backoffExpiry));
     private final Map<String, QueuedPod> unschedulable = new LinkedHashMap<>();
     private final Map<String, QueuedPod> gated = new LinkedHashMap<>();
     private final Map<String, QueuedPod> inFlight = new HashMap<>();
@@ -61,6 +74,49 @@ public final class SchedulingQueue {
         this.preEnqueue = preEnqueue;
         this.less = (a, b) -> a.timestamp().isBefore(b.timestamp());
         this.active = newActive();
+        this.backoff = newBackoff();
+    }
+
+    /** Earliest backoff end first; with pop from backoffQ, pods of one window in the active queue's order. */
+    private PriorityQueue<QueuedPod> newBackoff() {
+        if (!popFromBackoffQ) {
+            return new PriorityQueue<>(Comparator.comparing(p -> p.backoffExpiry));
+        }
+        Comparator<? super QueuedPod> sameWindow = active.comparator();
+        return new PriorityQueue<>(
+                Comparator.<QueuedPod, Instant>comparing(p -> p.backoffExpiry).thenComparing(sameWindow));
+    }
+
+    /**
+     * Switches upstream's SchedulerPopFromBackoffQ: when on, an empty active queue hands out the
+     * first unschedulable pod still backing off, and backoff ends on whole seconds.
+     */
+    public void setPopFromBackoffQ(boolean enabled) {
+        synchronized (lock) {
+            if (enabled == popFromBackoffQ) {
+                return;
+            }
+            popFromBackoffQ = enabled;
+            PriorityQueue<QueuedPod> old = backoff;
+            backoff = newBackoff();
+            backoff.addAll(old);
+            lock.notifyAll();
+        }
+    }
+
+    /** The backoff end of a pod that backed off from {@code from}: on a window's start when popping from backoffQ. */
+    private Instant backoffEnd(Instant from, int attempts) {
+        Instant end = from.plus(backoffDuration(attempts));
+        return popFromBackoffQ ? aligned(end) : end;
+    }
+
+    private static Instant aligned(Instant t) {
+        return t.truncatedTo(java.time.temporal.ChronoUnit.SECONDS);
+    }
+
+    /** Still backing off at {@code now}: with windows, until the window holding its end has passed. */
+    private boolean backingOff(QueuedPod qp, Instant now) {
+        return popFromBackoffQ ? !qp.backoffExpiry.isBefore(aligned(now)) : qp.backoffExpiry.isAfter(now);
     }
 
     private PriorityQueue<QueuedPod> newActive() {
@@ -82,6 +138,9 @@ public final class SchedulingQueue {
             PriorityQueue<QueuedPod> old = active;
             active = newActive();
             active.addAll(old);
+            PriorityQueue<QueuedPod> oldBackoff = backoff;
+            backoff = newBackoff();
+            backoff.addAll(oldBackoff);
         }
     }
 
@@ -126,6 +185,7 @@ public final class SchedulingQueue {
             boolean wasActive = active.remove(qp);
             if (!wasActive) {
                 backoff.remove(qp);
+                errorBackoff.remove(qp);
                 unschedulable.remove(pod.uid());
                 gated.remove(pod.uid());
             }
@@ -142,6 +202,7 @@ public final class SchedulingQueue {
             }
             active.remove(qp);
             backoff.remove(qp);
+            errorBackoff.remove(qp);
             unschedulable.remove(pod.uid());
             gated.remove(pod.uid());
             inFlight.remove(pod.uid());
@@ -178,13 +239,14 @@ public final class SchedulingQueue {
         synchronized (lock) {
             QueuedPod qp = null;
             while (qp == null) {
-                while (active.isEmpty() && !closed) {
+                while (active.isEmpty() && !(popFromBackoffQ && !backoff.isEmpty()) && !closed) {
                     lock.wait();
                 }
                 if (closed) {
                     return null;
                 }
-                qp = active.poll();
+                // an idle loop spends the time on the pod that would be retried first anyway
+                qp = active.isEmpty() ? backoff.poll() : active.poll();
                 // a pod that came in while its profile was paused passed no PreEnqueue plugin yet
                 if (!qp.gatesChecked && gatedNow(qp)) {
                     qp = null;
@@ -267,13 +329,15 @@ public final class SchedulingQueue {
             }
             qp.lastFailure = failure;
             qp.timestamp = clock.instant();
-            toBackoff(qp);
+            qp.backoffExpiry = backoffEnd(clock.instant(), qp.attempts);
+            errorBackoff.add(qp);
         }
     }
 
     private void toBackoff(QueuedPod qp) {
-        qp.backoffExpiry = clock.instant().plus(backoffDuration(qp.attempts));
+        qp.backoffExpiry = backoffEnd(clock.instant(), qp.attempts);
         backoff.add(qp);
+        lock.notifyAll();
     }
 
     /** 1 s, 2 s, 4 s ... doubling per attempt, capped at the maximum. */
@@ -365,10 +429,10 @@ public final class SchedulingQueue {
             lock.notifyAll();
             return;
         }
-        Instant expiry = qp.timestamp.plus(backoffDuration(qp.attempts));
-        if (clock.instant().isBefore(expiry)) {
-            qp.backoffExpiry = expiry;
+        qp.backoffExpiry = backoffEnd(qp.timestamp, qp.attempts);
+        if (backingOff(qp, clock.instant())) {
             backoff.add(qp);
+            lock.notifyAll();
         } else {
             qp.timestamp = clock.instant();
             active.add(qp);
@@ -381,11 +445,13 @@ public final class SchedulingQueue {
         synchronized (lock) {
             Instant now = clock.instant();
             boolean moved = false;
-            while (!backoff.isEmpty() && !backoff.peek().backoffExpiry.isAfter(now)) {
-                QueuedPod qp = backoff.poll();
-                qp.timestamp = now;
-                active.add(qp);
-                moved = true;
+            for (PriorityQueue<QueuedPod> q : List.of(backoff, errorBackoff)) {
+                while (!q.isEmpty() && !backingOff(q.peek(), now)) {
+                    QueuedPod qp = q.poll();
+                    qp.timestamp = now;
+                    active.add(qp);
+                    moved = true;
+                }
             }
             if (moved) {
                 lock.notifyAll();
@@ -420,7 +486,7 @@ public final class SchedulingQueue {
         synchronized (lock) {
             Map<String, Integer> c = new LinkedHashMap<>();
             c.put("active", active.size());
-            c.put("backoff", backoff.size());
+            c.put("backoff", backoff.size() + errorBackoff.size());
             c.put("unschedulable", unschedulable.size());
             c.put("gated", gated.size());
             c.put("inFlight", inFlight.size());
@@ -435,6 +501,9 @@ public final class SchedulingQueue {
                 out.add(entry(qp, "active"));
             }
             for (QueuedPod qp : backoff) {
+                out.add(entry(qp, "backoff"));
+            }
+            for (QueuedPod qp : errorBackoff) {
                 out.add(entry(qp, "backoff"));
             }
             for (QueuedPod qp : unschedulable.values()) {

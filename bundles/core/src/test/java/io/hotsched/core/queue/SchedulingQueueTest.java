@@ -10,6 +10,7 @@ import io.hotsched.core.support.ManualClock;
 import io.hotsched.testing.Pods;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Set;
 import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
@@ -176,15 +177,71 @@ class SchedulingQueueTest {
         assertEquals(1, q.counts().get("active"));
     }
 
+    /** A pod in backoff: popped, then found unschedulable after a move request came during its attempt. */
+    private static QueuedPod backingOff(SchedulingQueue q, String name, int priority) throws InterruptedException {
+        q.add(Pods.pod(name).priority(priority).info());
+        QueuedPod qp = q.pop();
+        q.onEvent("Node", ActionType.ADD, x -> true);
+        q.addUnschedulable(qp, Set.of("NodeResourcesFit"), "no fit");
+        return qp;
+    }
+
     @Test
     void aMoveRequestDuringTheAttemptSendsThePodToBackoff() throws Exception {
         SchedulingQueue q = queue();
-        QueuedPod qp = popOne(q);
-        q.onEvent("Node", ActionType.ADD, x -> true);
-        q.addUnschedulable(qp, Set.of("NodeResourcesFit"), "no fit");
+        q.setPopFromBackoffQ(false);
+        backingOff(q, "p", 0);
         assertEquals(1, q.counts().get("backoff"));
         staysThenMoves(
                 q, "backoff", Duration.ofMillis(999), Duration.ofMillis(1), SchedulingQueue::flushBackoffCompleted);
+    }
+
+    @Test
+    void popFromBackoffQEndsBackoffOnTheWindowAfterTheOneHoldingItsEnd() throws Exception {
+        SchedulingQueue q = queue();
+        clock.advance(Duration.ofMillis(300));
+        backingOff(q, "p", 0); // ends at 1.3 s, in the window [1 s, 2 s)
+        staysThenMoves(
+                q, "backoff", Duration.ofMillis(1699), Duration.ofMillis(1), SchedulingQueue::flushBackoffCompleted);
+    }
+
+    @Test
+    void anEmptyActiveQueueHandsOutAnUnschedulablePodStillBackingOffButNotOneThatFailedWithAnError() throws Exception {
+        SchedulingQueue q = queue();
+        q.add(Pods.pod("error").info());
+        q.addBackoff(q.pop(), "Post \"https://extender\": connection refused");
+        QueuedPod unfit = backingOff(q, "unfit", 0);
+        assertEquals(2, q.counts().get("backoff"));
+        assertSame(unfit, q.pop(), "the active queue is empty: no idle loop while a pod backs off");
+        assertEquals(2, unfit.attempts());
+        assertEquals(1, q.counts().get("backoff"), "the pod that failed with an error waits its backoff out");
+    }
+
+    @Test
+    void withoutPopFromBackoffQTheActiveQueueComesFirstAndBackoffIsWaitedOut() throws Exception {
+        SchedulingQueue q = queue();
+        q.setPopFromBackoffQ(false);
+        backingOff(q, "unfit", 0);
+        q.add(Pods.pod("new").info());
+        assertEquals("new", q.pop().pod().name());
+        assertEquals(1, q.counts().get("backoff"));
+    }
+
+    @Test
+    void fromBackoffAnEarlierWindowComesFirstAndWithinOneWindowTheHigherPriority() throws Exception {
+        SchedulingQueue q = queue();
+        clock.advance(Duration.ofMillis(100));
+        backingOff(q, "low", 1); // ends 1.1 s: window 1
+        clock.advance(Duration.ofMillis(800));
+        backingOff(q, "high", 100); // ends 1.9 s: window 1 too
+        clock.advance(Duration.ofMillis(700));
+        backingOff(q, "urgent", 1000); // ends 2.6 s: window 2
+        assertEquals(
+                List.of("high", "low", "urgent"),
+                List.of(
+                        q.pop().pod().name(),
+                        q.pop().pod().name(),
+                        q.pop().pod().name()));
     }
 
     @Test

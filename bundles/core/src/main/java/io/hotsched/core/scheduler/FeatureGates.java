@@ -1,0 +1,86 @@
+package io.hotsched.core.scheduler;
+
+import io.hotsched.core.config.EditDistance;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * The scheduler's switches named as upstream's feature gates, read from a {@code featureGates}
+ * setting in kube-scheduler's {@code --feature-gates} form ({@code Name=true,Other=false}). A gate not
+ * named keeps upstream's default.
+ */
+public final class FeatureGates {
+
+    /** KEP-5142: an empty active queue takes from the backoff queue; beta and on in upstream since 1.33. */
+    public static final String POP_FROM_BACKOFF_Q = "SchedulerPopFromBackoffQ";
+
+    private static final Map<String, Boolean> DEFAULTS = Map.of(POP_FROM_BACKOFF_Q, true);
+
+    private final Map<String, Boolean> gates;
+
+    private FeatureGates(Map<String, Boolean> gates) {
+        this.gates = gates;
+    }
+
+    public static FeatureGates defaults() {
+        return new FeatureGates(DEFAULTS);
+    }
+
+    /**
+     * Reads {@code Name=bool} pairs separated by commas.
+     *
+     * @throws IllegalArgumentException naming the pair that is wrong and what would be valid
+     */
+    public static FeatureGates parse(String value) {
+        Map<String, Boolean> gates = new LinkedHashMap<>(DEFAULTS);
+        if (value == null || value.isBlank()) {
+            return new FeatureGates(gates);
+        }
+        for (String pair : value.split(",")) {
+            String p = pair.trim();
+            if (p.isEmpty()) {
+                continue;
+            }
+            int eq = p.indexOf('=');
+            if (eq < 0) {
+                throw new IllegalArgumentException(
+                        "missing bool value for " + p + " (write " + p + "=true or " + p + "=false)");
+            }
+            String name = p.substring(0, eq).trim();
+            String v = p.substring(eq + 1).trim();
+            if (!DEFAULTS.containsKey(name)) {
+                List<String> near = DEFAULTS.keySet().stream()
+                        .filter(k -> EditDistance.of(name.toLowerCase(Locale.ROOT), k.toLowerCase(Locale.ROOT), 3) <= 3)
+                        .sorted()
+                        .toList();
+                throw new IllegalArgumentException("unrecognized feature gate: " + name
+                        + (near.isEmpty() ? "" : " (did you mean " + String.join(" or ", near) + "?)")
+                        + "; known: "
+                        + String.join(", ", DEFAULTS.keySet().stream().sorted().toList()));
+            }
+            if (!v.equals("true") && !v.equals("false")) {
+                throw new IllegalArgumentException("invalid value of " + name + "=" + v + ": must be true or false");
+            }
+            gates.put(name, Boolean.parseBoolean(v));
+        }
+        return new FeatureGates(gates);
+    }
+
+    public boolean enabled(String gate) {
+        Boolean on = gates.get(gate);
+        if (on == null) {
+            throw new IllegalArgumentException("unknown feature gate " + gate);
+        }
+        return on;
+    }
+
+    @Override
+    public String toString() {
+        StringBuilder b = new StringBuilder();
+        gates.forEach(
+                (k, v) -> b.append(b.isEmpty() ? "" : ",").append(k).append('=').append(v));
+        return b.toString();
+    }
+}
