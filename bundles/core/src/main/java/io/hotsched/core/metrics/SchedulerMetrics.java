@@ -64,6 +64,9 @@ public final class SchedulerMetrics {
 
     private volatile Supplier<Map<String, Integer>> pendingPods = Map::of;
 
+    /** CPU time and allocation of plugin calls: no upstream counterpart. */
+    public final PluginUsage pluginUsage = new PluginUsage();
+
     /** Counts a plugin call that threw, returned out of range, or ran past its time-out. */
     public void countFault(String plugin, String extensionPoint, String fault) {
         pluginFaults
@@ -118,6 +121,7 @@ public final class SchedulerMetrics {
         write(out, extensionPointDuration);
         write(out, pluginExecutionDuration);
         writeFaults(out);
+        pluginUsage.writeText(out);
         Map<String, Integer> pending = pendingPods.get();
         out.append(
                 "# HELP scheduler_pending_pods Number of pending pods, by the queue type.\n# TYPE scheduler_pending_pods gauge\n");

@@ -92,7 +92,7 @@ public final class SchedulerComponent extends ForwardingClusterEvents implements
                 health,
                 Clock.systemUTC());
         s.setBackend(backend);
-        applyTimeouts(s, settings);
+        applyLimits(s, settings);
         config = new ConfigSource(context, settings);
         try {
             s.start(config.initial());
@@ -123,12 +123,18 @@ public final class SchedulerComponent extends ForwardingClusterEvents implements
         health.setThreshold(settings.quarantineThreshold());
         Scheduler s = scheduler;
         if (s != null) {
-            applyTimeouts(s, settings);
+            applyLimits(s, settings);
         }
         metrics.serveOn(settings.metricsAddress());
     }
 
-    private static void applyTimeouts(Scheduler s, SchedulerSettings settings) {
+    private static void applyLimits(Scheduler s, SchedulerSettings settings) {
+        s.budget()
+                .set(
+                        settings.pluginCpuMillisPerSecond(),
+                        settings.pluginAllocatedMegabytesPerSecond() << 20,
+                        settings.pluginUsageWindowSeconds(),
+                        settings.pluginUsageSampling());
         PluginTimeouts t = s.timeouts();
         t.set(ExtensionPoint.PRE_FILTER, settings.timeoutPreFilterMillis());
         t.set(ExtensionPoint.FILTER, settings.timeoutFilterMillis());
