@@ -64,6 +64,13 @@ public final class SchedulerMetrics {
 
     private volatile Supplier<Map<String, Integer>> pendingPods = Map::of;
 
+    private volatile Supplier<Map<String, List<String>>> threadsLeft = Map::of;
+
+    /** Where {@code hotsched_bundle_threads_left_running} comes from: per stopped bundle, the threads it left running. */
+    public void threadsLeftFrom(Supplier<Map<String, List<String>>> threads) {
+        this.threadsLeft = threads;
+    }
+
     /** CPU time and allocation of plugin calls: no upstream counterpart. */
     public final PluginUsage pluginUsage = new PluginUsage();
 
@@ -122,6 +129,15 @@ public final class SchedulerMetrics {
         write(out, pluginExecutionDuration);
         writeFaults(out);
         pluginUsage.writeText(out);
+        out.append("# HELP hotsched_bundle_threads_left_running Threads a stopped bundle started and left running, ")
+                .append("by bundle (symbolic name and version).\n# TYPE hotsched_bundle_threads_left_running gauge\n");
+        threadsLeft
+                .get()
+                .forEach((bundle, names) -> out.append("hotsched_bundle_threads_left_running{bundle=\"")
+                        .append(escape(bundle))
+                        .append("\"} ")
+                        .append(names.size())
+                        .append('\n'));
         Map<String, Integer> pending = pendingPods.get();
         out.append(
                 "# HELP scheduler_pending_pods Number of pending pods, by the queue type.\n# TYPE scheduler_pending_pods gauge\n");

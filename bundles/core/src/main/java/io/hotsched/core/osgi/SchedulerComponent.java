@@ -71,12 +71,14 @@ public final class SchedulerComponent extends ForwardingClusterEvents implements
     private volatile SchedulerSettings settings;
 
     private final MetricsEndpoint metrics = new MetricsEndpoint(() -> scheduler);
+    private final BundleThreads bundleThreads = new BundleThreads(2_000, LOG::error);
 
     @Activate
     private volatile BundleContext bundleContext;
 
     void activate(BundleContext context, Map<String, Object> properties) {
         bundleContext = context;
+        context.addBundleListener(bundleThreads);
         // read through the check, not SCR's conversion: a value of the wrong type would throw there
         SchedulerSettings settings = SettingsCheck.read(SchedulerSettings.class, properties, null, LOG::error);
         this.settings = settings;
@@ -104,6 +106,7 @@ public final class SchedulerComponent extends ForwardingClusterEvents implements
                 throw new IllegalStateException(impossible);
             }
         }
+        s.metrics().threadsLeftFrom(bundleThreads::stillRunning);
         scheduler = s;
         watcherThread = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "hotsched-config-watcher");
@@ -160,6 +163,15 @@ public final class SchedulerComponent extends ForwardingClusterEvents implements
             watcherThread.shutdownNow();
         }
         metrics.close();
+        BundleContext c = bundleContext;
+        if (c != null) {
+            try {
+                c.removeBundleListener(bundleThreads);
+            } catch (IllegalStateException e) {
+                // the core's context is gone already
+            }
+        }
+        bundleThreads.close();
         Scheduler s = scheduler;
         scheduler = null;
         if (s != null) {
@@ -311,6 +323,17 @@ public final class SchedulerComponent extends ForwardingClusterEvents implements
                 + "\nnodes: "
                 + s.cache().nodeCount() + ", pods on nodes: " + s.cache().podCount() + " (assumed "
                 + s.cache().assumedCount() + ")\n"
-                + "since start: " + s.counters();
+                + "since start: " + s.counters() + threadsLeft();
+    }
+
+    private String threadsLeft() {
+        StringBuilder out = new StringBuilder();
+        bundleThreads
+                .stillRunning()
+                .forEach((bundle, names) -> out.append("\nthreads left running by stopped bundle ")
+                        .append(bundle)
+                        .append(": ")
+                        .append(String.join(", ", names)));
+        return out.toString();
     }
 }
