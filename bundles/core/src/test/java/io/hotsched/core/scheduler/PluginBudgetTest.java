@@ -11,7 +11,6 @@ import io.hotsched.core.support.SchedulerFixture;
 import io.hotsched.testing.Nodes;
 import io.hotsched.testing.OnePoint;
 import io.hotsched.testing.Pods;
-import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -69,51 +68,62 @@ class PluginBudgetTest {
         return f.health.counters(r).lastError();
     }
 
+    /**
+     * Runs {@code culprit} beside Modest under {@code cpuMillis} and {@code bytes} per second over 1 s
+     * windows: the culprit is quarantined with a message matching {@code message}, Modest is not,
+     * and at Filter the culprit's figure ({@code index} 0: CPU nanos, 1: bytes) is over {@code least}
+     * and over {@code ratio} times Modest's.
+     */
+    private void quarantinedBesideModest(
+            OnePoint.Filter culprit, long cpuMillis, long bytes, String message, int index, long least, long ratio)
+            throws Exception {
+        Registration r = f.add(culprit);
+        Registration modest = f.add(modest());
+        f.scheduler.budget().set(cpuMillis, bytes, 1, 1);
+        load(1000, culprit.name(), "Modest");
+
+        String said = quarantineMessage(r);
+        assertTrue(said.matches(message), said);
+        assertFalse(f.health.quarantined(modest));
+        long used =
+                f.scheduler.metrics().pluginUsage.totals().get(culprit.name()).get("Filter")[index];
+        long modestUsed =
+                f.scheduler.metrics().pluginUsage.totals().get("Modest").get("Filter")[index];
+        assertTrue(used > least, culprit.name() + " used " + used);
+        assertTrue(modestUsed * ratio < used, "Modest used " + modestUsed + ", " + culprit.name() + " " + used);
+        await("profile paused", () -> f.describe().equals("paused: waiting for plugin(s) " + culprit.name()));
+    }
+
     @Test
     void aPluginBurningCpuIsQuarantinedByNameAndAModestOneIsNot() throws Exception {
-        Registration burner = f.add(burner());
-        Registration modest = f.add(modest());
-        f.scheduler.budget().set(100, 0, 1, 1);
-        load(1000, "Burner", "Modest");
-
-        String message = quarantineMessage(burner);
-        assertTrue(
-                message.matches("Burner used \\d+ms of CPU time in the last \\d+\\.\\ds, over the limit of 100ms per "
-                        + "second \\(pluginCpuMillisPerSecond\\)"),
-                message);
-        assertFalse(f.health.quarantined(modest));
-        Map<String, long[]> burnt = f.scheduler.metrics().pluginUsage.totals().get("Burner");
-        Map<String, long[]> spent = f.scheduler.metrics().pluginUsage.totals().get("Modest");
-        assertTrue(burnt.get("Filter")[0] > 100_000_000L, "Burner's CPU nanos " + burnt.get("Filter")[0]);
-        assertTrue(
-                spent.get("Filter")[0] * 20 < burnt.get("Filter")[0], "Modest's CPU nanos " + spent.get("Filter")[0]);
+        quarantinedBesideModest(
+                burner(),
+                100,
+                0,
+                "Burner used \\d+ms of CPU time in the last \\d+\\.\\ds, over the limit of 100ms per second "
+                        + "\\(pluginCpuMillisPerSecond\\)",
+                0,
+                100_000_000L,
+                20);
         StringBuilder text = new StringBuilder();
         f.scheduler.metrics().writeText(text);
         assertTrue(
                 text.toString()
                         .contains("hotsched_plugin_cpu_seconds_total{plugin=\"Burner\",extension_point=\"Filter\"} "),
                 text.toString());
-        await("profile paused", () -> f.describe().equals("paused: waiting for plugin(s) Burner"));
     }
 
     @Test
     void aPluginAllocatingALotIsQuarantinedByNameAndAModestOneIsNot() throws Exception {
-        Registration hog = f.add(hog(1 << 20));
-        Registration modest = f.add(modest());
-        f.scheduler.budget().set(0, 64L << 20, 1, 1);
-        load(1000, "Hog", "Modest");
-
-        String message = quarantineMessage(hog);
-        assertTrue(
-                message.matches("Hog allocated \\d+ MiB in the last \\d+\\.\\ds, over the limit of 64 MiB per second "
-                        + "\\(pluginAllocatedMegabytesPerSecond\\)"),
-                message);
-        assertFalse(f.health.quarantined(modest));
-        long hogBytes = f.scheduler.metrics().pluginUsage.totals().get("Hog").get("Filter")[1];
-        long modestBytes =
-                f.scheduler.metrics().pluginUsage.totals().get("Modest").get("Filter")[1];
-        assertTrue(hogBytes > 64L << 20, "Hog's bytes " + hogBytes);
-        assertTrue(modestBytes * 100 < hogBytes, "Modest's bytes " + modestBytes);
+        quarantinedBesideModest(
+                hog(1 << 20),
+                0,
+                64L << 20,
+                "Hog allocated \\d+ MiB in the last \\d+\\.\\ds, over the limit of 64 MiB per second "
+                        + "\\(pluginAllocatedMegabytesPerSecond\\)",
+                1,
+                64L << 20,
+                100);
     }
 
     @Test
