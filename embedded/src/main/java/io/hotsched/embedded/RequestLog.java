@@ -19,9 +19,6 @@ import java.util.regex.Pattern;
  */
 public final class RequestLog {
 
-    private static final Pattern POD_BINDING =
-            Pattern.compile("/api/v1/namespaces/([^/]+)/pods/([^/?]+)/binding/?(\\?.*)?");
-    private static final Pattern BINDINGS = Pattern.compile("/api/v1/namespaces/([^/]+)/bindings/?(\\?.*)?");
     private static final Pattern BINDING_NAME =
             Pattern.compile("\"metadata\"\\s*:\\s*\\{[^}]*\"name\"\\s*:\\s*\"([^\"]+)\"");
     private static final Pattern POD_STATUS =
@@ -79,10 +76,10 @@ public final class RequestLog {
 
     private static String key(String method, String path, RecordedRequest request) {
         Matcher m;
-        if ("POST".equals(method) && (m = POD_BINDING.matcher(path)).matches()) {
+        if ("POST".equals(method) && (m = AuditLog.POD_BINDING.matcher(path)).matches()) {
             return "bind " + m.group(1) + "/" + m.group(2);
         }
-        if ("POST".equals(method) && (m = BINDINGS.matcher(path)).matches()) {
+        if ("POST".equals(method) && (m = AuditLog.BINDINGS.matcher(path)).matches()) {
             String body = request.getBody() == null
                     ? ""
                     : new String(request.getBody().getBytes(), StandardCharsets.UTF_8);
