@@ -27,6 +27,11 @@ public final class ApiFaults {
     /** Lists of pods and nodes (an informer's relist), not watches. */
     public static final String LISTS = "/api/v1/(pods|nodes)(\\?(?!.*watch=true).*)?";
 
+    /** Watches of pods and nodes. */
+    public static final String WATCHES = "/api/v1/(pods|nodes)\\?(.*&)?watch=true.*";
+    /** Reads and writes of Leases (leader election). */
+    public static final String LEASES = "/apis/coordination\\.k8s\\.io/v1/namespaces/[^/]+/leases.*";
+
     /** What a hit does. */
     public enum Effect {
         /** Answered with the status; nothing is applied. */

@@ -29,9 +29,8 @@ import tools.jackson.databind.node.ObjectNode;
 final class AuditLog implements AutoCloseable {
 
     private static final ObjectMapper JSON = JsonMapper.builder().build();
-    private static final Pattern POD_BINDING =
-            Pattern.compile("/api/v1/namespaces/([^/]+)/pods/([^/?]+)/binding/?(\\?.*)?");
-    private static final Pattern BINDINGS = Pattern.compile("/api/v1/namespaces/([^/]+)/bindings/?(\\?.*)?");
+    static final Pattern POD_BINDING = Pattern.compile("/api/v1/namespaces/([^/]+)/pods/([^/?]+)/binding/?(\\?.*)?");
+    static final Pattern BINDINGS = Pattern.compile("/api/v1/namespaces/([^/]+)/bindings/?(\\?.*)?");
     private static final Pattern LEASE =
             Pattern.compile("/apis/coordination.k8s.io/v1/namespaces/([^/]+)/leases(?:/([^/?]+))?/?(\\?.*)?");
     /** hotsched's SchedulerPlugin objects and their status: who ran which bundle, set against who scheduled. */

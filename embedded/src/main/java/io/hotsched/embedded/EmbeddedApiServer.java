@@ -243,6 +243,11 @@ public final class EmbeddedApiServer implements AutoCloseable {
                 TimeUnit.SECONDS);
     }
 
+    /** When the requests a fault test counts arrived (off until started). */
+    public RequestLog requests() {
+        return dispatcher.requests();
+    }
+
     /** The faults this server injects into its answers (none until a rule is added). */
     public ApiFaults faults() {
         return dispatcher.faults();

@@ -351,8 +351,15 @@ final class SchedulerDispatcher extends KubernetesCrudDispatcher {
         this.audit = log;
     }
 
+    private final RequestLog requests = new RequestLog();
+
+    RequestLog requests() {
+        return requests;
+    }
+
     @Override
     public MockResponse dispatch(RecordedRequest request) {
+        requests.note(request);
         ApiFaults.Rule fault = faults.hit(request.method().name(), request.getPath());
         if (fault == null) {
             return dispatchAudited(request);

@@ -11,6 +11,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
@@ -62,9 +63,16 @@ class DistributionIT {
 
     @Test
     void headlessRunDeploysAndStopsCleanlyOnSigterm() throws Exception {
-        start(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")), "--no-shell");
+        start(
+                ProcessBuilder.Redirect.from(new java.io.File("/dev/null")),
+                Map.of("HOTSCHED_HEAP", "300m"),
+                "--no-shell");
         awaitLine("hotsched: started in");
         assertTrue(output.stream().noneMatch(l -> l.contains("not active")), String.join("\n", output));
+        // the script execs the JVM: the process started is the scheduler's, and jcmd reads the flags in effect
+        String flags = jcmd(process.pid(), "VM.flags");
+        assertTrue(flags.contains("-XX:+ExitOnOutOfMemoryError"), flags);
+        assertTrue(flags.contains("-XX:MaxHeapSize=314572800"), flags);
 
         Path tmp = home.resolve("deploy/.sample.jar.tmp");
         Files.write(tmp, TestBundles.bundle(TestBundles.SAMPLE, "1.0.0"));
@@ -150,7 +158,7 @@ class DistributionIT {
      */
     @Test
     void listensOnLoopbackOnlyAndOnlyOnTheDocumentedPorts() throws Exception {
-        start(ProcessBuilder.Redirect.PIPE);
+        start(ProcessBuilder.Redirect.PIPE, Map.of());
         awaitLine("hotsched: started in");
         int embedded = output.stream()
                 .map(l -> java.util.regex.Pattern.compile("embedded API server at http://127\\.0\\.0\\.1:(\\d+)")
@@ -175,14 +183,14 @@ class DistributionIT {
     }
 
     /** Starts {@code bin/hotsched} with a thread copying its output into {@link #output}. */
-    private void start(ProcessBuilder.Redirect input, String... args) throws IOException {
+    private void start(ProcessBuilder.Redirect input, Map<String, String> env, String... args) throws IOException {
         List<String> command = new java.util.ArrayList<>();
         command.add(home.resolve("bin/hotsched").toString());
         command.addAll(List.of(args));
-        process = new ProcessBuilder(command)
-                .redirectErrorStream(true)
-                .redirectInput(input)
-                .start();
+        ProcessBuilder pb =
+                new ProcessBuilder(command).redirectErrorStream(true).redirectInput(input);
+        pb.environment().putAll(env);
+        process = pb.start();
         Thread reader = new Thread(() -> {
             try (BufferedReader in =
                     new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
@@ -206,6 +214,34 @@ class DistributionIT {
         reader.start();
     }
 
+    /** Output of {@code jcmd PID command}, with the JDK that runs this test. */
+    private static String jcmd(long pid, String command) throws Exception {
+        Process p = new ProcessBuilder(
+                        Path.of(System.getProperty("java.home"), "bin", "jcmd").toString(), Long.toString(pid), command)
+                .redirectErrorStream(true)
+                .start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(p.waitFor(30, TimeUnit.SECONDS), "jcmd did not end");
+        assertEquals(0, p.exitValue(), out);
+        return out;
+    }
+
+    @Test
+    void theHeapBoundDefaultsToAShareOfMemoryAndAWrongOneIsRefusedByName() throws Exception {
+        Result bad = runWith(Map.of("HOTSCHED_HEAP", "2gb"), "--version");
+        assertEquals(1, bad.code());
+        assertEquals(
+                "hotsched: HOTSCHED_HEAP=2gb is not a heap size; give a number with k, m or g (512m, 2g)",
+                bad.text().strip());
+        Result fine =
+                runWith(Map.of("HOTSCHED_HEAP", "512m", "HOTSCHED_OPTS", "-XX:+PrintCommandLineFlags"), "--version");
+        assertEquals(0, fine.code(), fine.text());
+        assertTrue(fine.text().contains("-XX:MaxHeapSize=536870912"), fine.text());
+        assertTrue(fine.text().contains("-XX:+ExitOnOutOfMemoryError"), fine.text());
+        Result byDefault = runWith(Map.of("HOTSCHED_OPTS", "-XX:+PrintCommandLineFlags"), "--version");
+        assertTrue(byDefault.text().contains("-XX:MaxRAMPercentage=70.000000"), byDefault.text());
+    }
+
     /** Waits for the reader thread to add a line containing {@code fragment}; it wakes this on every line. */
     private void awaitLine(String fragment) throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
@@ -226,13 +262,18 @@ class DistributionIT {
     private record Result(int code, String text) {}
 
     private Result run(String... args) throws Exception {
+        return runWith(Map.of(), args);
+    }
+
+    private Result runWith(Map<String, String> env, String... args) throws Exception {
         List<String> command = new java.util.ArrayList<>();
         command.add(home.resolve("bin/hotsched").toString());
         command.addAll(List.of(args));
-        Process p = new ProcessBuilder(command)
+        ProcessBuilder pb = new ProcessBuilder(command)
                 .redirectErrorStream(true)
-                .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))
-                .start();
+                .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
+        pb.environment().putAll(env);
+        Process p = pb.start();
         String text = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertTrue(p.waitFor(90, TimeUnit.SECONDS));
         return new Result(p.exitValue(), text);

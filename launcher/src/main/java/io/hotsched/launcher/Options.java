@@ -68,7 +68,8 @@ public final class Options {
             "",
             "Environment:",
             "  JAVA_HOME           the Java 17+ runtime to use (else java on the PATH)",
-            "  HOTSCHED_OPTS       extra JVM options, e.g. -Xmx2g",
+            "  HOTSCHED_HEAP       the heap's bound, as -Xmx (512m, 2g); default 70% of the memory",
+            "  HOTSCHED_OPTS       extra JVM options, after the script's own (they win)",
             "",
             "Exit codes: 0 clean stop, 1 failed to start or to stop in time, 2 bad command line.");
 

@@ -1,9 +1,13 @@
 package io.hotsched.kube;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.fabric8.kubernetes.api.model.BindingBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.ConfigBuilder;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.hotsched.api.framework.PluginFactory;
 import io.hotsched.embedded.ApiFaults;
@@ -52,12 +56,17 @@ class ApiFaultsTest {
         for (int i = 0; i < NODES; i++) {
             api.create(Nodes.node("n" + i).cpu("4").pods(110).build());
         }
+        api.server.requests().start();
         proxy = new CuttableProxy(api.server.port());
-        Map<String, PluginFactory> plugins = new LinkedHashMap<>();
-        plugins.put(PrioritySort.NAME, new PrioritySortFactory());
-        plugins.put(NodeResourcesFit.NAME, new NodeResourcesFitFactory());
-        plugins.put(DefaultBinder.NAME, new DefaultBinderFactory());
-        api.connect(proxy.url(), plugins, ConnectedScheduler.config(plugins));
+        api.connect(proxy.url(), PLUGINS, ConnectedScheduler.config(PLUGINS));
+    }
+
+    private static final Map<String, PluginFactory> PLUGINS = new LinkedHashMap<>();
+
+    static {
+        PLUGINS.put(PrioritySort.NAME, new PrioritySortFactory());
+        PLUGINS.put(NodeResourcesFit.NAME, new NodeResourcesFitFactory());
+        PLUGINS.put(DefaultBinder.NAME, new DefaultBinderFactory());
     }
 
     @AfterEach
@@ -68,8 +77,8 @@ class ApiFaultsTest {
 
     @AfterAll
     static void table() {
-        System.out.println(
-                "fault table | fault | rate | created | bound | bound twice | lost | recovery ms | injected");
+        System.out.println("fault table | fault | rate | created | bound | bound twice | lost | recovery ms | "
+                + "binds per pod, most | shortest retry gap ms | injected");
         TABLE.forEach(System.out::println);
     }
 
@@ -105,6 +114,7 @@ class ApiFaultsTest {
     @Test
     void podsBoundByAnotherSchedulerMeanwhile() throws Exception {
         // every 4th pod is bound by "another scheduler" (this test) as soon as it exists
+        othersBind = true;
         run("pods bound by another scheduler", "1 in 4", () -> {}, i -> {
             if (i % 4 != 0) {
                 return;
@@ -191,6 +201,116 @@ class ApiFaultsTest {
                 });
     }
 
+    @Test
+    void bindingsRefusedThroughoutAreRetriedWithBackoffNotInALoop() throws Exception {
+        long[] from = new long[1];
+        run(
+                "503 on every binding for 3 s",
+                "all",
+                () -> {
+                    faults().add(Rule.refuse("bind-503-all", "POST", ApiFaults.BINDINGS, 1, 503));
+                    from[0] = System.nanoTime();
+                },
+                i -> {},
+                () -> sleepUntil(from[0], 3));
+    }
+
+    @Test
+    void bindingsAnsweredAfterTheClientsRequestTimeOut() throws Exception {
+        // a client that gives up after 1 s, as the scheduler's does after its 10 s: the binding is stored, the answer
+        // lost
+        api.scheduler.close();
+        api.connect(
+                new KubernetesClientBuilder()
+                        .withConfig(new ConfigBuilder(Config.empty())
+                                .withMasterUrl(proxy.url())
+                                .withHttp2Disable(true)
+                                .withNamespace("default")
+                                .withRequestTimeout(1000)
+                                .build())
+                        .build(),
+                PLUGINS,
+                ConnectedScheduler.config(PLUGINS));
+        run(
+                "bindings answered 2 s late, client time-out 1 s",
+                "1 in 5",
+                () -> faults().add(
+                                Rule.slow("bind-past-timeout", "POST", ApiFaults.BINDINGS, 5, Duration.ofSeconds(2))));
+    }
+
+    @Test
+    void watchStartsRefusedWhileWatchesDrop() throws Exception {
+        long[] from = new long[1];
+        run(
+                "watches dropped, restarts answered 500 for 3 s",
+                "all",
+                () -> {
+                    faults().add(Rule.refuse("watch-500", "GET", ApiFaults.WATCHES, 1, 500));
+                    api.server.dropWatches(false);
+                    from[0] = System.nanoTime();
+                },
+                i -> {},
+                () -> {
+                    sleepUntil(from[0], 3);
+                    for (String path : List.of("/api/v1/pods", "/api/v1/nodes")) {
+                        watchStartsInFault += (int) api.server.requests().arrivals("watch " + path).stream()
+                                .filter(t -> t >= from[0])
+                                .count();
+                    }
+                });
+        System.out.println(
+                "fault table note | pod and node watch starts in 3 s of 500s (2 informers): " + watchStartsInFault);
+        // the informers restart a watch with backoff: a loop would try hundreds of times in 3 s
+        assertTrue(watchStartsInFault <= 30, "pod and node watch starts in 3 s: " + watchStartsInFault);
+    }
+
+    private int watchStartsInFault;
+
+    @Test
+    void leaseRequestsRefusedMakeTheLeaderStepDownThenLeadAgain() throws Exception {
+        api.scheduler.close();
+        api.scheduler = null;
+        try (LeaderElectionTest.Replica leader = new LeaderElectionTest.Replica(proxy.url(), "replica-a")) {
+            Await.until("the replica leads", 30, leader.scheduler::isLeading);
+            long from = System.nanoTime();
+            int leaseBefore = leaseRequests();
+            for (String method : List.of("GET", "PUT", "POST", "PATCH")) {
+                faults().add(Rule.refuse("lease-503-" + method, method, ApiFaults.LEASES, 1, 503));
+            }
+            Await.until("the leader stepped down", 30, () -> !leader.scheduler.isLeading());
+            for (int i = 0; i < PODS; i++) {
+                api.create(Pods.pod("p-" + i).cpu("100m").build());
+            }
+            sleepUntil(from, 3);
+            int leaseInFault = leaseRequests() - leaseBefore;
+            int bindsInFault = leader.binds.get();
+            Map<String, Long> injected = faults().injected();
+            faults().clear();
+            long cleared = System.nanoTime();
+            Await.until("every pod bound after the fault ended", 60, () -> bound() == PODS);
+            tally("503 on every Lease request for 3 s (leader)", "all", injected, cleared);
+            System.out.println("fault table note | Lease requests in 3 s of 503s: " + leaseInFault
+                    + "; bindings sent while not leading: " + bindsInFault);
+            assertEquals(0, bindsInFault, "bindings sent by a replica that lost the lease");
+            // one try per 200 ms retry period, not a loop
+            assertTrue(leaseInFault <= 3_000 / 200 * 2 + 2, "Lease requests in 3 s: " + leaseInFault);
+        }
+    }
+
+    private int leaseRequests() {
+        return api.server.requests().counts("lease ").values().stream()
+                .mapToInt(Integer::intValue)
+                .sum();
+    }
+
+    private static void sleepUntil(long from, int seconds) throws InterruptedException {
+        // the fault lasts this long: its duration is the case, not a wait for something to happen
+        long left = TimeUnit.SECONDS.toNanos(seconds) - (System.nanoTime() - from);
+        if (left > 0) {
+            TimeUnit.NANOSECONDS.sleep(left);
+        }
+    }
+
     private void run(String fault, String rate, ThrowingRunnable inject) throws Exception {
         run(fault, rate, inject, i -> {});
     }
@@ -228,24 +348,7 @@ class ApiFaultsTest {
         try {
             Await.until("every pod bound after the fault ended", 60, () -> bound() == PODS);
         } finally {
-            long recovery = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - cleared);
-            int bound = bound();
-            int stored = api.server.bindsIn("default");
-            long twice = api.seen.values().stream()
-                    .filter(versions -> versions.stream()
-                                    .map(p -> p.getSpec().getNodeName())
-                                    .filter(n -> n != null)
-                                    .distinct()
-                                    .count()
-                            > 1)
-                    .count();
-            String row = String.format(
-                    "fault table | %s | %s | %d | %d | %d | %d | %d | %s",
-                    fault, rate, PODS, bound, Math.max(twice, stored - bound), PODS - bound, recovery, injected);
-            System.out.println(row);
-            TABLE.add(row);
-            assertEquals(0, twice, "pods seen on two nodes");
-            assertEquals(bound, stored, "stored bindings, one per bound pod");
+            tally(fault, rate, injected, cleared);
         }
         for (int i = 0; i < unfit; i++) {
             String name = "unfit-" + i;
@@ -258,6 +361,63 @@ class ApiFaultsTest {
                 () -> api.scheduler.scheduler.cache().assumedCount() == 0
                         && api.scheduler.scheduler.cache().podCount() == PODS);
     }
+
+    /**
+     * Counts from the API server's side and adds the table's row: bound, bound twice, lost, and per
+     * pod how often its binding was sent and how soon after the one before (a retry in a loop
+     * would show in both).
+     */
+    private void tally(String fault, String rate, Map<String, Long> injected, long cleared) {
+        long recovery = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - cleared);
+        int bound = bound();
+        int stored = api.server.bindsIn("default");
+        long twice = api.seen.values().stream()
+                .filter(versions -> versions.stream()
+                                .map(p -> p.getSpec().getNodeName())
+                                .filter(n -> n != null)
+                                .distinct()
+                                .count()
+                        > 1)
+                .count();
+        int mostBinds = 0;
+        long shortestGap = Long.MAX_VALUE;
+        for (int i = 0; i < PODS; i++) {
+            List<Long> sent = api.server.requests().arrivals("bind default/p-" + i);
+            mostBinds = Math.max(mostBinds, sent.size());
+            for (int j = 1; j < sent.size(); j++) {
+                shortestGap = Math.min(shortestGap, sent.get(j) - sent.get(j - 1));
+            }
+        }
+        String gap = shortestGap == Long.MAX_VALUE ? "-" : Long.toString(shortestGap / 1_000_000);
+        String row = String.format(
+                "fault table | %s | %s | %d | %d | %d | %d | %d | %d | %s | %s",
+                fault,
+                rate,
+                PODS,
+                bound,
+                Math.max(twice, stored - bound),
+                PODS - bound,
+                recovery,
+                mostBinds,
+                gap,
+                injected);
+        System.out.println(row);
+        TABLE.add(row);
+        assertEquals(0, twice, "pods seen on two nodes");
+        assertEquals(bound, stored, "stored bindings, one per bound pod");
+        // one bind of the scheduler is at most 11 requests (the client retries a 5xx or 429 up to 10 times,
+        // from 100 ms, doubling); more, or requests closer together, would be a loop
+        assertTrue(mostBinds <= MOST_BINDS_PER_POD, row);
+        if (!othersBind) {
+            assertTrue(shortestGap >= SHORTEST_RETRY_GAP_NANOS, row);
+        }
+    }
+
+    private static final int MOST_BINDS_PER_POD = 11;
+    private static final long SHORTEST_RETRY_GAP_NANOS = TimeUnit.MILLISECONDS.toNanos(80);
+
+    /** Set by the case where the test binds pods too: those requests are not the scheduler's retries. */
+    private boolean othersBind;
 
     private int bound() {
         int n = 0;

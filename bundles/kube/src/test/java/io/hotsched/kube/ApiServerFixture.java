@@ -64,6 +64,14 @@ final class ApiServerFixture implements AutoCloseable {
         return connect(server.url(), plugins, config);
     }
 
+    /** Connects a scheduler to the API server through {@code client}. */
+    ConnectedScheduler connect(
+            io.fabric8.kubernetes.client.KubernetesClient client, Map<String, PluginFactory> plugins, String config)
+            throws Exception {
+        scheduler = new ConnectedScheduler(client, plugins, config);
+        return scheduler;
+    }
+
     /** Connects a scheduler to the API server at {@code url} (a proxy in front of it, say). */
     ConnectedScheduler connect(String url, Map<String, PluginFactory> plugins, String config) throws Exception {
         scheduler = new ConnectedScheduler(url, plugins, config);

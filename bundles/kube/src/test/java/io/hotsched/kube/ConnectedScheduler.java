@@ -1,6 +1,7 @@
 package io.hotsched.kube;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.client.KubernetesClient;
 import io.hotsched.api.cluster.ClusterEvents;
 import io.hotsched.api.framework.PluginFactory;
 import io.hotsched.core.config.ConfigParser;
@@ -93,8 +94,12 @@ final class ConnectedScheduler implements AutoCloseable {
     private final Map<String, HasMetadata> delivered = new ConcurrentHashMap<>();
 
     ConnectedScheduler(String url, Map<String, PluginFactory> plugins, String config) throws Exception {
+        this(ClientFactory.create(url, null, 16), plugins, config);
+    }
+
+    /** A scheduler connected through {@code client} (one with a short request time-out, say). */
+    ConnectedScheduler(KubernetesClient client, Map<String, PluginFactory> plugins, String config) throws Exception {
         scheduler = newScheduler(plugins);
-        var client = ClientFactory.create(url, null, 16);
         scheduler.setBackend(new KubeBackend(client, "hotsched"));
         scheduler.start(ConfigParser.parse(config, "scheduler.yaml"));
         connection = new KubeConnection(client, new Noting());

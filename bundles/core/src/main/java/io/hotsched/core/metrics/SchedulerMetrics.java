@@ -64,6 +64,16 @@ public final class SchedulerMetrics {
 
     private volatile Supplier<Map<String, Integer>> pendingPods = Map::of;
 
+    private volatile Supplier<Map<String, List<String>>> threadsLeft = Map::of;
+
+    /** Where {@code hotsched_bundle_threads_left_running} comes from: per stopped bundle, the threads it left running. */
+    public void threadsLeftFrom(Supplier<Map<String, List<String>>> threads) {
+        this.threadsLeft = threads;
+    }
+
+    /** CPU time and allocation of plugin calls: no upstream counterpart. */
+    public final PluginUsage pluginUsage = new PluginUsage();
+
     /** Counts a plugin call that threw, returned out of range, or ran past its time-out. */
     public void countFault(String plugin, String extensionPoint, String fault) {
         pluginFaults
@@ -118,6 +128,16 @@ public final class SchedulerMetrics {
         write(out, extensionPointDuration);
         write(out, pluginExecutionDuration);
         writeFaults(out);
+        pluginUsage.writeText(out);
+        out.append("# HELP hotsched_bundle_threads_left_running Threads a stopped bundle started and left running, ")
+                .append("by bundle (symbolic name and version).\n# TYPE hotsched_bundle_threads_left_running gauge\n");
+        threadsLeft
+                .get()
+                .forEach((bundle, names) -> out.append("hotsched_bundle_threads_left_running{bundle=\"")
+                        .append(escape(bundle))
+                        .append("\"} ")
+                        .append(names.size())
+                        .append('\n'));
         Map<String, Integer> pending = pendingPods.get();
         out.append(
                 "# HELP scheduler_pending_pods Number of pending pods, by the queue type.\n# TYPE scheduler_pending_pods gauge\n");

@@ -72,12 +72,14 @@ public final class SchedulerComponent extends ForwardingClusterEvents implements
     private volatile SchedulerSettings settings;
 
     private final MetricsEndpoint metrics = new MetricsEndpoint(() -> scheduler);
+    private final BundleThreads bundleThreads = new BundleThreads(2_000, LOG::error);
 
     @Activate
     private volatile BundleContext bundleContext;
 
     void activate(BundleContext context, Map<String, Object> properties) {
         bundleContext = context;
+        context.addBundleListener(bundleThreads);
         // read through the check, not SCR's conversion: a value of the wrong type would throw there
         SchedulerSettings settings = SettingsCheck.read(SchedulerSettings.class, properties, null, LOG::error);
         this.settings = settings;
@@ -93,7 +95,7 @@ public final class SchedulerComponent extends ForwardingClusterEvents implements
                 health,
                 Clock.systemUTC());
         s.setBackend(backend);
-        applyTimeouts(s, settings);
+        applyLimits(s, settings);
         applyFeatureGates(s, settings);
         config = new ConfigSource(context, settings);
         try {
@@ -106,6 +108,7 @@ public final class SchedulerComponent extends ForwardingClusterEvents implements
                 throw new IllegalStateException(impossible);
             }
         }
+        s.metrics().threadsLeftFrom(bundleThreads::stillRunning);
         scheduler = s;
         watcherThread = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "hotsched-config-watcher");
@@ -125,7 +128,7 @@ public final class SchedulerComponent extends ForwardingClusterEvents implements
         health.setThreshold(settings.quarantineThreshold());
         Scheduler s = scheduler;
         if (s != null) {
-            applyTimeouts(s, settings);
+            applyLimits(s, settings);
             applyFeatureGates(s, settings);
         }
         metrics.serveOn(settings.metricsAddress());
@@ -145,7 +148,13 @@ public final class SchedulerComponent extends ForwardingClusterEvents implements
         s.queue().setPopFromBackoffQ(gates.enabled(FeatureGates.POP_FROM_BACKOFF_Q));
     }
 
-    private static void applyTimeouts(Scheduler s, SchedulerSettings settings) {
+    private static void applyLimits(Scheduler s, SchedulerSettings settings) {
+        s.budget()
+                .set(
+                        settings.pluginCpuMillisPerSecond(),
+                        settings.pluginAllocatedMegabytesPerSecond() << 20,
+                        settings.pluginUsageWindowSeconds(),
+                        settings.pluginUsageSampling());
         PluginTimeouts t = s.timeouts();
         t.set(ExtensionPoint.PRE_FILTER, settings.timeoutPreFilterMillis());
         t.set(ExtensionPoint.FILTER, settings.timeoutFilterMillis());
@@ -171,6 +180,15 @@ public final class SchedulerComponent extends ForwardingClusterEvents implements
             watcherThread.shutdownNow();
         }
         metrics.close();
+        BundleContext c = bundleContext;
+        if (c != null) {
+            try {
+                c.removeBundleListener(bundleThreads);
+            } catch (IllegalStateException e) {
+                // the core's context is gone already
+            }
+        }
+        bundleThreads.close();
         Scheduler s = scheduler;
         scheduler = null;
         if (s != null) {
@@ -322,6 +340,17 @@ public final class SchedulerComponent extends ForwardingClusterEvents implements
                 + "\nnodes: "
                 + s.cache().nodeCount() + ", pods on nodes: " + s.cache().podCount() + " (assumed "
                 + s.cache().assumedCount() + ")\n"
-                + "since start: " + s.counters();
+                + "since start: " + s.counters() + threadsLeft();
+    }
+
+    private String threadsLeft() {
+        StringBuilder out = new StringBuilder();
+        bundleThreads
+                .stillRunning()
+                .forEach((bundle, names) -> out.append("\nthreads left running by stopped bundle ")
+                        .append(bundle)
+                        .append(": ")
+                        .append(String.join(", ", names)));
+        return out.toString();
     }
 }

@@ -1,5 +1,6 @@
 package io.hotsched.core.osgi;
 
+import io.hotsched.core.runtime.CallWatch;
 import io.hotsched.core.settings.Min;
 import org.osgi.service.metatype.annotations.AttributeDefinition;
 import org.osgi.service.metatype.annotations.ObjectClassDefinition;
@@ -32,6 +33,28 @@ public @interface SchedulerSettings {
             description = "Failed attempts in a row after which a plugin is quarantined; 0 never quarantines")
     @Min(0)
     int quarantineThreshold() default 5;
+
+    @AttributeDefinition(
+            description = "CPU milliseconds per second one plugin may use, averaged over pluginUsageWindowSeconds, "
+                    + "before it is quarantined; 0: no limit")
+    @Min(0)
+    long pluginCpuMillisPerSecond() default 0;
+
+    @AttributeDefinition(
+            description = "MiB per second one plugin may allocate, averaged over pluginUsageWindowSeconds, before it "
+                    + "is quarantined; 0: no limit")
+    @Min(0)
+    long pluginAllocatedMegabytesPerSecond() default 0;
+
+    @AttributeDefinition(description = "Seconds over which a plugin's CPU time and allocation are averaged")
+    @Min(1)
+    int pluginUsageWindowSeconds() default 60;
+
+    @AttributeDefinition(
+            description =
+                    "One plugin call in how many (on average, per thread) is measured for CPU time and allocation")
+    @Min(1)
+    int pluginUsageSampling() default CallWatch.DEFAULT_SAMPLING_PERIOD;
 
     @AttributeDefinition(description = "How many pods' last attempts are kept for sched:explain")
     @Min(0)

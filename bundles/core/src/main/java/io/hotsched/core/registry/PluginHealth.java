@@ -75,6 +75,22 @@ public final class PluginHealth {
         return false;
     }
 
+    /**
+     * Quarantines the registration for a reason other than failed attempts (it used more CPU or
+     * heap than allowed).
+     *
+     * @return true when it was not quarantined before
+     */
+    public boolean quarantine(Registration r, String reason) {
+        Counters c = counters.computeIfAbsent(r.serviceId(), k -> new Counters());
+        if (c.quarantined) {
+            return false;
+        }
+        c.lastError = reason;
+        c.quarantined = true;
+        return true;
+    }
+
     /** Records an attempt in which the plugin ran without failing. */
     public void succeeded(Registration r) {
         Counters c = counters.get(r.serviceId());

@@ -1,6 +1,7 @@
 package io.hotsched.core.runtime;
 
 import io.hotsched.api.framework.CycleState;
+import io.hotsched.core.metrics.PluginUsage;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.ArrayList;
@@ -18,11 +19,39 @@ public final class CallWatch {
 
     private final List<Tracker> trackers = new CopyOnWriteArrayList<>();
     private final ThreadLocal<Tracker> mine = ThreadLocal.withInitial(this::register);
+    /** One call in this many is measured unless set otherwise: well under 1% of the scheduling loop's time. */
+    public static final int DEFAULT_SAMPLING_PERIOD = 256;
+
+    private final PluginUsage usage;
+    private volatile int samplingPeriod = DEFAULT_SAMPLING_PERIOD;
+
+    /** Calls watched, not measured. */
+    public CallWatch() {
+        this(null);
+    }
+
+    /** Calls watched, and measured into {@code usage} (one in {@link #samplingPeriod()} on average); null: not measured. */
+    public CallWatch(PluginUsage usage) {
+        this.usage = usage;
+    }
 
     private Tracker register() {
-        Tracker s = new Tracker(Thread.currentThread());
+        Thread t = Thread.currentThread();
+        Tracker s = new Tracker(t, usage == null ? null : new UsageSampler(usage, this, System.nanoTime() ^ t.getId()));
         trackers.add(s);
         return s;
+    }
+
+    /** One plugin call in how many, on average, each thread measures for CPU time and allocation. */
+    public int samplingPeriod() {
+        return samplingPeriod;
+    }
+
+    public void setSamplingPeriod(int period) {
+        if (period < 1) {
+            throw new IllegalArgumentException("sampling period must be at least 1, not " + period);
+        }
+        this.samplingPeriod = period;
     }
 
     /** The calling thread's tracker; look it up once per piece of work, not per call. */
@@ -70,6 +99,7 @@ public final class CallWatch {
         }
 
         private final Thread thread;
+        private final UsageSampler sampler;
         private CycleState state;
         private PluginInstance instance;
         private String extender;
@@ -97,8 +127,9 @@ public final class CallWatch {
         private final AtomicReference<Runnable> onLateReturn = new AtomicReference<>();
         private long handledDeadline; // the watchdog's own
 
-        Tracker(Thread thread) {
+        Tracker(Thread thread, UsageSampler sampler) {
             this.thread = thread;
+            this.sampler = sampler;
         }
 
         public Thread thread() {
@@ -126,6 +157,8 @@ public final class CallWatch {
                 outerDeadline[i] = (long) DEADLINE.getOpaque(this);
             } else if (outer > MAX_DEPTH) {
                 return;
+            } else if (sampler != null && instance != null) {
+                sampler.begin();
             }
             this.state = state;
             this.instance = instance;
@@ -167,6 +200,9 @@ public final class CallWatch {
                 outerExtender[i] = null;
                 DEADLINE.setRelease(this, outerDeadline[i]);
             } else {
+                if (sampler != null) {
+                    sampler.end(instance, call);
+                }
                 // a long-lived thread's tracker must not keep the last plugin (and its bundle's class loader) reachable
                 state = null;
                 instance = null;

@@ -49,6 +49,19 @@ record PluginFaults(PluginHealth health, PluginRegistry registry, SchedulerMetri
         return message;
     }
 
+    /** {@code r} used more than it may ({@code reason} says what): quarantined at once. */
+    void overBudget(Registration r, String reason) {
+        if (health.quarantine(r, reason)) {
+            LOG.error(
+                    "Plugin {} quarantined: {}. Profiles using it pause until its bundle is updated or "
+                            + "'sched:release {}' is run.",
+                    r.describe(),
+                    reason,
+                    r.name());
+            registry.changed(r.name());
+        }
+    }
+
     /** A fault of {@code instance} that counts now. */
     void failed(PluginInstance instance, String fault) {
         Registration r = instance.registration();

@@ -63,6 +63,7 @@ public final class Scheduler implements AutoCloseable {
     private final EventHandlers events;
     private final Leadership leadership = new Leadership();
     private final Watchdog watchdog;
+    private final PluginBudget budget;
     private final PluginTimeouts timeouts = new PluginTimeouts();
     private final CoarseClock coarseClock = new CoarseClock();
     private final SchedulerMetrics metrics = new SchedulerMetrics();
@@ -84,7 +85,8 @@ public final class Scheduler implements AutoCloseable {
         this.queue = new SchedulingQueue(clock, Duration.ofSeconds(1), Duration.ofSeconds(10), this::preEnqueue);
         this.loop = new SchedulingCycle.Loop(null, new Snapshot(), new SchedulingAlgorithm(parallelizer, random));
         PluginFaults faults = new PluginFaults(health, registry, metrics);
-        CallWatch callWatch = new CallWatch();
+        CallWatch callWatch = new CallWatch(metrics.pluginUsage);
+        this.budget = new PluginBudget(metrics.pluginUsage, callWatch, registry, faults);
         ObjectStore objects = new ObjectStore();
         FrameworkServices services = new FrameworkServices(
                 parallelizer,
@@ -254,6 +256,7 @@ public final class Scheduler implements AutoCloseable {
     private void housekeep() {
         try {
             queue.flushBackoffCompleted();
+            budget.check(System.nanoTime());
             for (PodInfo p : cache.cleanupExpired()) {
                 LOG.warn(
                         "Assumed pod {} expired: its binding never showed up; it is no longer counted on its node",
@@ -374,6 +377,11 @@ public final class Scheduler implements AutoCloseable {
     /** The per-extension-point time-outs of plugin calls; changes apply to the next call. */
     public PluginTimeouts timeouts() {
         return timeouts;
+    }
+
+    /** How much CPU time and heap a plugin may use before it is quarantined. */
+    public PluginBudget budget() {
+        return budget;
     }
 
     public PluginHealth health() {

@@ -1,0 +1,42 @@
+package io.hotsched.core.osgi.testbundle.leaky;
+
+import org.osgi.framework.BundleActivator;
+import org.osgi.framework.BundleContext;
+
+/** A bundle's activator that starts two threads and forgets them when it stops. Packed into a test bundle. */
+public final class LeakyActivator implements BundleActivator {
+
+    /** A thread class of the bundle's own. */
+    static final class Worker extends Thread {
+        Worker() {
+            super("leaky-subclass");
+            setDaemon(true);
+        }
+
+        @Override
+        public void run() {
+            waitForInterrupt();
+        }
+    }
+
+    @Override
+    public void start(BundleContext context) {
+        Thread t = new Thread(LeakyActivator::waitForInterrupt, "leaky-runnable");
+        t.setDaemon(true);
+        t.start();
+        new Worker().start();
+    }
+
+    @Override
+    public void stop(BundleContext context) {
+        // forgets its threads
+    }
+
+    static void waitForInterrupt() {
+        try {
+            Thread.sleep(Long.MAX_VALUE);
+        } catch (InterruptedException e) {
+            // the test ends it
+        }
+    }
+}
