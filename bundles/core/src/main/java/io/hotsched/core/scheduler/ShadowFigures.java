@@ -74,6 +74,12 @@ public final class ShadowFigures {
         }
     }
 
+    /** The run for a pod failed outside the plugins' calls. */
+    void failed(String message) {
+        faults.increment();
+        lastFault = message;
+    }
+
     public String plugin() {
         return plugin;
     }

@@ -128,15 +128,22 @@ final class ShadowRunner implements AutoCloseable {
             for (Shadow s : fw.shadows()) {
                 long c0 = cpuNow();
                 long t0 = System.nanoTime();
-                ShadowResult r = s.compare(pod, result, result.suggestedHost(), frozen);
-                long wall = System.nanoTime() - t0;
-                long cpu = cpuNow() - c0;
-                shadowCpu.addAndGet(cpu);
-                figures(s).record(r, servingNanos, wall, cpu);
-                settle(s, r);
+                try {
+                    ShadowResult r = s.compare(pod, result, result.suggestedHost(), frozen);
+                    long cpu = cpuNow() - c0;
+                    shadowCpu.addAndGet(cpu);
+                    figures(s).record(r, servingNanos, System.nanoTime() - t0, cpu);
+                    settle(s, r);
+                } catch (RuntimeException e) {
+                    // the core's part of the run failed, not a plugin call (those are faults in the result)
+                    LOG.warn(
+                            "Running the shadow {} for pod {} failed",
+                            s.shadowRegistration().describe(),
+                            pod.key(),
+                            e);
+                    figures(s).failed(pod.key() + ": " + e);
+                }
             }
-        } catch (RuntimeException e) {
-            LOG.warn("Running the shadows of {} for pod {} failed: {}", fw, pod.key(), e.toString());
         } finally {
             fw.unpin();
         }
