@@ -70,11 +70,17 @@ final class TestBundles {
 
     /** The bundle jar {@code original} with its Bundle-Version set to {@code version}; the rest unchanged. */
     static byte[] withVersion(byte[] original, String version) {
+        return withVersion(original, version, Map.of());
+    }
+
+    /** As {@link #withVersion(byte[], String)}, with more main manifest {@code headers}. */
+    static byte[] withVersion(byte[] original, String version, Map<String, String> headers) {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         try (java.util.jar.JarInputStream in =
                 new java.util.jar.JarInputStream(new java.io.ByteArrayInputStream(original))) {
             Manifest manifest = new Manifest(in.getManifest());
             manifest.getMainAttributes().putValue("Bundle-Version", version);
+            headers.forEach(manifest.getMainAttributes()::putValue);
             try (JarOutputStream out = new JarOutputStream(bytes, manifest)) {
                 for (java.util.jar.JarEntry e = in.getNextJarEntry(); e != null; e = in.getNextJarEntry()) {
                     out.putNextEntry(new ZipEntry(e.getName()));

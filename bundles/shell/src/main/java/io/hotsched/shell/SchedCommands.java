@@ -24,7 +24,9 @@ import org.osgi.service.component.annotations.Reference;
             "osgi.command.function=reload",
             "osgi.command.function=release",
             "osgi.command.function=status",
-            "osgi.command.function=state"
+            "osgi.command.function=state",
+            "osgi.command.function=shadow",
+            "osgi.command.function=promote"
         })
 public final class SchedCommands {
 
@@ -154,6 +156,41 @@ public final class SchedCommands {
             Outline.write(b, state, 1);
         });
         return b.toString();
+    }
+
+    @Descriptor("plugin versions in shadow and observe-only profiles on this replica, with their figures")
+    public String shadow() {
+        return ShadowText.list(admin.shadows());
+    }
+
+    @Descriptor(
+            "the last pods on which a plugin's shadow (or an observe-only profile, observe:PROFILE) chose another node")
+    public String shadow(@Descriptor("plugin name") String plugin) {
+        return ShadowText.disagreements(admin.shadows(), plugin);
+    }
+
+    @Descriptor("--stop PLUGIN: ends the shadow of a plugin on this replica")
+    public String shadow(@Descriptor("--stop") String option, @Descriptor("plugin name") String plugin) {
+        if (!"--stop".equals(option)) {
+            return "usage: sched:shadow [PLUGIN] | --start PLUGIN VERSION | --stop PLUGIN (not " + option + ")\n";
+        }
+        return admin.stopShadow(plugin) + "\n";
+    }
+
+    @Descriptor("--start PLUGIN VERSION: puts an installed version of a plugin in shadow on this replica")
+    public String shadow(
+            @Descriptor("--start") String option,
+            @Descriptor("plugin name") String plugin,
+            @Descriptor("bundle version") String version) {
+        if (!"--start".equals(option)) {
+            return "usage: sched:shadow [PLUGIN] | --start PLUGIN VERSION | --stop PLUGIN (not " + option + ")\n";
+        }
+        return admin.startShadow(plugin, version) + "\n";
+    }
+
+    @Descriptor("the shadow of a plugin serves on this replica; the version that served stands by")
+    public String promote(@Descriptor("plugin name") String plugin) {
+        return admin.promote(plugin) + "\n";
     }
 
     @Descriptor("configuration source, cluster connection, cache size and counters")

@@ -39,4 +39,35 @@ public interface SchedulerAdmin {
      * @since 1.1
      */
     Map<String, Object> pluginState(String plugin, String node);
+
+    /**
+     * Every plugin version in shadow now or since start on this replica, and the observe-only
+     * profiles, with their figures.
+     *
+     * @since 1.3
+     */
+    List<ShadowView> shadows();
+
+    /**
+     * Puts version {@code version} of {@code plugin} in shadow on this replica.
+     *
+     * @return what happened, or why not (no such plugin or version, or no other version to serve)
+     * @since 1.3
+     */
+    String startShadow(String plugin, String version);
+
+    /**
+     * Ends the shadow of {@code plugin} on this replica; the version stands by.
+     *
+     * @since 1.3
+     */
+    String stopShadow(String plugin);
+
+    /**
+     * The shadow of {@code plugin} serves from now on, on this replica; the version that served
+     * stands by.
+     *
+     * @since 1.3
+     */
+    String promote(String plugin);
 }

@@ -6,7 +6,9 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 /**
@@ -63,6 +65,13 @@ public final class SchedulerMetrics {
     private final Map<List<String>, LongAdder> pluginFaults = new ConcurrentHashMap<>();
 
     private volatile Supplier<Map<String, Integer>> pendingPods = Map::of;
+    /** Series written by other parts of the core (the shadows'), after these. */
+    private final List<Consumer<StringBuilder>> sections = new CopyOnWriteArrayList<>();
+
+    /** Adds series that {@code section} writes in the text format after the scheduler's own. */
+    public void addSection(Consumer<StringBuilder> section) {
+        sections.add(section);
+    }
 
     private volatile Supplier<Map<String, List<String>>> threadsLeft = Map::of;
 
@@ -148,6 +157,9 @@ public final class SchedulerMetrics {
                         .append("\"} ")
                         .append(e.getValue())
                         .append('\n'));
+        for (Consumer<StringBuilder> section : sections) {
+            section.accept(out);
+        }
     }
 
     private void writeFaults(StringBuilder out) {
@@ -244,7 +256,8 @@ public final class SchedulerMetrics {
         return all;
     }
 
-    static String escape(String v) {
+    /** A label value as the text format writes it (backslash, quote and newline escaped). */
+    public static String escape(String v) {
         return v.replace("\\", "\\\\").replace("\"", "\\\"").replace("\n", "\\n");
     }
 }

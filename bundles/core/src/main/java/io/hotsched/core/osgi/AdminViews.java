@@ -46,7 +46,11 @@ final class AdminViews {
                         ? "quarantined"
                         : health.stuck(r)
                                 ? "stuck"
-                                : serving != null && serving.serviceId() == r.serviceId() ? "active" : "standby";
+                                : s.registry().inShadow(r)
+                                        ? "shadow"
+                                        : serving != null && serving.serviceId() == r.serviceId()
+                                                ? "active"
+                                                : "standby";
                 PluginHealth.Counters c = health.counters(r);
                 out.add(new PluginView(
                         r.name(),

@@ -8,6 +8,7 @@ import io.hotsched.core.admin.PluginView;
 import io.hotsched.core.admin.ProfileView;
 import io.hotsched.core.admin.QueueView;
 import io.hotsched.core.admin.SchedulerAdmin;
+import io.hotsched.core.admin.ShadowView;
 import io.hotsched.core.config.ConfigException;
 import io.hotsched.core.config.ExtensionPoint;
 import io.hotsched.core.registry.PluginHealth;
@@ -97,6 +98,7 @@ public final class SchedulerComponent extends ForwardingClusterEvents implements
         s.setBackend(backend);
         applyLimits(s, settings);
         applyFeatureGates(s, settings);
+        s.setShadowLimits(settings.shadowSamplePercent(), settings.shadowCpuSharePercent());
         config = new ConfigSource(context, settings);
         try {
             s.start(config.initial());
@@ -130,6 +132,7 @@ public final class SchedulerComponent extends ForwardingClusterEvents implements
         if (s != null) {
             applyLimits(s, settings);
             applyFeatureGates(s, settings);
+            s.setShadowLimits(settings.shadowSamplePercent(), settings.shadowCpuSharePercent());
         }
         metrics.serveOn(settings.metricsAddress());
     }
@@ -215,12 +218,13 @@ public final class SchedulerComponent extends ForwardingClusterEvents implements
                 n, factory, ref.getBundle().getSymbolicName(), ref.getBundle().getVersion(), (Long)
                         ref.getProperty(Constants.SERVICE_ID));
         registrations.put(r.serviceId(), r);
-        LOG.info("Plugin {} arrived", r.describe());
+        boolean shadow = ShadowHeader.inShadow(ref.getBundle());
+        LOG.info("Plugin {} arrived{}", r.describe(), shadow ? " in shadow (" + ShadowHeader.NAME + ")" : "");
         Scheduler s = scheduler;
         if (s != null) {
-            s.pluginAdded(r);
+            s.pluginAdded(r, shadow);
         } else {
-            registry.add(r);
+            registry.add(r, shadow);
         }
     }
 
@@ -334,13 +338,52 @@ public final class SchedulerComponent extends ForwardingClusterEvents implements
     }
 
     @Override
+    public List<ShadowView> shadows() {
+        return ShadowViews.of(scheduler());
+    }
+
+    @Override
+    public String startShadow(String plugin, String version) {
+        try {
+            Registration r = scheduler().startShadow(plugin, version);
+            return "Started the shadow of " + r.describe() + " on this replica; "
+                    + scheduler()
+                            .registry()
+                            .serving(plugin)
+                            .map(Registration::describe)
+                            .orElse("nothing")
+                    + " serves";
+        } catch (IllegalArgumentException | IllegalStateException e) {
+            return "Not started: " + e.getMessage();
+        }
+    }
+
+    @Override
+    public String stopShadow(String plugin) {
+        return scheduler()
+                .stopShadow(plugin)
+                .map(r -> "Stopped the shadow of " + r.describe() + " on this replica; it stands by")
+                .orElse(plugin + " has no version in shadow");
+    }
+
+    @Override
+    public String promote(String plugin) {
+        try {
+            Registration r = scheduler().promote(plugin);
+            return "Promoted " + r.describe() + " on this replica: it serves, the version that served stands by";
+        } catch (IllegalArgumentException e) {
+            return "Not promoted: " + e.getMessage();
+        }
+    }
+
+    @Override
     public String status() {
         Scheduler s = scheduler();
         return "configuration: " + config.state() + "\ncluster: " + (backend == null ? "not connected" : "connected")
                 + "\nnodes: "
                 + s.cache().nodeCount() + ", pods on nodes: " + s.cache().podCount() + " (assumed "
                 + s.cache().assumedCount() + ")\n"
-                + "since start: " + s.counters() + threadsLeft();
+                + "since start: " + s.counters() + "\nshadows: " + s.shadowLimits() + threadsLeft();
     }
 
     private String threadsLeft() {

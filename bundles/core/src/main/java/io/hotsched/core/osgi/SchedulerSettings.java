@@ -56,6 +56,19 @@ public @interface SchedulerSettings {
     @Min(1)
     int pluginUsageSampling() default CallWatch.DEFAULT_SAMPLING_PERIOD;
 
+    @AttributeDefinition(
+            description =
+                    "Of the pods a profile with a plugin version in shadow decides, the share the shadow runs for, in percent")
+    @Min(0)
+    int shadowSamplePercent() default 100;
+
+    @AttributeDefinition(
+            description =
+                    "The CPU time shadows may take, in percent of the scheduling loop's and its workers' over the last"
+                            + " second; over it, pods are skipped and counted")
+    @Min(0)
+    int shadowCpuSharePercent() default 25;
+
     @AttributeDefinition(description = "How many pods' last attempts are kept for sched:explain")
     @Min(0)
     int explanations() default 10000;

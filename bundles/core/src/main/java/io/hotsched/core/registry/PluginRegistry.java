@@ -5,14 +5,20 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
+import org.osgi.framework.Version;
 
 /**
  * The plugin factories present, by plugin name. Several may serve one name (two versions side by
  * side): the highest bundle version serves, the others stand by. A quarantined registration does
  * not serve. Listeners hear the name whose serving factory may have changed.
+ *
+ * <p>A registration in shadow never serves: the profiles using its name run it beside the serving
+ * one and compare what it would decide ({@link #shadow}). Promoting it ends the shadow and makes it
+ * serve even when another version is higher.
  */
 public final class PluginRegistry {
 
@@ -23,6 +29,10 @@ public final class PluginRegistry {
     private final Map<String, List<Registration>> byName = new ConcurrentHashMap<>();
     private final List<Consumer<String>> listeners = new CopyOnWriteArrayList<>();
     private final PluginHealth health;
+    /** Registrations (by service id) in shadow. */
+    private final Set<Long> shadows = ConcurrentHashMap.newKeySet();
+    /** By name, the registration promoted from shadow: it serves before higher versions. */
+    private final Map<String, Long> promoted = new ConcurrentHashMap<>();
 
     public PluginRegistry(PluginHealth health) {
         this.health = health;
@@ -33,6 +43,14 @@ public final class PluginRegistry {
     }
 
     public void add(Registration r) {
+        add(r, false);
+    }
+
+    /** Adds {@code r}, in shadow when {@code shadow} (a bundle's {@code Hotsched-Shadow} header): it never serves at once. */
+    public void add(Registration r, boolean shadow) {
+        if (shadow) {
+            shadows.add(r.serviceId());
+        }
         byName.compute(r.name(), (n, list) -> {
             List<Registration> l = list == null ? new ArrayList<>() : new ArrayList<>(list);
             l.add(r);
@@ -49,13 +67,126 @@ public final class PluginRegistry {
             return l.isEmpty() ? null : List.copyOf(l);
         });
         health.forget(r);
+        shadows.remove(r.serviceId());
+        promoted.remove(r.name(), r.serviceId());
         fire(r.name());
     }
 
-    /** The registration that serves {@code name}: the highest version neither quarantined nor stuck. */
+    /**
+     * The registration that serves {@code name}: the promoted one if it can, else the highest version
+     * neither in shadow, quarantined nor stuck.
+     */
     public Optional<Registration> serving(String name) {
+        List<Registration> all = byName.getOrDefault(name, List.of());
+        Long first = promoted.get(name);
+        if (first != null) {
+            for (Registration r : all) {
+                if (r.serviceId() == first && healthy(r)) {
+                    return Optional.of(r);
+                }
+            }
+        }
+        for (Registration r : all) {
+            if (!shadows.contains(r.serviceId()) && healthy(r)) {
+                return Optional.of(r);
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** The registration of {@code name} in shadow, if one is and it is neither quarantined nor stuck. */
+    public Optional<Registration> shadow(String name) {
         for (Registration r : byName.getOrDefault(name, List.of())) {
-            if (!health.quarantined(r) && !health.stuck(r)) {
+            if (shadows.contains(r.serviceId()) && healthy(r)) {
+                return Optional.of(r);
+            }
+        }
+        return Optional.empty();
+    }
+
+    public boolean inShadow(Registration r) {
+        return shadows.contains(r.serviceId());
+    }
+
+    private boolean healthy(Registration r) {
+        return !health.quarantined(r) && !health.stuck(r);
+    }
+
+    /**
+     * Puts version {@code version} of plugin {@code name} in shadow (one shadow per name: another
+     * one ends). Returns the registration.
+     *
+     * @throws IllegalArgumentException naming the plugin and the versions there are, when there is no such version
+     * @throws IllegalStateException when that version serves and no other version could take over
+     */
+    public Registration startShadow(String name, String version) {
+        List<Registration> all = byName.getOrDefault(name, List.of());
+        if (all.isEmpty()) {
+            throw new IllegalArgumentException("no plugin " + name + " is registered");
+        }
+        Version v;
+        try {
+            v = Version.parseVersion(version);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("version \"" + version + "\" of " + name + ": " + e.getMessage());
+        }
+        Registration target = null;
+        for (Registration r : all) {
+            if (r.version().equals(v)) {
+                target = r;
+            }
+        }
+        if (target == null) {
+            throw new IllegalArgumentException("plugin " + name + " has no version " + version + "; registered: "
+                    + all.stream().map(r -> r.version().toString()).toList());
+        }
+        boolean otherCanServe = false;
+        for (Registration r : all) {
+            otherCanServe |= r.serviceId() != target.serviceId() && healthy(r);
+        }
+        if (!otherCanServe) {
+            throw new IllegalStateException("version " + version + " of " + name
+                    + " is the only one that can serve: a shadow needs another version serving");
+        }
+        for (Registration r : all) {
+            shadows.remove(r.serviceId());
+        }
+        shadows.add(target.serviceId());
+        promoted.remove(name, target.serviceId());
+        fire(name);
+        return target;
+    }
+
+    /** Ends the shadow of {@code name}; the registration that was in shadow, if any. */
+    public Optional<Registration> stopShadow(String name) {
+        Optional<Registration> s = inShadow(name);
+        s.ifPresent(r -> {
+            // it stands by from now on: it does not take over because it is the highest version
+            serving(name).ifPresent(cur -> promoted.put(name, cur.serviceId()));
+            shadows.remove(r.serviceId());
+            fire(name);
+        });
+        return s;
+    }
+
+    /**
+     * The shadow of {@code name} serves from now on (the version serving until now stands by), even
+     * when it is not the highest version. Returns it.
+     *
+     * @throws IllegalArgumentException when {@code name} has no shadow
+     */
+    public Registration promote(String name) {
+        Registration r = inShadow(name)
+                .orElseThrow(() -> new IllegalArgumentException("plugin " + name + " has no version in shadow"));
+        shadows.remove(r.serviceId());
+        promoted.put(name, r.serviceId());
+        fire(name);
+        return r;
+    }
+
+    private Optional<Registration> inShadow(String name) {
+        for (Registration r : byName.getOrDefault(name, List.of())) {
+            if (shadows.contains(r.serviceId())) {
                 return Optional.of(r);
             }
         }

@@ -4,6 +4,7 @@ import io.hotsched.api.framework.ClusterEventWithHint;
 import io.hotsched.api.framework.EnqueueExtensions;
 import io.hotsched.api.framework.FilterPlugin;
 import io.hotsched.api.framework.InvalidArgsException;
+import io.hotsched.api.framework.NodeInfoLister;
 import io.hotsched.api.framework.PermitPlugin;
 import io.hotsched.api.framework.Plugin;
 import io.hotsched.api.framework.PreEnqueuePlugin;
@@ -26,7 +27,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Builds the framework of one profile from its configuration and the plugin factories present:
@@ -35,6 +39,8 @@ import java.util.function.Function;
  * MultiPoint), and checks the profile as upstream does (one QueueSort, at least one Bind).
  */
 public final class FrameworkBuilder {
+
+    private static final Logger LOG = LoggerFactory.getLogger(FrameworkBuilder.class);
 
     /** The outcome of a build. */
     public sealed interface Result permits Built, Missing, Invalid {}
@@ -84,6 +90,21 @@ public final class FrameworkBuilder {
             String source,
             int globalPercentage,
             Function<String, Optional<Registration>> serving,
+            FrameworkServices services,
+            Extenders extenders) {
+        return build(profile, source, globalPercentage, serving, name -> Optional.empty(), services, extenders);
+    }
+
+    /**
+     * @param shadow the registration of a plugin name in shadow, if any: it runs beside the serving
+     *     one (see {@link Shadow}); one that cannot be built is logged and left out, never stopping the profile
+     */
+    public static Result build(
+            ProfileConfig profile,
+            String source,
+            int globalPercentage,
+            Function<String, Optional<Registration>> serving,
+            Function<String, Optional<Registration>> shadow,
             FrameworkServices services,
             Extenders extenders) {
         Set<String> names = pluginNames(profile);
@@ -149,9 +170,100 @@ public final class FrameworkBuilder {
             }
             return new Invalid(problems);
         }
-        FrameworkImpl f = new FrameworkImpl(parts.frozen(), waiting, services);
+        List<Shadow> shadows = new ArrayList<>();
+        List<PluginInstance> owned = new ArrayList<>(parts.instances);
+        for (Map.Entry<String, Registration> e : regs.entrySet()) {
+            Optional<Registration> sh = shadow.apply(e.getKey());
+            if (sh.isPresent() && sh.get().serviceId() != e.getValue().serviceId()) {
+                Shadow s = shadow(profile, source, parts, byName, e.getValue(), sh.get(), services, extenders);
+                if (s != null) {
+                    shadows.add(s);
+                    owned.add(s.instance());
+                }
+            }
+        }
+        FrameworkImpl f = new FrameworkImpl(parts.frozen(), waiting, services, shadows, owned);
         handle.bind(f);
         return new Built(f);
+    }
+
+    /**
+     * The framework of {@code shadowReg} in shadow: its own instance where the serving one was, the
+     * serving framework's instances elsewhere; null (logged) when it cannot be built.
+     */
+    private static Shadow shadow(
+            ProfileConfig profile,
+            String source,
+            PluginSlots serving,
+            Map<String, PluginInstance> servingByName,
+            Registration servingReg,
+            Registration shadowReg,
+            FrameworkServices services,
+            Extenders extenders) {
+        String name = shadowReg.name();
+        AtomicReference<NodeInfoLister> view = new AtomicReference<>();
+        FrameworkServices own = ShadowServices.of(services, view);
+        WaitingPodsImpl waiting = new WaitingPodsImpl();
+        HandleImpl handle = new HandleImpl(profile.schedulerName(), own, waiting);
+        PluginInstance inst;
+        try {
+            Plugin p = shadowReg
+                    .factory()
+                    .create(new PluginArgsImpl(args(name, profile.pluginConfig().get(name), extenders)), handle);
+            if (p == null) {
+                LOG.warn(
+                        "Plugin {} in shadow created no instance for profile {}",
+                        shadowReg.describe(),
+                        profile.schedulerName());
+                return null;
+            }
+            if (!decides(p)) {
+                // it would compare equal on every pod: Reserve, Permit and the binding points never run in shadow
+                LOG.info("Plugin {} in shadow decides nothing before Reserve: it is not run", shadowReg.describe());
+                PluginInstance unused = new PluginInstance(name, p, shadowReg);
+                unused.close();
+                return null;
+            }
+            inst = new PluginInstance(name, p, shadowReg);
+        } catch (InvalidArgsException | RuntimeException | LinkageError ex) {
+            LOG.warn(
+                    "Plugin {} in shadow does not start for profile {}: {}",
+                    shadowReg.describe(),
+                    profile.schedulerName(),
+                    ex.toString());
+            return null;
+        }
+        Map<String, PluginInstance> byName = new LinkedHashMap<>(servingByName);
+        byName.put(name, inst);
+        PluginSlots parts = new PluginSlots();
+        parts.profileName = serving.profileName;
+        parts.percentageOfNodesToScore = serving.percentageOfNodesToScore;
+        parts.instances.addAll(byName.values());
+        List<ConfigProblem> problems = new ArrayList<>();
+        assemble(profile, source, byName, parts, problems);
+        if (!problems.isEmpty()) {
+            LOG.warn(
+                    "Plugin {} in shadow does not fit profile {}: {}",
+                    shadowReg.describe(),
+                    profile.schedulerName(),
+                    problems.get(0));
+            inst.close();
+            return null;
+        }
+        FrameworkImpl f = new FrameworkImpl(parts.frozen(), waiting, own, List.of(), List.of());
+        handle.bind(f);
+        return new Shadow(name, servingReg, inst, f, view);
+    }
+
+    /** Whether {@code p} takes part in the decision a shadow compares: PreFilter to Score, transformers included. */
+    private static boolean decides(Plugin p) {
+        return p instanceof PreFilterPlugin
+                || p instanceof FilterPlugin
+                || p instanceof ScorePlugin
+                || p instanceof io.hotsched.api.framework.PreScorePlugin
+                || p instanceof io.hotsched.api.framework.ext.PreFilterTransformer
+                || p instanceof io.hotsched.api.framework.ext.FilterTransformer
+                || p instanceof io.hotsched.api.framework.ext.ScoreTransformer;
     }
 
     private static final String NODE_RESOURCES_FIT = "NodeResourcesFit";

@@ -51,9 +51,27 @@ public final class FrameworkImpl {
     private final BindingRunner binding;
     private final Pins pins;
     private final SchedulerMetrics metrics;
+    private final List<Shadow> shadows;
+    private final boolean shadowing;
 
     FrameworkImpl(PluginSlots slots, WaitingPodsImpl waitingPods, FrameworkServices services) {
+        this(slots, waitingPods, services, List.of(), slots.instances);
+    }
+
+    /**
+     * @param shadows the plugin versions in shadow that run beside this framework's
+     * @param owned the instances this framework closes when its last pin is released: its own and
+     *     its shadows' (a shadow's framework shares the others' instances and closes none)
+     */
+    FrameworkImpl(
+            PluginSlots slots,
+            WaitingPodsImpl waitingPods,
+            FrameworkServices services,
+            List<Shadow> shadows,
+            List<PluginInstance> owned) {
         this.slots = slots;
+        this.shadows = List.copyOf(shadows);
+        this.shadowing = !shadows.isEmpty();
         this.calls = new PluginCalls(new GuardedCall(services));
         this.preFilter = new PreFilterRunner(slots, calls);
         this.filter = new FilterRunner(slots, calls, preFilter, services.nominatedPods());
@@ -61,13 +79,23 @@ public final class FrameworkImpl {
         this.score = new ScoreRunner(slots, calls, services.parallelizer());
         this.permit = new PermitRunner(slots, calls, waitingPods, services.timer());
         this.binding = new BindingRunner(slots, calls);
-        this.pins = new Pins(slots.instances);
+        this.pins = new Pins(owned);
         this.metrics = services.metrics();
     }
 
     /** The plugins at each point, as built (tests read them). */
     PluginSlots slots() {
         return slots;
+    }
+
+    /** The plugin versions in shadow beside this framework's (empty almost always). */
+    public List<Shadow> shadows() {
+        return shadows;
+    }
+
+    /** Whether any plugin version runs in shadow beside this framework's. */
+    public boolean shadowing() {
+        return shadowing;
     }
 
     /** The configuration's extenders, as this framework was built with them. */

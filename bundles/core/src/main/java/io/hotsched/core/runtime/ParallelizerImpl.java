@@ -123,6 +123,11 @@ public final class ParallelizerImpl implements Parallelizer, AutoCloseable {
         return workers.contains(t);
     }
 
+    /** This pool's worker threads now (for the CPU time they take). */
+    public Set<Thread> workers() {
+        return Set.copyOf(workers);
+    }
+
     /** Workers now in the pool (the calling thread not counted). */
     public int poolSize() {
         return pool == null ? 0 : pool.getPoolSize();

@@ -134,7 +134,7 @@ public final class SchedulingAlgorithm {
         ScoreTable scores = new ScoreTable();
         if (feasible.size() == 1) {
             scores.flat(feasible);
-            return new ScheduleResult(feasible.get(0).name(), pod, evaluated, 1, scores);
+            return result(fw, feasible.get(0).name(), pod, evaluated, 1, scores, statuses, 0);
         }
         Status st = fw.runPreScore(state, pod, feasible);
         if (!st.isSuccess()) {
@@ -154,7 +154,27 @@ public final class SchedulingAlgorithm {
         if (extenders.hasPrioritizers()) {
             addExtenderScores(fw, state, extenders, pod, feasible, scores);
         }
+        if (fw.shadowing()) {
+            // the shadow breaks ties with the same seed: a random tie is no disagreement
+            long seed = random.nextLong() | 1;
+            return result(fw, TieBreak.pick(scores, seed), pod, evaluated, feasible.size(), scores, statuses, seed);
+        }
         return new ScheduleResult(selectHost(scores), pod, evaluated, feasible.size(), scores);
+    }
+
+    /** With the rejected nodes kept for the framework's shadows; without them when it has none. */
+    private static ScheduleResult result(
+            FrameworkImpl fw,
+            String host,
+            PodInfo pod,
+            int evaluated,
+            int feasible,
+            ScoreTable scores,
+            Map<String, Status> rejected,
+            long seed) {
+        return fw.shadowing()
+                ? new ScheduleResult(host, pod, evaluated, feasible, scores, rejected, seed)
+                : new ScheduleResult(host, pod, evaluated, feasible, scores);
     }
 
     private static List<NodeInfo> passExtenders(

@@ -213,8 +213,8 @@ public final class ProfileManager {
     }
 
     private ProfileState build(ProfileConfig p, SchedulerConfig c, Extenders ext) {
-        FrameworkBuilder.Result r =
-                FrameworkBuilder.build(p, c.source(), c.percentageOfNodesToScore(), registry::serving, services, ext);
+        FrameworkBuilder.Result r = FrameworkBuilder.build(
+                p, c.source(), c.percentageOfNodesToScore(), registry::serving, registry::shadow, services, ext);
         if (r instanceof FrameworkBuilder.Built b) {
             return new ProfileState(p, b.framework(), Set.of(), List.of());
         }

@@ -67,6 +67,7 @@ public final class Scheduler implements AutoCloseable {
     private final PluginTimeouts timeouts = new PluginTimeouts();
     private final CoarseClock coarseClock = new CoarseClock();
     private final SchedulerMetrics metrics = new SchedulerMetrics();
+    private final ShadowRunner shadows;
     private volatile ClusterBackend backend;
     private volatile SchedulingCycle.Loop loop;
     private volatile int loopsStarted;
@@ -85,6 +86,8 @@ public final class Scheduler implements AutoCloseable {
         this.queue = new SchedulingQueue(clock, Duration.ofSeconds(1), Duration.ofSeconds(10), this::preEnqueue);
         this.loop = new SchedulingCycle.Loop(null, new Snapshot(), new SchedulingAlgorithm(parallelizer, random));
         PluginFaults faults = new PluginFaults(health, registry, metrics);
+        this.shadows = new ShadowRunner(this::schedulingCpu, health, registry, housekeeping);
+        metrics.addSection(shadows::writeText);
         CallWatch callWatch = new CallWatch(metrics.pluginUsage);
         this.budget = new PluginBudget(metrics.pluginUsage, callWatch, registry, faults);
         ObjectStore objects = new ObjectStore();
@@ -109,7 +112,7 @@ public final class Scheduler implements AutoCloseable {
         FailureHandler failures = new FailureHandler(queue, reporter);
         BindingCycle binding =
                 new BindingCycle(cache, queue, binders, failures, reporter, faults, leadership, housekeeping);
-        this.cycle = new SchedulingCycle(profiles, cache, queue, binding, failures, reporter, faults, metrics);
+        this.cycle = new SchedulingCycle(profiles, cache, queue, binding, failures, reporter, faults, metrics, shadows);
         this.watchdog = new Watchdog(
                 callWatch,
                 coarseClock,
@@ -146,6 +149,7 @@ public final class Scheduler implements AutoCloseable {
         housekeeping.scheduleWithFixedDelay(queue::flushUnschedulableLeftover, 30, 30, TimeUnit.SECONDS);
         housekeeping.scheduleWithFixedDelay(
                 watchdog::check, Watchdog.PERIOD_MILLIS, Watchdog.PERIOD_MILLIS, TimeUnit.MILLISECONDS);
+        housekeeping.scheduleWithFixedDelay(shadows::tick, 100, 100, TimeUnit.MILLISECONDS);
         startLoop();
     }
 
@@ -248,6 +252,7 @@ public final class Scheduler implements AutoCloseable {
         binders.close(5000);
         statusWriter.shutdownNow();
         housekeeping.shutdownNow();
+        shadows.close();
         profiles.close();
         parallelizer.close();
         coarseClock.close();
@@ -294,6 +299,68 @@ public final class Scheduler implements AutoCloseable {
     /** A plugin factory arrived: profiles using its name are rebuilt. */
     public void pluginAdded(Registration r) {
         registry.add(r);
+    }
+
+    /** A plugin factory arrived, in shadow when {@code shadow} (its bundle's {@code Hotsched-Shadow} header). */
+    public void pluginAdded(Registration r, boolean shadow) {
+        registry.add(r, shadow);
+    }
+
+    /** The CPU time the scheduling loop and its Filter/Score workers have taken, in nanos. */
+    private long schedulingCpu() {
+        long n = shadows.cpuOf(loop.thread());
+        for (Thread t : parallelizer.workers()) {
+            n += shadows.cpuOf(t);
+        }
+        return n;
+    }
+
+    /**
+     * Puts version {@code version} of plugin {@code name} in shadow on this replica.
+     *
+     * @throws IllegalArgumentException when there is no such plugin or version
+     * @throws IllegalStateException when no other version could serve
+     */
+    public Registration startShadow(String name, String version) {
+        shadows.forget(name);
+        return registry.startShadow(name, version);
+    }
+
+    /** Ends the shadow of {@code name}; the registration that was in shadow, if any. */
+    public java.util.Optional<Registration> stopShadow(String name) {
+        return registry.stopShadow(name);
+    }
+
+    /** The shadow of {@code name} serves from now on; the version that served stands by. */
+    public Registration promote(String name) {
+        return registry.promote(name);
+    }
+
+    /** The figures of every plugin version run in shadow since start (or since its shadow began). */
+    public List<ShadowFigures> shadowFigures() {
+        return shadows.all();
+    }
+
+    /** The figures of {@code plugin}'s shadow {@code shadowVersion} beside {@code servingVersion}, made when new. */
+    public ShadowFigures shadowFigures(String plugin, String servingVersion, String shadowVersion) {
+        return shadows.figures(plugin, servingVersion, shadowVersion);
+    }
+
+    /** The share of pods shadows run for, and the CPU share they may take of the scheduling loop's, in percent. */
+    public void setShadowLimits(int samplePercent, int cpuSharePercent) {
+        shadows.setSamplePercent(Math.min(100, samplePercent));
+        shadows.setCpuSharePercent(cpuSharePercent);
+    }
+
+    /** The shadows' limits, as {@code sched:status} shows them. */
+    public String shadowLimits() {
+        return "sample " + shadows.samplePercent() + "% of pods, CPU share " + shadows.cpuSharePercent()
+                + "% of the scheduling loop's";
+    }
+
+    /** Waits until the shadows have compared every pod handed to them (tests). */
+    public boolean awaitShadowsIdle(long millis) throws InterruptedException {
+        return shadows.awaitIdle(millis);
     }
 
     /** The scheduler is being stopped: profiles losing plugins now is expected, not a warning. */

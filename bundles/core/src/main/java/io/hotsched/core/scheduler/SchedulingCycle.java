@@ -49,6 +49,7 @@ final class SchedulingCycle {
     private final Reporter reporter;
     private final PluginFaults faults;
     private final SchedulerMetrics metrics;
+    private final ShadowRunner shadows;
 
     SchedulingCycle(
             ProfileManager profiles,
@@ -58,7 +59,8 @@ final class SchedulingCycle {
             FailureHandler failures,
             Reporter reporter,
             PluginFaults faults,
-            SchedulerMetrics metrics) {
+            SchedulerMetrics metrics,
+            ShadowRunner shadows) {
         this.profiles = profiles;
         this.cache = cache;
         this.queue = queue;
@@ -67,6 +69,7 @@ final class SchedulingCycle {
         this.reporter = reporter;
         this.faults = faults;
         this.metrics = metrics;
+        this.shadows = shadows;
     }
 
     /** What one scheduling loop thread owns: its snapshot and its node rotation. */
@@ -116,7 +119,8 @@ final class SchedulingCycle {
             } catch (SchedulingException se) {
                 failure = se;
             }
-            metrics.algorithmDuration.observeSince(searching);
+            long searched = System.nanoTime() - searching;
+            metrics.algorithmDuration.observeNanos(searched);
             // from here this thread owns the pod to the end, even if the loop gives up on it
             boolean detached = false;
             if (!attempt.commit()) {
@@ -141,6 +145,10 @@ final class SchedulingCycle {
             if (failure != null) {
                 failures.error(qp, attempt, failure.status(), profileName);
                 return;
+            }
+            if (fw.shadowing() && !detached) {
+                // on the snapshot the decision was made on, before this attempt changes the cache
+                shadows.offer(fw, pod, result, loop.snapshot(), searched);
             }
             if (detached) {
                 CycleState rechecked = recheck(fw, state, result, loop, qp, profileName);

@@ -44,6 +44,11 @@ final class SwitchableParallelizer implements Parallelizer {
         return p.owns(stuck) ? p.lend() : null;
     }
 
+    /** The current pool's worker threads. */
+    java.util.Set<Thread> workers() {
+        return current.workers();
+    }
+
     void close() {
         current.close();
     }
