@@ -121,9 +121,6 @@ public final class SchedCommands {
         for (String note : e.notes()) {
             b.append("Given up: ").append(note).append('\n');
         }
-        for (String note : e.notes()) {
-            b.append("Given up: ").append(note).append('\n');
-        }
         return b.toString();
     }
 
