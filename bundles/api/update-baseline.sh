@@ -2,7 +2,7 @@
 # Moves the baseline of a published contract, the API (bundles/api) or the test kit
 # (devkit/testkit), to its sources as they are now: after a release, or once an incompatible
 # change has been made on purpose with its major version bump. Copies the module's src/main/java
-# over its baseline module's (bundles/api-baseline, devkit/testkit-baseline) and gives the baseline
+# over its baseline module's (devkit/api-baseline, devkit/testkit-baseline) and gives the baseline
 # the new version in both poms. Builds nothing, commits nothing.
 #   sh bundles/api/update-baseline.sh api 0.2.0-baseline.1
 #   sh bundles/api/update-baseline.sh testkit 0.2.0-baseline.1
@@ -16,7 +16,7 @@ case "$which" in
   testkit) module=devkit/testkit ;;
   *) echo "no baseline for '$which': $usage" >&2; exit 2 ;;
 esac
-baseline=$module-baseline
+baseline=devkit/$which-baseline
 property=hotsched.$which.baseline
 old=$(sed -n "s:.*<$property>\(.*\)</$property>.*:\1:p" "$root/$module/pom.xml")
 [ -n "$old" ] || { echo "no <$property> in $module/pom.xml" >&2; exit 2; }

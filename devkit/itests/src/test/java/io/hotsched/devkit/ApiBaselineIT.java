@@ -32,10 +32,10 @@ class ApiBaselineIT {
         String parent = Files.readString(root.resolve("pom.xml"))
                 .replaceFirst(
                         "(?s)<modules>.*?</modules>",
-                        "<modules><module>bundles/api-baseline</module><module>bundles/api</module></modules>")
-                .replaceAll("<module>(?!bundles/api)[^<]*</module>", "");
+                        "<modules><module>devkit/api-baseline</module><module>bundles/api</module></modules>")
+                .replaceAll("<module>(?!bundles/api|devkit/api-baseline)[^<]*</module>", "");
         Files.writeString(work.resolve("pom.xml"), parent);
-        for (String module : new String[] {"bundles/api", "bundles/api-baseline"}) {
+        for (String module : new String[] {"bundles/api", "devkit/api-baseline"}) {
             for (String part : new String[] {"pom.xml", "src/main"}) {
                 Folders.copyTree(
                         root.resolve(module).resolve(part), work.resolve(module).resolve(part));
