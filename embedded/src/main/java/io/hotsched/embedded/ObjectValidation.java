@@ -22,6 +22,7 @@ final class ObjectValidation {
     private static final byte[] TAINTS = "\"taints\"".getBytes(StandardCharsets.UTF_8);
     private static final byte[] POD_CIDRS = "\"podCIDRs\"".getBytes(StandardCharsets.UTF_8);
     private static final byte[] ALLOCATABLE = "\"allocatable\"".getBytes(StandardCharsets.UTF_8);
+    private static final byte[] CAPACITY = "\"capacity\"".getBytes(StandardCharsets.UTF_8);
 
     /** Groups of requests that are not stored objects (access and token reviews): nothing to name. */
     private static final Set<String> UNNAMED = Set.of("authorization.k8s.io", "authentication.k8s.io");
@@ -69,7 +70,8 @@ final class ObjectValidation {
                 update
                         || ObjectMeta.mentions(body, TAINTS)
                         || ObjectMeta.mentions(body, POD_CIDRS)
-                        || ObjectMeta.mentions(body, ALLOCATABLE);
+                        || ObjectMeta.mentions(body, ALLOCATABLE)
+                        || ObjectMeta.mentions(body, CAPACITY);
             default -> false;
         };
     }

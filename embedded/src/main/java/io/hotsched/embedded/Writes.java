@@ -105,6 +105,13 @@ final class Writes {
             // not an object: the store answers it in its words
             return store.apply(request);
         }
+        String undecodable =
+                tree != null && target.group().isEmpty() && target.resource().equals("nodes")
+                        ? NodeValidation.undecodable(tree)
+                        : null;
+        if (undecodable != null) {
+            return StatusJson.failure(400, "BadRequest", undecodable);
+        }
         JsonNode oldTree = old != null && needsTree ? parse(old.getBytes(StandardCharsets.UTF_8)) : null;
         List<FieldErrors.Cause> causes = ObjectValidation.check(target, meta, tree, oldTree, old != null);
         if (!causes.isEmpty()) {

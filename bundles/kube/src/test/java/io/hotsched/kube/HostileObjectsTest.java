@@ -99,11 +99,11 @@ class HostileObjectsTest {
                 pod(
                         "a request of 10^30 cpus",
                         p -> p.cpu("1e30"),
-                        "pending: pod cannot be scheduled: it cannot be read: cpu: Invalid value: \"1e30\": quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'"),
+                        "pending: pod cannot be scheduled: it cannot be read: cpu: Invalid value: \"1e30\": a valid quantity, but too large for the scheduler, which counts cpu in millicores as a 64-bit integer (at most 9223372036854775807m)"),
                 pod(
                         "memory requests summing past a long",
                         p -> p.memory("8Ei").request("ephemeral-storage", "8Ei"),
-                        "pending: pod cannot be scheduled: it cannot be read: memory: Invalid value: \"8Ei\": quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'"),
+                        "pending: pod cannot be scheduled: it cannot be read: memory: Invalid value: \"8Ei\": a valid quantity, but too large for the scheduler, which counts memory in bytes as a 64-bit integer (at most 9223372036854775807)"),
                 pod(
                         "a request of an unknown extended resource",
                         p -> p.request("example.com/fpga", "1"),
@@ -214,7 +214,7 @@ class HostileObjectsTest {
                         n -> n.editStatus()
                                 .addToAllocatable("memory", new Quantity("lots"))
                                 .endStatus(),
-                        "pending: 0/3 nodes are available: 1 Insufficient cpu, 1 Too many pods, 2 node(s) didn't match Pod's node affinity/selector. preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling."),
+                        "refused: Node in version \"v1\" cannot be handled as a Node: quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'"),
                 node(
                         "a node with a taint of an unknown effect",
                         n -> n.editSpec()

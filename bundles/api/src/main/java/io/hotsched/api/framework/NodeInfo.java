@@ -136,15 +136,20 @@ public final class NodeInfo {
         return generation;
     }
 
-    /** Replaces the node object (its allocatable is parsed again). */
+    /**
+     * Replaces the node object (its allocatable is parsed again); an allocatable that cannot be read
+     * throws an IllegalArgumentException naming the resource and the value, and nothing changes.
+     */
     public void setNode(Node newNode) {
         if (!name.equals(newNode.getMetadata().getName())) {
             throw new IllegalArgumentException("node " + newNode.getMetadata().getName() + " is not " + name);
         }
+        NodeStatus status = newNode.getStatus();
+        // parsed first: a node that cannot be read leaves this NodeInfo as it was
+        Resource parsed = Resource.parse(status == null ? null : status.getAllocatable());
         this.node = newNode;
         this.labels = InternedLabels.of(newNode.getMetadata().getLabels());
-        NodeStatus status = newNode.getStatus();
-        this.allocatable = Resource.parse(status == null ? null : status.getAllocatable());
+        this.allocatable = parsed;
     }
 
     /** Forgets the node object, keeping the pods (a node deleted while pods still name it). */

@@ -48,7 +48,7 @@ public final class Resource {
     /**
      * Parses a resource list ({@code requests}, {@code allocatable}); null means nothing. An amount
      * that is not a quantity throws an IllegalArgumentException naming the resource and the value,
-     * in kube-apiserver's words.
+     * in kube-apiserver's words; so does one too large for a long, saying so.
      */
     public static Resource parse(Map<String, Quantity> quantities) {
         if (quantities == null || quantities.isEmpty()) {
@@ -58,12 +58,28 @@ public final class Resource {
         for (Map.Entry<String, Quantity> e : quantities.entrySet()) {
             try {
                 b.add(e.getKey(), e.getValue());
-            } catch (ArithmeticException | IllegalArgumentException | NullPointerException bad) {
+            } catch (ArithmeticException tooLarge) {
+                // a valid quantity (kube-apiserver stores 1e30 and 8Ei) past what a long holds
+                throw new IllegalArgumentException(e.getKey() + ": Invalid value: \"" + e.getValue()
+                        + "\": a valid quantity, but too large for the scheduler, which counts " + e.getKey()
+                        + " in " + unit(e.getKey()) + " as a 64-bit integer (at most " + Long.MAX_VALUE
+                        + (CPU.equals(e.getKey()) ? "m" : "") + ")");
+            } catch (IllegalArgumentException | NullPointerException bad) {
                 throw new IllegalArgumentException(e.getKey() + ": Invalid value: \"" + e.getValue()
                         + "\": quantities must match the regular expression '" + QUANTITY_PATTERN + "'");
             }
         }
         return b.build();
+    }
+
+    /** What the scheduler counts a resource in, for messages. */
+    private static String unit(String resource) {
+        if (CPU.equals(resource)) {
+            return "millicores";
+        }
+        return MEMORY.equals(resource) || EPHEMERAL_STORAGE.equals(resource) || resource.startsWith("hugepages-")
+                ? "bytes"
+                : "units";
     }
 
     /** Cpu of a quantity in millicores, rounded up. */

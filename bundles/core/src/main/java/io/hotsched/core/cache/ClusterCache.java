@@ -69,13 +69,15 @@ public final class ClusterCache {
         synchronized (lock) {
             String name = node.getMetadata().getName();
             NodeInfo n = nodes.get(name);
+            boolean wasMissing = n == null || n.node() == null;
             if (n == null) {
-                n = NodeInfo.withoutNode(name);
+                // built before it is added: a node that cannot be read throws and adds nothing
+                n = new NodeInfo(node);
                 nodes.put(name, n);
                 setGeneration = ++generation;
+            } else {
+                n.setNode(node);
             }
-            boolean wasMissing = n.node() == null;
-            n.setNode(node);
             updateImages(name, ImageNames.of(node));
             touch(n);
             if (wasMissing) {

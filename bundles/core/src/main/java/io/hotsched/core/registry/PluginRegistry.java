@@ -10,6 +10,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
 import org.osgi.framework.Version;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The plugin factories present, by plugin name. Several may serve one name (two versions side by
@@ -25,6 +27,8 @@ public final class PluginRegistry {
     private static final Comparator<Registration> PREFERRED = Comparator.comparing(
                     Registration::version, Comparator.reverseOrder())
             .thenComparingLong(Registration::serviceId);
+
+    private static final Logger LOG = LoggerFactory.getLogger(PluginRegistry.class);
 
     private final Map<String, List<Registration>> byName = new ConcurrentHashMap<>();
     private final List<Consumer<String>> listeners = new CopyOnWriteArrayList<>();
@@ -57,7 +61,32 @@ public final class PluginRegistry {
             l.sort(PREFERRED);
             return List.copyOf(l);
         });
+        String clash = clash(r.name());
+        if (clash != null) {
+            LOG.warn(clash);
+        }
         fire(r.name());
+    }
+
+    /**
+     * Why {@code name} looks wrong when bundles of different symbolic names provide it, or null.
+     * Side by side versions of one plugin come from one bundle; a second bundle using the same name
+     * is most likely a copy or a clash of names, and only one of them is used.
+     */
+    public String clash(String name) {
+        List<Registration> regs = all(name);
+        List<String> bundles =
+                regs.stream().map(Registration::bundle).distinct().toList();
+        if (bundles.size() < 2) {
+            return null;
+        }
+        String serving = serving(name).map(r -> r.bundle() + " " + r.version()).orElse("none");
+        return "Plugin " + name + " is provided by " + bundles.size() + " different bundles ("
+                + String.join(
+                        ", ",
+                        regs.stream().map(r -> r.bundle() + " " + r.version()).toList())
+                + "); only " + serving + " serves (the highest version), the others stand by. Rename the plugin"
+                + " in all but one of them, or remove the copies";
     }
 
     public void remove(Registration r) {

@@ -47,7 +47,18 @@ final class BindingRunner {
             if (o.failed()) {
                 return o.failure();
             }
-            if (o.value() == null || !o.value().isSkip()) {
+            if (o.value() == null) {
+                // taken as success, the pod would count as bound while no binding reached the API
+                return calls.guard()
+                        .invalid(
+                                state,
+                                s.instance(),
+                                PluginCall.BIND,
+                                PluginCall.BIND.describe(s.name())
+                                        + ": returned no status (null); a binder returns Success once it bound"
+                                        + " the pod, Skip to leave it to the next binder");
+            }
+            if (!o.value().isSkip()) {
                 return GuardedCall.interpretAsError(PluginCall.BIND, s.name(), o.value());
             }
         }

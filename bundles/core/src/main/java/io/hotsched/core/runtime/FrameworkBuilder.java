@@ -158,7 +158,11 @@ public final class FrameworkBuilder {
                         source,
                         pc == null ? 0 : pc.line(),
                         profile.path() + ".plugins",
-                        "plugin " + e.getValue().describe() + " failed to start: " + ex));
+                        "plugin " + e.getValue().describe() + " failed to start: " + ex
+                                // a failed static initializer says why only in its cause
+                                + (ex.getCause() != null && ex.getMessage() == null
+                                        ? ", caused by " + ex.getCause()
+                                        : "")));
             }
         }
         if (problems.isEmpty()) {

@@ -86,15 +86,37 @@ public final class EventHandlers implements ClusterEvents {
 
     @Override
     public void nodeAdded(Node node) {
-        cache.addOrUpdateNode(node);
+        if (!readNode(node)) {
+            return;
+        }
         queue.onEvent(hints, ClusterEvent.NODE, ActionType.ADD, null, node);
     }
 
     @Override
     public void nodeUpdated(Node oldNode, Node newNode) {
-        cache.addOrUpdateNode(newNode);
+        if (!readNode(newNode)) {
+            return;
+        }
         for (ActionType a : EventKinds.nodeUpdate(oldNode, newNode)) {
             queue.onEvent(hints, ClusterEvent.NODE, a, oldNode, newNode);
+        }
+    }
+
+    /**
+     * Takes the node into the cache; false when it cannot be read (an allocatable that is not a
+     * quantity, which kube-apiserver refuses but another server or a webhook may let through): the
+     * node is then left out, as if deleted, so that no pod is placed on a node of unknown size, and
+     * the log names the node and the value.
+     */
+    private boolean readNode(Node node) {
+        try {
+            cache.addOrUpdateNode(node);
+            return true;
+        } catch (IllegalArgumentException e) {
+            String name = node.getMetadata().getName();
+            LOG.warn("Node {} cannot be read, so no pod is placed on it: status.allocatable.{}", name, e.getMessage());
+            cache.removeNode(name);
+            return false;
         }
     }
 

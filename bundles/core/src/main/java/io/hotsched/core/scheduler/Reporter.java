@@ -97,8 +97,17 @@ record Reporter(
      * Event recorded, as for a failed attempt (there will be none until the pod changes).
      */
     void unreadable(Pod pod, String key, String profile, String message) {
-        explanations.put(new ExplainView(
-                key, profile, clock.instant(), 0, "cannot be read", message, Map.of(), List.of(), List.of()));
+        toldWithoutAttempt(pod, key, profile, "cannot be read", message);
+    }
+
+    /** A PreEnqueue plugin failed (threw, or answered an error) for a pod it would have gated: told as above. */
+    void preEnqueueFailed(PodInfo pod, String profile, String message) {
+        toldWithoutAttempt(pod.pod(), pod.key(), profile, "error", message);
+    }
+
+    private void toldWithoutAttempt(Pod pod, String key, String profile, String outcome, String message) {
+        explanations.put(
+                new ExplainView(key, profile, clock.instant(), 0, outcome, message, Map.of(), List.of(), List.of()));
         ClusterBackend b = backend.get();
         if (b == null) {
             return;
@@ -108,7 +117,7 @@ record Reporter(
                 b.markUnschedulable(pod, "SchedulerError", message, null);
                 b.recordEvent(pod, "Warning", "FailedScheduling", message);
             } catch (RuntimeException e) {
-                LOG.debug("Could not report unreadable pod {}: {}", key, e.toString());
+                LOG.debug("Could not report pod {}: {}", key, e.toString());
             }
         });
     }

@@ -1,6 +1,7 @@
 package io.hotsched.core.scheduler;
 
 import io.hotsched.api.cluster.ClusterBackend;
+import io.hotsched.api.framework.Code;
 import io.hotsched.api.framework.PodInfo;
 import io.hotsched.api.framework.Status;
 import io.hotsched.core.admin.ExplainView;
@@ -62,6 +63,7 @@ public final class Scheduler implements AutoCloseable {
     private final SchedulingCycle cycle;
     private final EventHandlers events;
     private final Leadership leadership = new Leadership();
+    private final Reporter reporter;
     private final Watchdog watchdog;
     private final PluginBudget budget;
     private final PluginTimeouts timeouts = new PluginTimeouts();
@@ -107,7 +109,7 @@ public final class Scheduler implements AutoCloseable {
                 cache.reservations());
         this.profiles = new ProfileManager(registry, services);
         this.profiles.addListener(this::profileChanged);
-        Reporter reporter = new Reporter(explanations, clock, metrics, statusWriter, () -> backend);
+        this.reporter = new Reporter(explanations, clock, metrics, statusWriter, () -> backend);
         this.events = new EventHandlers(cache, queue, profiles, objects, leadership, reporter);
         FailureHandler failures = new FailureHandler(queue, reporter);
         BindingCycle binding =
@@ -293,7 +295,15 @@ public final class Scheduler implements AutoCloseable {
         if (s == null) {
             return Status.SUCCESS;
         }
-        return s.ready() ? s.framework().runPreEnqueuePlugins(pod) : null;
+        if (!s.ready()) {
+            return null;
+        }
+        Status st = s.framework().runPreEnqueuePlugins(pod);
+        if (st.code() == Code.ERROR && leadership.leading()) {
+            // a gate that failed, not one that said no: no attempt will tell the pod why it waits
+            reporter.preEnqueueFailed(pod, s.name(), st.message());
+        }
+        return st;
     }
 
     /** A plugin factory arrived: profiles using its name are rebuilt. */
