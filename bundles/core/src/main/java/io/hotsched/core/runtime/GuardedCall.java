@@ -60,7 +60,7 @@ final class GuardedCall {
         T value;
         try {
             value = body.get();
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | LinkageError e) {
             return new Outcome<>(null, thrown(state, instance, call, e, timed));
         } finally {
             end(tracker);
@@ -112,10 +112,13 @@ final class GuardedCall {
     }
 
     /** The call threw: a fault of the plugin, and an error naming the call. */
-    Status thrown(CycleState state, PluginInstance instance, PluginCall call, RuntimeException e, long timedSince) {
+    Status thrown(CycleState state, PluginInstance instance, PluginCall call, Throwable e, long timedSince) {
         observe(timedSince, instance.name(), call, Code.ERROR);
+        // a LinkageError's message is only a class name: say what went wrong with it
         String message = call.describe(instance.name()) + ": "
-                + (e.getMessage() == null ? e.getClass().getName() : e.getMessage());
+                + (e.getMessage() == null
+                        ? e.getClass().getName()
+                        : e instanceof LinkageError ? e.getClass().getName() + ": " + e.getMessage() : e.getMessage());
         fault(state, instance, call, message, SchedulerMetrics.FAULT_ERROR);
         LOG.debug("Plugin {} failed: {}", instance, message, e);
         return Status.error(new PluginFailure(message, e)).withPlugin(instance.name());

@@ -116,7 +116,7 @@ record PluginCalls(GuardedCall guard) {
         Transformation tr;
         try {
             tr = s.plugin().beforeFilter(state, pod, node);
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | LinkageError e) {
             return Transformation.failed(guard.thrown(state, s.instance(), PluginCall.BEFORE_FILTER, e, 0));
         } finally {
             GuardedCall.end(tracker);
@@ -143,7 +143,7 @@ record PluginCalls(GuardedCall guard) {
         Status st;
         try {
             st = s.plugin().filter(state, pod, node);
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | LinkageError e) {
             return guard.thrown(state, s.instance(), PluginCall.FILTER, e, timed);
         } finally {
             GuardedCall.end(tracker);
@@ -201,7 +201,7 @@ record PluginCalls(GuardedCall guard) {
         long v;
         try {
             v = s.plugin().score(state, pod, node);
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | LinkageError e) {
             failure.compareAndSet(null, guard.thrown(state, s.instance(), PluginCall.SCORE, e, timed));
             return Long.MIN_VALUE;
         } finally {

@@ -80,15 +80,15 @@ class HostileFactoriesTest {
     }
 
     /**
-     * Found, not fixed here: the guarded call catches RuntimeException, so a LinkageError from a
-     * plugin's call fails the attempt outside it. The pod is told, but in words that name neither the
-     * plugin nor the point, and the failure is not counted against the plugin (no quarantine); the
-     * pod is retried with backoff and scheduling goes on.
+     * A LinkageError from a plugin's call is the plugin's failure like any exception: the guarded
+     * call names the plugin and the point (it once caught RuntimeException only, and the pod read the
+     * bare error, not counted against the plugin).
      */
     @Test
     void aPluginClassThatNeedsAMissingClassToFilter() throws Exception {
         assertEquals(
-                "pending: java.lang.NoClassDefFoundError: io/hotsched/core/hostile/Gone",
+                "pending: running \"Hostile\" filter plugin: java.lang.NoClassDefFoundError:"
+                        + " io/hotsched/core/hostile/Gone",
                 HostilePluginsTest.run(HidingLoader.factory(NeedsGone.class), "100m", false));
     }
 
