@@ -1,19 +1,20 @@
 #!/bin/sh
-# Moves the baseline of a published contract, the API (bundles/api) or the test kit
-# (devkit/testkit), to its sources as they are now: after a release, or once an incompatible
+# Moves the baseline of a published contract, the API (bundles/api), the test kit
+# (devkit/testkit) or its builders (bundles/testing), to its sources as they are now: after a release, or once an incompatible
 # change has been made on purpose with its major version bump. Copies the module's src/main/java
-# over its baseline module's (devkit/api-baseline, devkit/testkit-baseline) and gives the baseline
+# over its baseline module's (devkit/api-baseline, devkit/testkit-baseline, devkit/testing-baseline) and gives the baseline
 # the new version in both poms. Builds nothing, commits nothing.
 #   sh bundles/api/update-baseline.sh api 0.2.0-baseline.1
 #   sh bundles/api/update-baseline.sh testkit 0.2.0-baseline.1
 set -eu
-usage="usage: update-baseline.sh api|testkit NEW-VERSION (e.g. 0.1.0-baseline.2)"
+usage="usage: update-baseline.sh api|testkit|testing NEW-VERSION (e.g. 0.1.0-baseline.2)"
 which=${1:?$usage}
 new=${2:?$usage}
 root=$(cd "$(dirname "$0")/../.." && pwd)
 case "$which" in
   api) module=bundles/api ;;
   testkit) module=devkit/testkit ;;
+  testing) module=bundles/testing ;;
   *) echo "no baseline for '$which': $usage" >&2; exit 2 ;;
 esac
 baseline=devkit/$which-baseline

@@ -26,7 +26,8 @@ import java.util.function.Predicate;
  *
  * <p>Pods back off in one of two queues, as upstream's: those found unschedulable, and those whose
  * attempt failed with an error. With {@link #setPopFromBackoffQ pop from backoffQ} (upstream's
- * SchedulerPopFromBackoffQ, on by default as there), backoff ends on whole-second windows, pods of
+ * SchedulerPopFromBackoffQ; on by default upstream, off here for now, see FeatureGates), backoff
+ * ends on whole-second windows, pods of
  * one window are ordered as the active queue orders them, and when the active queue is empty the
  * loop takes the first unschedulable pod still backing off instead of idling; pods that failed with
  * an error always wait their backoff out.
@@ -50,7 +51,7 @@ public final class SchedulingQueue {
 
     private final Map<String, QueuedPod> pods = new HashMap<>();
     private PriorityQueue<QueuedPod> active;
-    private boolean popFromBackoffQ = true;
+    private boolean popFromBackoffQ = false;
     private PriorityQueue<QueuedPod> backoff;
     private final PriorityQueue<QueuedPod> errorBackoff =
             new PriorityQueue<>(Comparator.comparing(p -> p.backoffExpiry));

@@ -9,14 +9,19 @@ import java.util.Map;
 /**
  * The scheduler's switches named as upstream's feature gates, read from a {@code featureGates}
  * setting in kube-scheduler's {@code --feature-gates} form ({@code Name=true,Other=false}). A gate not
- * named keeps upstream's default.
+ * named keeps its default (upstream's, unless its constant says why not).
  */
 public final class FeatureGates {
 
-    /** KEP-5142: an empty active queue takes from the backoff queue; beta and on in upstream since 1.33. */
+    /**
+     * KEP-5142: an empty active queue takes from the backoff queue. Beta and on upstream since 1.33;
+     * off here until the failure handler's status writes (the nomination of a preemptor) are sure to
+     * land before a pod retried at once is bound: with it on, a preemptor can be bound before its
+     * nominatedNodeName is written.
+     */
     public static final String POP_FROM_BACKOFF_Q = "SchedulerPopFromBackoffQ";
 
-    private static final Map<String, Boolean> DEFAULTS = Map.of(POP_FROM_BACKOFF_Q, true);
+    private static final Map<String, Boolean> DEFAULTS = Map.of(POP_FROM_BACKOFF_Q, false);
 
     private final Map<String, Boolean> gates;
 

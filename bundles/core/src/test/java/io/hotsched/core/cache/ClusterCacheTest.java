@@ -98,6 +98,32 @@ class ClusterCacheTest {
         assertEquals(1000, cache.node("n1").requested().milliCpu());
     }
 
+    /**
+     * The pod watch lags past the assumed pod's expiry: the binding reached the API, but its event
+     * comes after the cache gave the pod up. When it comes, the pod counts once on its node: not
+     * twice (assumed and bound), and not lost (the expiry does not hide the late event).
+     */
+    @Test
+    void aBindingSeenAfterTheAssumedPodExpiredCountsOnce() {
+        cache.addOrUpdateNode(Nodes.node("n1").cpu("4").build());
+        PodInfo p = Pods.pod("p").node("n1").cpu("1").info();
+        cache.assume(p, "n1");
+        cache.finishBinding(p);
+        clock.advance(Duration.ofSeconds(31));
+        assertEquals(List.of(p), cache.cleanupExpired());
+        assertEquals(0, cache.node("n1").requested().milliCpu(), "given up: nothing held for it");
+        cache.addOrUpdatePod(p); // the watch's late event for the binding
+        assertEquals(1000, cache.node("n1").requested().milliCpu());
+        cache.addOrUpdatePod(p); // and the same event again after a relist
+        assertEquals(1000, cache.node("n1").requested().milliCpu());
+        clock.advance(Duration.ofSeconds(60));
+        assertEquals(List.of(), cache.cleanupExpired(), "a pod the cluster reported bound never expires");
+        assertEquals(1000, cache.node("n1").requested().milliCpu());
+        Snapshot s = new Snapshot();
+        cache.updateSnapshot(s);
+        assertEquals(1, s.get("n1").pods().size());
+    }
+
     @Test
     void terminatedPodsReleaseTheirNode() {
         cache.addOrUpdateNode(Nodes.node("n1").cpu("4").build());

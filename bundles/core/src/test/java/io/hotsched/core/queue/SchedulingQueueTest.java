@@ -199,6 +199,7 @@ class SchedulingQueueTest {
     @Test
     void popFromBackoffQEndsBackoffOnTheWindowAfterTheOneHoldingItsEnd() throws Exception {
         SchedulingQueue q = queue();
+        q.setPopFromBackoffQ(true);
         clock.advance(Duration.ofMillis(300));
         backingOff(q, "p", 0); // ends at 1.3 s, in the window [1 s, 2 s)
         staysThenMoves(
@@ -208,6 +209,7 @@ class SchedulingQueueTest {
     @Test
     void anEmptyActiveQueueHandsOutAnUnschedulablePodStillBackingOffButNotOneThatFailedWithAnError() throws Exception {
         SchedulingQueue q = queue();
+        q.setPopFromBackoffQ(true);
         q.add(Pods.pod("error").info());
         q.addBackoff(q.pop(), "Post \"https://extender\": connection refused");
         QueuedPod unfit = backingOff(q, "unfit", 0);
@@ -230,6 +232,7 @@ class SchedulingQueueTest {
     @Test
     void fromBackoffAnEarlierWindowComesFirstAndWithinOneWindowTheHigherPriority() throws Exception {
         SchedulingQueue q = queue();
+        q.setPopFromBackoffQ(true);
         clock.advance(Duration.ofMillis(100));
         backingOff(q, "low", 1); // ends 1.1 s: window 1
         clock.advance(Duration.ofMillis(800));

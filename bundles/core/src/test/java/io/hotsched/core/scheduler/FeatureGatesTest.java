@@ -12,10 +12,10 @@ import org.junit.jupiter.params.provider.CsvSource;
 class FeatureGatesTest {
 
     @Test
-    void unnamedGatesKeepUpstreamsDefaults() {
-        assertTrue(FeatureGates.defaults().enabled(FeatureGates.POP_FROM_BACKOFF_Q));
-        assertTrue(FeatureGates.parse("").enabled(FeatureGates.POP_FROM_BACKOFF_Q));
-        assertFalse(FeatureGates.parse(" SchedulerPopFromBackoffQ = false ,").enabled(FeatureGates.POP_FROM_BACKOFF_Q));
+    void unnamedGatesKeepTheirDefaults() {
+        assertFalse(FeatureGates.defaults().enabled(FeatureGates.POP_FROM_BACKOFF_Q));
+        assertFalse(FeatureGates.parse("").enabled(FeatureGates.POP_FROM_BACKOFF_Q));
+        assertTrue(FeatureGates.parse(" SchedulerPopFromBackoffQ = true ,").enabled(FeatureGates.POP_FROM_BACKOFF_Q));
     }
 
     @ParameterizedTest
