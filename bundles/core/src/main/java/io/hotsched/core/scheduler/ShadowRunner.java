@@ -58,6 +58,9 @@ final class ShadowRunner implements AutoCloseable {
     private final Executor housekeeping;
     private final Map<String, ShadowFigures> figures = new ConcurrentHashMap<>();
     private final AtomicLong shadowCpu = new AtomicLong();
+    /** Pods handed to the shadow thread and not compared yet; guarded by itself, which is notified at 0. */
+    private final int[] pending = {0};
+
     private final long[][] samples = new long[SAMPLES][];
     private int nextSample;
     private volatile int samplePercent = 100;
@@ -114,9 +117,13 @@ final class ShadowRunner implements AutoCloseable {
             return;
         }
         NodeInfo[] nodes = snapshot.list().toArray(new NodeInfo[0]);
+        synchronized (pending) {
+            pending[0]++;
+        }
         try {
             executor.execute(() -> run(fw, pod, result, nodes, servingNanos));
         } catch (RejectedExecutionException e) {
+            compared();
             fw.unpin();
             fw.shadows().forEach(s -> figures(s).skippedQueue.increment());
         }
@@ -146,6 +153,15 @@ final class ShadowRunner implements AutoCloseable {
             }
         } finally {
             fw.unpin();
+            compared();
+        }
+    }
+
+    private void compared() {
+        synchronized (pending) {
+            if (--pending[0] == 0) {
+                pending.notifyAll();
+            }
         }
     }
 
@@ -246,11 +262,14 @@ final class ShadowRunner implements AutoCloseable {
     /** Waits until every pod handed over so far was compared (tests). */
     boolean awaitIdle(long millis) throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
-        while (executor.getActiveCount() > 0 || !executor.getQueue().isEmpty()) {
-            if (System.nanoTime() > deadline) {
-                return false;
+        synchronized (pending) {
+            while (pending[0] > 0) {
+                long left = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
+                if (left <= 0) {
+                    return false;
+                }
+                pending.wait(left);
             }
-            Thread.sleep(5);
         }
         return true;
     }

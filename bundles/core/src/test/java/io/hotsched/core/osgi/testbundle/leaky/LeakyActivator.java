@@ -1,5 +1,6 @@
 package io.hotsched.core.osgi.testbundle.leaky;
 
+import java.util.concurrent.CountDownLatch;
 import org.osgi.framework.BundleActivator;
 import org.osgi.framework.BundleContext;
 
@@ -32,9 +33,12 @@ public final class LeakyActivator implements BundleActivator {
         // forgets its threads
     }
 
+    /** Nothing ever opens this: a thread waiting on it runs until the test interrupts it. */
+    private static final CountDownLatch NEVER = new CountDownLatch(1);
+
     static void waitForInterrupt() {
         try {
-            Thread.sleep(Long.MAX_VALUE);
+            NEVER.await();
         } catch (InterruptedException e) {
             // the test ends it
         }

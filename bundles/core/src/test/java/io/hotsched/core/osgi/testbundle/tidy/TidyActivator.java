@@ -1,11 +1,13 @@
 package io.hotsched.core.osgi.testbundle.tidy;
 
+import java.util.concurrent.CountDownLatch;
 import org.osgi.framework.BundleActivator;
 import org.osgi.framework.BundleContext;
 
 /** A bundle's activator that starts a thread and ends it when it stops. Packed into a test bundle. */
 public final class TidyActivator implements BundleActivator {
 
+    private final CountDownLatch stopping = new CountDownLatch(1);
     private Thread worker;
 
     @Override
@@ -13,9 +15,9 @@ public final class TidyActivator implements BundleActivator {
         worker = new Thread(
                 () -> {
                     try {
-                        Thread.sleep(Long.MAX_VALUE);
+                        stopping.await();
                     } catch (InterruptedException e) {
-                        // stop() ends it
+                        // ends the same way
                     }
                 },
                 "tidy-runnable");
@@ -24,7 +26,7 @@ public final class TidyActivator implements BundleActivator {
 
     @Override
     public void stop(BundleContext context) throws InterruptedException {
-        worker.interrupt();
+        stopping.countDown();
         worker.join();
     }
 }
