@@ -8,6 +8,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -26,11 +27,10 @@ import java.util.function.Predicate;
  *
  * <p>Pods back off in one of two queues, as upstream's: those found unschedulable, and those whose
  * attempt failed with an error. With {@link #setPopFromBackoffQ pop from backoffQ} (upstream's
- * SchedulerPopFromBackoffQ; on by default upstream, off here for now, see FeatureGates), backoff
- * ends on whole-second windows, pods of
- * one window are ordered as the active queue orders them, and when the active queue is empty the
- * loop takes the first unschedulable pod still backing off instead of idling; pods that failed with
- * an error always wait their backoff out.
+ * SchedulerPopFromBackoffQ; on by default, as upstream's), backoff ends on whole-second windows
+ * ({@link BackoffTimes}), pods of one window are ordered as the active queue orders them, and when
+ * the active queue is empty the loop takes the first unschedulable pod still backing off instead of
+ * idling; pods that failed with an error always wait their backoff out.
  *
  * <p>Thread-safe; {@link #pop()} blocks.
  */
@@ -39,19 +39,14 @@ public final class SchedulingQueue {
     /** Upstream's podMaxInUnschedulablePodsDuration. */
     public static final Duration MAX_UNSCHEDULABLE = Duration.ofMinutes(5);
 
-    /** Upstream's backoffQOrderingWindowDuration: backoff ends on these windows when popping from backoff. */
-    static final Duration BACKOFF_WINDOW = Duration.ofSeconds(1);
-
     private final Object lock = new Object();
     private final Clock clock;
     private final Function<PodInfo, Status> preEnqueue;
-    private volatile Duration initialBackoff;
-    private volatile Duration maxBackoff;
+    private final BackoffTimes backoffTimes;
     private BiPredicate<QueuedPodInfo, QueuedPodInfo> less;
 
     private final Map<String, QueuedPod> pods = new HashMap<>();
     private PriorityQueue<QueuedPod> active;
-    private boolean popFromBackoffQ = false;
     private PriorityQueue<QueuedPod> backoff;
     private final PriorityQueue<QueuedPod> errorBackoff =
             new PriorityQueue<>(Comparator.comparing(p -> p.backoffExpiry));
@@ -70,8 +65,7 @@ public final class SchedulingQueue {
     public SchedulingQueue(
             Clock clock, Duration initialBackoff, Duration maxBackoff, Function<PodInfo, Status> preEnqueue) {
         this.clock = clock;
-        this.initialBackoff = initialBackoff;
-        this.maxBackoff = maxBackoff;
+        this.backoffTimes = new BackoffTimes(initialBackoff, maxBackoff, true);
         this.preEnqueue = preEnqueue;
         this.less = (a, b) -> a.timestamp().isBefore(b.timestamp());
         this.active = newActive();
@@ -80,7 +74,7 @@ public final class SchedulingQueue {
 
     /** Earliest backoff end first; with pop from backoffQ, pods of one window in the active queue's order. */
     private PriorityQueue<QueuedPod> newBackoff() {
-        if (!popFromBackoffQ) {
+        if (!backoffTimes.windows()) {
             return new PriorityQueue<>(Comparator.comparing(p -> p.backoffExpiry));
         }
         Comparator<? super QueuedPod> sameWindow = active.comparator();
@@ -94,30 +88,15 @@ public final class SchedulingQueue {
      */
     public void setPopFromBackoffQ(boolean enabled) {
         synchronized (lock) {
-            if (enabled == popFromBackoffQ) {
+            if (enabled == backoffTimes.windows()) {
                 return;
             }
-            popFromBackoffQ = enabled;
+            backoffTimes.windows(enabled);
             PriorityQueue<QueuedPod> old = backoff;
             backoff = newBackoff();
             backoff.addAll(old);
             lock.notifyAll();
         }
-    }
-
-    /** The backoff end of a pod that backed off from {@code from}: on a window's start when popping from backoffQ. */
-    private Instant backoffEnd(Instant from, int attempts) {
-        Instant end = from.plus(backoffDuration(attempts));
-        return popFromBackoffQ ? aligned(end) : end;
-    }
-
-    private static Instant aligned(Instant t) {
-        return t.truncatedTo(java.time.temporal.ChronoUnit.SECONDS);
-    }
-
-    /** Still backing off at {@code now}: with windows, until the window holding its end has passed. */
-    private boolean backingOff(QueuedPod qp, Instant now) {
-        return popFromBackoffQ ? !qp.backoffExpiry.isBefore(aligned(now)) : qp.backoffExpiry.isAfter(now);
     }
 
     private PriorityQueue<QueuedPod> newActive() {
@@ -146,8 +125,7 @@ public final class SchedulingQueue {
     }
 
     public void setBackoff(Duration initial, Duration max) {
-        this.initialBackoff = initial;
-        this.maxBackoff = max;
+        backoffTimes.set(initial, max);
     }
 
     public Nominator nominator() {
@@ -240,7 +218,7 @@ public final class SchedulingQueue {
         synchronized (lock) {
             QueuedPod qp = null;
             while (qp == null) {
-                while (active.isEmpty() && !(popFromBackoffQ && !backoff.isEmpty()) && !closed) {
+                while (active.isEmpty() && !(backoffTimes.windows() && !backoff.isEmpty()) && !closed) {
                     lock.wait();
                 }
                 if (closed) {
@@ -330,27 +308,20 @@ public final class SchedulingQueue {
             }
             qp.lastFailure = failure;
             qp.timestamp = clock.instant();
-            qp.backoffExpiry = backoffEnd(clock.instant(), qp.attempts);
+            qp.backoffExpiry = backoffTimes.end(clock.instant(), qp.attempts);
             errorBackoff.add(qp);
         }
     }
 
     private void toBackoff(QueuedPod qp) {
-        qp.backoffExpiry = backoffEnd(clock.instant(), qp.attempts);
+        qp.backoffExpiry = backoffTimes.end(clock.instant(), qp.attempts);
         backoff.add(qp);
         lock.notifyAll();
     }
 
     /** 1 s, 2 s, 4 s ... doubling per attempt, capped at the maximum. */
     public Duration backoffDuration(int attempts) {
-        Duration d = initialBackoff;
-        for (int i = 1; i < attempts; i++) {
-            d = d.multipliedBy(2);
-            if (d.compareTo(maxBackoff) >= 0) {
-                return maxBackoff;
-            }
-        }
-        return d.compareTo(maxBackoff) > 0 ? maxBackoff : d;
+        return backoffTimes.duration(attempts);
     }
 
     // ---- events and flushes -------------------------------------------------------------------------
@@ -430,8 +401,8 @@ public final class SchedulingQueue {
             lock.notifyAll();
             return;
         }
-        qp.backoffExpiry = backoffEnd(qp.timestamp, qp.attempts);
-        if (backingOff(qp, clock.instant())) {
+        qp.backoffExpiry = backoffTimes.end(qp.timestamp, qp.attempts);
+        if (backoffTimes.backingOff(qp.backoffExpiry, clock.instant())) {
             backoff.add(qp);
             lock.notifyAll();
         } else {
@@ -447,7 +418,7 @@ public final class SchedulingQueue {
             Instant now = clock.instant();
             boolean moved = false;
             for (PriorityQueue<QueuedPod> q : List.of(backoff, errorBackoff)) {
-                while (!q.isEmpty() && !backingOff(q.peek(), now)) {
+                while (!q.isEmpty() && !backoffTimes.backingOff(q.peek().backoffExpiry, now)) {
                     QueuedPod qp = q.poll();
                     qp.timestamp = now;
                     active.add(qp);
@@ -498,23 +469,17 @@ public final class SchedulingQueue {
     public List<QueueEntry> entries() {
         synchronized (lock) {
             List<QueueEntry> out = new ArrayList<>();
-            for (QueuedPod qp : active) {
-                out.add(entry(qp, "active"));
-            }
-            for (QueuedPod qp : backoff) {
-                out.add(entry(qp, "backoff"));
-            }
-            for (QueuedPod qp : errorBackoff) {
-                out.add(entry(qp, "backoff"));
-            }
-            for (QueuedPod qp : unschedulable.values()) {
-                out.add(entry(qp, "unschedulable"));
-            }
-            for (QueuedPod qp : gated.values()) {
-                out.add(entry(qp, "gated"));
-            }
-            for (QueuedPod qp : inFlight.values()) {
-                out.add(entry(qp, "inFlight"));
+            List<Map.Entry<String, Collection<QueuedPod>>> queues = List.of(
+                    Map.entry("active", active),
+                    Map.entry("backoff", backoff),
+                    Map.entry("backoff", errorBackoff),
+                    Map.entry("unschedulable", unschedulable.values()),
+                    Map.entry("gated", gated.values()),
+                    Map.entry("inFlight", inFlight.values()));
+            for (Map.Entry<String, Collection<QueuedPod>> q : queues) {
+                for (QueuedPod qp : q.getValue()) {
+                    out.add(entry(qp, q.getKey()));
+                }
             }
             return out;
         }

@@ -13,6 +13,7 @@ import io.hotsched.core.runtime.CallWatch;
 import io.hotsched.core.runtime.FrameworkImpl;
 import io.hotsched.core.runtime.PluginInstance;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -43,6 +44,8 @@ final class BindingCycle {
     private static final int FAILED = 2;
     /** How long a waiting PreBind plugin is left before it is asked again (upstream polls once a second). */
     static final long PRE_BIND_RECHECK_MILLIS = 1000;
+    /** The longest a binding waits for the pod's nomination to be written. */
+    static final long NOMINATION_WAIT_SECONDS = 30;
 
     /** One pod's binding cycle in progress. */
     private record Binding(
@@ -81,9 +84,18 @@ final class BindingCycle {
         this.timer = timer;
     }
 
-    /** Binds the assumed pod on a binding slot once Permit has decided; a waiting pod holds no slot. */
+    /**
+     * Binds the assumed pod on a binding slot once Permit has decided and a nomination of the pod
+     * still being written has landed (a preemptor retried at once from backoff); a waiting pod holds
+     * no slot. A nomination write that hangs is waited on for {@value #NOMINATION_WAIT_SECONDS} s at
+     * most: past that the API is faulty anyway, and the pod is better bound than held.
+     */
     void start(FrameworkImpl fw, CycleState state, QueuedPod qp, PodInfo assumed, String host) {
-        fw.permitOutcome(assumed).thenAcceptAsync(permit -> run(fw, state, qp, assumed, host, permit), slots);
+        CompletableFuture<Void> nominated =
+                reporter.nominationWritten(assumed).completeOnTimeout(null, NOMINATION_WAIT_SECONDS, TimeUnit.SECONDS);
+        fw.permitOutcome(assumed)
+                .thenCombine(nominated, (permit, ignored) -> permit)
+                .thenAcceptAsync(permit -> run(fw, state, qp, assumed, host, permit), slots);
     }
 
     private void run(FrameworkImpl fw, CycleState state, QueuedPod qp, PodInfo assumed, String host, Status permit) {

@@ -14,14 +14,13 @@ import java.util.Map;
 public final class FeatureGates {
 
     /**
-     * KEP-5142: an empty active queue takes from the backoff queue. Beta and on upstream since 1.33;
-     * off here until the failure handler's status writes (the nomination of a preemptor) are sure to
-     * land before a pod retried at once is bound: with it on, a preemptor can be bound before its
-     * nominatedNodeName is written.
+     * KEP-5142: an empty active queue takes from the backoff queue. Beta and on by default, as
+     * upstream since 1.33. A preemptor retried at once is not bound before its nominatedNodeName is
+     * written (the binding cycle waits on {@link PendingNominations}).
      */
     public static final String POP_FROM_BACKOFF_Q = "SchedulerPopFromBackoffQ";
 
-    private static final Map<String, Boolean> DEFAULTS = Map.of(POP_FROM_BACKOFF_Q, false);
+    private static final Map<String, Boolean> DEFAULTS = Map.of(POP_FROM_BACKOFF_Q, true);
 
     private final Map<String, Boolean> gates;
 

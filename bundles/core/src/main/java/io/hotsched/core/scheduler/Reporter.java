@@ -15,6 +15,7 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.function.Supplier;
@@ -31,7 +32,8 @@ record Reporter(
         Clock clock,
         SchedulerMetrics metrics,
         ExecutorService statusWriter,
-        Supplier<ClusterBackend> backend) {
+        Supplier<ClusterBackend> backend,
+        PendingNominations nominations) {
 
     private static final Logger LOG = LoggerFactory.getLogger(Reporter.class);
 
@@ -54,8 +56,30 @@ record Reporter(
         PodInfo pod = qp.pod();
         explanations.put(new ExplainView(
                 pod.key(), profile, clock.instant(), qp.attempts(), outcome, message, byNode, List.of(), List.of()));
-        write(() -> markUnschedulable(pod, conditionReason, message, nominated));
+        if (nominated == null) {
+            write(() -> markUnschedulable(pod, conditionReason, message, null));
+        } else {
+            CompletableFuture<Void> tracked = nominations.track(pod.uid());
+            Runnable done = () -> nominations.done(pod.uid(), tracked);
+            if (!write(() -> {
+                try {
+                    markUnschedulable(pod, conditionReason, message, nominated);
+                } finally {
+                    done.run();
+                }
+            })) {
+                done.run();
+            }
+        }
         event(pod, "Warning", "FailedScheduling", message);
+    }
+
+    /**
+     * Completes once the pod's nomination handed to the status writer has been written (or given
+     * up), so that a preemptor is never bound before its {@code nominatedNodeName} is seen.
+     */
+    CompletableFuture<Void> nominationWritten(PodInfo pod) {
+        return nominations.written(pod.uid());
     }
 
     /** The attempt found a node: explained with the three best nodes' scores. */
@@ -136,12 +160,18 @@ record Reporter(
         });
     }
 
-    /** On the status writer; nothing once the scheduler has stopped (a stuck call returning late). */
-    private void write(Runnable w) {
+    /**
+     * On the status writer; nothing once the scheduler has stopped (a stuck call returning late).
+     *
+     * @return whether the write was handed over
+     */
+    private boolean write(Runnable w) {
         try {
             statusWriter.execute(w);
+            return true;
         } catch (RejectedExecutionException e) {
             LOG.debug("Not written, the scheduler has stopped: {}", e.toString());
+            return false;
         }
     }
 

@@ -109,7 +109,8 @@ public final class Scheduler implements AutoCloseable {
                 cache.reservations());
         this.profiles = new ProfileManager(registry, services);
         this.profiles.addListener(this::profileChanged);
-        this.reporter = new Reporter(explanations, clock, metrics, statusWriter, () -> backend);
+        this.reporter =
+                new Reporter(explanations, clock, metrics, statusWriter, () -> backend, new PendingNominations());
         this.events = new EventHandlers(cache, queue, profiles, objects, leadership, reporter);
         FailureHandler failures = new FailureHandler(queue, reporter);
         BindingCycle binding =

@@ -13,9 +13,9 @@ class FeatureGatesTest {
 
     @Test
     void unnamedGatesKeepTheirDefaults() {
-        assertFalse(FeatureGates.defaults().enabled(FeatureGates.POP_FROM_BACKOFF_Q));
-        assertFalse(FeatureGates.parse("").enabled(FeatureGates.POP_FROM_BACKOFF_Q));
-        assertTrue(FeatureGates.parse(" SchedulerPopFromBackoffQ = true ,").enabled(FeatureGates.POP_FROM_BACKOFF_Q));
+        assertTrue(FeatureGates.defaults().enabled(FeatureGates.POP_FROM_BACKOFF_Q));
+        assertTrue(FeatureGates.parse("").enabled(FeatureGates.POP_FROM_BACKOFF_Q));
+        assertFalse(FeatureGates.parse(" SchedulerPopFromBackoffQ = false ,").enabled(FeatureGates.POP_FROM_BACKOFF_Q));
     }
 
     @ParameterizedTest

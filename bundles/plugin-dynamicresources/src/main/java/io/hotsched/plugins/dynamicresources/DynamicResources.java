@@ -356,7 +356,9 @@ public final class DynamicResources
                 continue;
             }
             try {
-                s.claims.set(i, writer.reserve(c, s.reserved.get(i), pod));
+                ResourceClaim stored = writer.reserve(c, s.reserved.get(i), pod);
+                s.claims.set(i, stored);
+                inFlight.written(stored);
             } catch (RuntimeException e) {
                 return Status.error(e.getMessage(), e);
             }

@@ -24,14 +24,35 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 final class InFlight {
 
-    /** One claim's allocation in flight; {@code seenNanos}: when another instance's record last named it. */
-    private record Entry(String podUid, String claimKey, Set<String> devices, long seenNanos) {}
+    /**
+     * One claim's allocation in flight; {@code seenNanos}: when another instance's record last named
+     * it; {@code written}: the resourceVersion PreBind's write of the claim got back, null before.
+     */
+    private record Entry(String podUid, String claimKey, Set<String> devices, long seenNanos, String written) {
+        Entry writtenAs(String resourceVersion) {
+            return new Entry(podUid, claimKey, devices, seenNanos, resourceVersion);
+        }
+    }
 
     private final Map<String, Entry> byClaimUid = new ConcurrentHashMap<>();
 
     /** Records {@code allocation} for the claim, made for the pod. */
     void add(String podUid, ResourceClaim claim, AllocationResult allocation) {
-        byClaimUid.put(claim.getMetadata().getUid(), new Entry(podUid, Allocator.key(claim), devices(allocation), 0));
+        byClaimUid.put(
+                claim.getMetadata().getUid(), new Entry(podUid, Allocator.key(claim), devices(allocation), 0, null));
+    }
+
+    /**
+     * PreBind wrote the claim's allocation and got {@code stored} back: once the lister's copy is at
+     * least that recent, the lister speaks for the claim, allocated or not. Without this, a claim
+     * allocated and freed again before any PreFilter saw it allocated kept its devices in flight
+     * until the claim was deleted.
+     */
+    void written(ResourceClaim stored) {
+        String rv = stored.getMetadata().getResourceVersion();
+        if (rv != null) {
+            byClaimUid.computeIfPresent(stored.getMetadata().getUid(), (uid, e) -> e.writtenAs(rv));
+        }
     }
 
     /** Whether another pod's attempt is allocating the claim. */
@@ -51,17 +72,40 @@ final class InFlight {
 
     /**
      * The devices in flight, dropping first the entries the cluster has caught up with: the claim
-     * shows an allocation, or is gone.
+     * shows an allocation, is gone, or is at least as recent as PreBind's write of it.
      */
     Set<String> devices(ObjectLister<ResourceClaim> claims) {
         Set<String> out = new HashSet<>();
         byClaimUid.entrySet().removeIf(e -> {
             String[] nsName = e.getValue().claimKey().split("/", 2);
             ResourceClaim c = claims.get(nsName[0], nsName[1]);
-            return c == null || !e.getKey().equals(c.getMetadata().getUid()) || PodClaims.allocated(c);
+            return c == null
+                    || !e.getKey().equals(c.getMetadata().getUid())
+                    || PodClaims.allocated(c)
+                    || caughtUp(
+                            c.getMetadata().getResourceVersion(), e.getValue().written());
         });
         byClaimUid.values().forEach(e -> out.addAll(e.devices()));
         return out;
+    }
+
+    /**
+     * Whether the lister's resourceVersion is at least the written one. Versions are compared as
+     * numbers, as upstream's assume cache does with etcd's; a server whose versions are not numbers
+     * is trusted only when they are equal.
+     */
+    static boolean caughtUp(String listed, String written) {
+        if (written == null || listed == null) {
+            return false;
+        }
+        if (listed.equals(written)) {
+            return true;
+        }
+        try {
+            return Long.parseLong(listed) >= Long.parseLong(written);
+        } catch (NumberFormatException e) {
+            return false;
+        }
     }
 
     /**
@@ -151,7 +195,8 @@ final class InFlight {
                     devices.addAll(List.of(list.split(",")));
                 }
                 byClaimUid.put(
-                        claim.substring(0, eq), new Entry(pod, claim.substring(eq + 1, colon), devices, seenNanos));
+                        claim.substring(0, eq),
+                        new Entry(pod, claim.substring(eq + 1, colon), devices, seenNanos, null));
             }
         });
     }

@@ -1,6 +1,8 @@
 package io.hotsched.plugins.dynamicresources;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.fabric8.kubernetes.api.model.resource.v1.AllocationResult;
 import io.fabric8.kubernetes.api.model.resource.v1.AllocationResultBuilder;
@@ -77,5 +79,39 @@ class InFlightTest {
         Set<String> taken = InFlight.taken(informer(new AtomicReference<>(written), written), reserved);
         assertEquals(Set.of(Dra.DRIVER + "/n1/gpu-0"), taken);
         assertEquals(0, reserved.size());
+    }
+
+    @Test
+    void aClaimFreedAgainBeforeAnyReadSawItAllocatedNoLongerHoldsItsDevice() {
+        InFlight reserved = podAReserved();
+        reserved.written(written);
+        // the pod ran and ended: its claim was deallocated before this instance's next read
+        ResourceClaim freed = new ResourceClaimBuilder(pending)
+                .editMetadata()
+                .withResourceVersion("3")
+                .endMetadata()
+                .build();
+        Set<String> taken = InFlight.taken(informer(new AtomicReference<>(freed), freed), reserved);
+        assertEquals(Set.of(), taken);
+        assertEquals(0, reserved.size());
+    }
+
+    @Test
+    void aListerCopyOlderThanTheWriteKeepsTheDeviceInFlight() {
+        InFlight reserved = podAReserved();
+        reserved.written(written);
+        Set<String> taken = InFlight.taken(informer(new AtomicReference<>(pending), pending), reserved);
+        assertEquals(Set.of(Dra.DRIVER + "/n1/gpu-0"), taken);
+        assertEquals(1, reserved.size());
+    }
+
+    @Test
+    void versionsAreComparedAsNumbersAndOtherwiseOnlyWhenEqual() {
+        assertTrue(InFlight.caughtUp("10", "9"));
+        assertTrue(InFlight.caughtUp("9", "9"));
+        assertFalse(InFlight.caughtUp("9", "10"));
+        assertTrue(InFlight.caughtUp("abc", "abc"));
+        assertFalse(InFlight.caughtUp("abd", "abc"));
+        assertFalse(InFlight.caughtUp("10", null));
     }
 }
