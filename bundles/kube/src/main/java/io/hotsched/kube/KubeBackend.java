@@ -9,6 +9,8 @@ import io.fabric8.kubernetes.api.model.PodConditionBuilder;
 import io.fabric8.kubernetes.api.model.PodStatus;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.RequestConfig;
+import io.fabric8.kubernetes.client.RequestConfigBuilder;
 import io.fabric8.kubernetes.client.dsl.PodResource;
 import io.hotsched.api.cluster.ClusterBackend;
 import io.hotsched.api.framework.ClusterException;
@@ -23,7 +25,10 @@ import java.util.function.UnaryOperator;
 /**
  * The scheduler's writes to the API server. Conflicts on status updates, 429 and 5xx answers are
  * retried with backoff; a bind answered 409 (already bound) or 404 (gone) is not, and the
- * scheduler decides what that means.
+ * scheduler decides what that means. Only this class retries a write: its requests go through a
+ * client without fabric8's own request retries, which would otherwise send each of these attempts
+ * up to 11 times. A refusal carrying {@code Retry-After} reaches this class only after those
+ * seconds ({@link RetryAfter}, on the client), and the backoff comes on top.
  */
 final class KubeBackend implements ClusterBackend {
 
@@ -41,9 +46,17 @@ final class KubeBackend implements ClusterBackend {
 
     /** @param qps writes a second on average (0: no limit), with bursts of up to {@code burst} */
     KubeBackend(KubernetesClient client, String component, double qps, int burst) {
-        this.client = client;
+        this.client = withoutRequestRetries(client);
         this.limiter = new RateLimiter(qps, burst);
-        this.events = new EventRecorder(client, component, limiter);
+        this.events = new EventRecorder(this.client, component, limiter);
+    }
+
+    /** {@code client} (its connections, interceptors and time-outs) with each request sent once. */
+    static KubernetesClient withoutRequestRetries(KubernetesClient client) {
+        RequestConfig once = new RequestConfigBuilder(client.getConfiguration().getRequestConfig())
+                .withRequestRetryBackoffLimit(0)
+                .build();
+        return client.newClient(once).adapt(KubernetesClient.class);
     }
 
     /** Writes only while {@code holdsLease} says so (a replica behind a lease). */
