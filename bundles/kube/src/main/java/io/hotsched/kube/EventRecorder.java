@@ -1,7 +1,6 @@
 package io.hotsched.kube;
 
 import io.fabric8.kubernetes.api.model.Event;
-import io.fabric8.kubernetes.api.model.EventBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.hotsched.api.framework.ClusterException;
@@ -82,17 +81,8 @@ final class EventRecorder {
     }
 
     private Event create(String ns, String name, String type, String reason, String message, Pod pod, long now) {
-        Event e = new EventBuilder()
-                .withNewMetadata()
-                .withNamespace(ns)
-                .withName(name)
-                .endMetadata()
-                .withType(type)
-                .withReason(reason)
-                .withMessage(message)
-                .withCount(1)
-                .withFirstTimestamp(Instant.ofEpochMilli(now).toString())
-                .withLastTimestamp(Instant.ofEpochMilli(now).toString())
+        String at = Instant.ofEpochMilli(now).toString();
+        Event e = CoreEvents.firstOccurrence(ns, name, type, reason, message, at)
                 .withNewInvolvedObject()
                 .withKind("Pod")
                 .withApiVersion("v1")
