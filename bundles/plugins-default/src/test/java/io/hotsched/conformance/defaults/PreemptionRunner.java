@@ -15,6 +15,7 @@ import io.hotsched.conformance.runner.ConformanceRunner;
 import io.hotsched.core.cache.ObjectStore;
 import io.hotsched.core.config.ConfigParser;
 import io.hotsched.core.config.SchedulerConfig;
+import io.hotsched.core.extender.Extenders;
 import io.hotsched.core.registry.Registration;
 import io.hotsched.core.runtime.FrameworkBuilder;
 import io.hotsched.core.runtime.FrameworkImpl;
@@ -48,8 +49,10 @@ import tools.jackson.databind.JsonNode;
 
 /**
  * Runs DefaultPreemption's cases through a real framework of the core, composed of the plugins a
- * case names ({@code "NodeResourcesFit(PreFilter,Filter)"}) plus a Filter plugin that counts how
- * often the Filter plugins run, so the dry run's Filter calls can be compared with upstream's.
+ * case names ({@code "NodeResourcesFit(PreFilter,Filter)"}, or one of upstream's test plugins,
+ * {@link PreemptionTestPlugins}) plus a Filter plugin that counts how often the Filter plugins run
+ * (failing each call with the case's {@code fakeFilterCode}, as upstream's FakeFilter does), so the
+ * dry run's Filter calls can be compared with upstream's.
  */
 final class PreemptionRunner {
 
@@ -64,12 +67,14 @@ final class PreemptionRunner {
             AtomicInteger filterCalls,
             FakeHandle.FakeCluster cluster,
             ScheduledExecutorService timer,
-            ParallelizerImpl parallelizer)
+            ParallelizerImpl parallelizer,
+            FakeExtenders extenders)
             implements AutoCloseable {
         @Override
         public void close() {
             timer.shutdownNow();
             parallelizer.close();
+            extenders.close();
         }
     }
 
@@ -107,6 +112,7 @@ final class PreemptionRunner {
             Case k = new Case(f, in, want, nodes, pdbs, limits);
             switch (c.path("kind").asText()) {
                 case "postfilter", "preempt" -> postFilter(k);
+                case "postfilter+preEnqueue" -> preEnqueue(k);
                 case "dryRunPreemption" -> dryRun(k);
                 case "selectCandidate" -> select(k);
                 case "podEligibleToPreemptOthers" -> eligibility(k);
@@ -159,6 +165,14 @@ final class PreemptionRunner {
             }
             Check.equal(deleted.size(), f.cluster().statusPatches().size(), "one DisruptionTarget patch per victim");
         }
+    }
+
+    /** upstream's TestPreEnqueue: {@code pod} preempts first, then {@code podToCheck} goes through PreEnqueue. */
+    private static void preEnqueue(Case k) {
+        postFilter(k);
+        PodInfo check = PodInfo.of(ConformanceRunner.pod(k.in().path("podToCheck")));
+        ConformanceRunner.assertStatus(
+                k.want().path("preEnqueueStatus"), k.f().framework().runPreEnqueuePlugins(check), "PreEnqueue");
     }
 
     private static void dryRun(Case k) {
@@ -257,11 +271,19 @@ final class PreemptionRunner {
         Map<String, PluginFactory> used = new LinkedHashMap<>();
         AtomicInteger calls = new AtomicInteger();
         AtomicReference<Handle> handle = new AtomicReference<>();
+        // upstream's FakeFilter: counts every call and answers the case's fakeFilterCode (default Success)
+        Status counted = in.has("fakeFilterCode")
+                ? Status.of(ConformanceRunner.codeOf(ConformanceRunner.JSON
+                        .createObjectNode()
+                        .put("code", in.get("fakeFilterCode").asText())))
+                : Status.SUCCESS;
         used.put(COUNTER, (args, h) -> {
             handle.set(h);
             return new OnePoint.Filter(COUNTER, (state, pod, node) -> {
                 calls.incrementAndGet();
-                return Status.SUCCESS;
+                return counted.isSuccess()
+                        ? Status.SUCCESS
+                        : Status.of(counted.code(), "injecting failure for pod " + pod.name());
             });
         });
         byPoint.computeIfAbsent("filter", k -> new ArrayList<>()).add(COUNTER);
@@ -275,9 +297,10 @@ final class PreemptionRunner {
             String spec = p.asText();
             int open = spec.indexOf('(');
             String name = open < 0 ? spec : spec.substring(0, open);
-            PluginFactory factory = plugins.get(name);
+            PluginFactory factory = plugins.getOrDefault(name, PreemptionTestPlugins.ALL.get(name));
             if (factory == null) {
-                Check.fail("plugin " + name + " named by the case is not in this bundle");
+                Check.fail("plugin " + name
+                        + " named by the case is neither in this bundle nor one of upstream's test plugins");
             }
             used.put(name, factory);
             if (open < 0) {
@@ -306,6 +329,8 @@ final class PreemptionRunner {
                 .append("\n    args: ")
                 .append(args)
                 .append('\n');
+        FakeExtenders extenders = new FakeExtenders(in.path("extenders"));
+        yaml.append(extenders.yaml());
         SchedulerConfig config = ConfigParser.parse(yaml.toString(), "case.yaml");
         ObjectStore objects = new ObjectStore();
         pdbs.forEach(pdb -> objects.changed("PodDisruptionBudget", null, pdb));
@@ -321,12 +346,15 @@ final class PreemptionRunner {
                 0,
                 n -> Optional.ofNullable(used.get(n))
                         .map(fac -> new Registration(n, fac, "case", Version.emptyVersion, 1)),
-                services);
+                n -> Optional.empty(),
+                services,
+                Extenders.of(config.extenders(), null));
         if (!(r instanceof FrameworkBuilder.Built b)) {
             timer.shutdownNow();
             parallelizer.close();
+            extenders.close();
             throw new AssertionError("the case's framework did not build: " + r + "\n" + yaml);
         }
-        return new Composed(b.framework(), handle.get(), calls, cluster, timer, parallelizer);
+        return new Composed(b.framework(), handle.get(), calls, cluster, timer, parallelizer, extenders);
     }
 }
