@@ -263,8 +263,9 @@ public final class SchedulingQueue {
             qp.unschedulablePlugins = Set.copyOf(plugins);
             qp.lastFailure = failure;
             qp.timestamp = clock.instant();
-            if (moveRequestCycle >= qp.cycle) {
-                toBackoff(qp);
+            if (moveRequestCycle >= qp.cycle || qp.activateAfterAttempt) {
+                qp.activateAfterAttempt = false;
+                requeue(qp);
             } else {
                 qp.unschedulableSince = clock.instant();
                 unschedulable.put(qp.pod.uid(), qp);
@@ -311,12 +312,6 @@ public final class SchedulingQueue {
             qp.backoffExpiry = backoffTimes.end(clock.instant(), qp.attempts);
             errorBackoff.add(qp);
         }
-    }
-
-    private void toBackoff(QueuedPod qp) {
-        qp.backoffExpiry = backoffTimes.end(clock.instant(), qp.attempts);
-        backoff.add(qp);
-        lock.notifyAll();
     }
 
     /** 1 s, 2 s, 4 s ... doubling per attempt, capped at the maximum. */
@@ -394,7 +389,15 @@ public final class SchedulingQueue {
         }
     }
 
+    /**
+     * Back to the active queue, or to backoff if its backoff has not passed; as upstream's, through
+     * the PreEnqueue plugins first (asynchronous preemption keeps its preemptor out this way).
+     */
     private void requeue(QueuedPod qp) {
+        if (!qp.notAttempted && gatedNow(qp)) {
+            return;
+        }
+        qp.gatedBy = null;
         if (qp.notAttempted) {
             qp.notAttempted = false;
             active.add(qp);
@@ -409,6 +412,30 @@ public final class SchedulingQueue {
             qp.timestamp = clock.instant();
             active.add(qp);
             lock.notifyAll();
+        }
+    }
+
+    /**
+     * Upstream's Activate: a pod waiting (unschedulable, backing off, gated) goes to the active
+     * queue through PreEnqueue; one in its attempt goes there when the attempt fails.
+     */
+    public void activate(PodInfo pod) {
+        synchronized (lock) {
+            QueuedPod qp = pods.get(pod.uid());
+            if (qp == null || closed) {
+                return;
+            }
+            if (inFlight.containsKey(pod.uid())) {
+                qp.activateAfterAttempt = true;
+                return;
+            }
+            boolean waiting = unschedulable.remove(pod.uid()) != null
+                    | gated.remove(pod.uid()) != null
+                    | backoff.remove(qp)
+                    | errorBackoff.remove(qp);
+            if (waiting) {
+                enqueueOrGate(qp);
+            }
         }
     }
 
