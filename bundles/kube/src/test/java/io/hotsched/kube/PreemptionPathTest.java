@@ -7,10 +7,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodCondition;
 import io.hotsched.api.framework.PluginFactory;
+import io.hotsched.core.scheduler.FeatureGates;
 import io.hotsched.plugins.defaults.defaultpreemption.DefaultPreemption;
 import io.hotsched.plugins.defaults.defaultpreemption.DefaultPreemptionFactory;
 import io.hotsched.testing.Nodes;
 import io.hotsched.testing.Pods;
+import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AutoClose;
@@ -81,5 +83,44 @@ class PreemptionPathTest {
         await("polite marked unschedulable", () -> api.hasScheduledCondition("polite", expected));
         assertEquals("n1", api.nodeOf("low"), "low keeps its node");
         assertTrue(!api.deleted.contains("low"));
+    }
+
+    /**
+     * The same cluster and pods with SchedulerAsyncPreemption on (the default) and off: the same
+     * victims are deleted, the preemptor is nominated and bound to the same node, and every other
+     * pod keeps its node.
+     */
+    @Test
+    void asynchronousPreemptionEndsAsTheSynchronousOneDoes() throws Exception {
+        List<String> async = preemptOnTwoNodes(true);
+        List<String> sync = preemptOnTwoNodes(false);
+        assertEquals(sync, async);
+        assertEquals(List.of("deleted [a, b]", "high on n1, nominated n1", "c on n2", "d on n2"), async);
+    }
+
+    private static List<String> preemptOnTwoNodes(boolean async) throws Exception {
+        try (ApiServerFixture f = new ApiServerFixture(
+                Nodes.node("n1").cpu("2").build(), Nodes.node("n2").cpu("2").build())) {
+            Map<String, PluginFactory> plugins =
+                    ConnectedScheduler.defaultPluginsAnd(DefaultPreemption.NAME, new DefaultPreemptionFactory());
+            f.connect(plugins).scheduler.setFeatureGates(FeatureGates.parse("SchedulerAsyncPreemption=" + async));
+            // n1's pods are the cheaper to evict: lower priorities than n2's
+            f.create(Pods.pod("a").priority(0).cpu("1").node("n1").build());
+            f.create(Pods.pod("b").priority(5).cpu("1").node("n1").build());
+            f.create(Pods.pod("c").priority(10).cpu("1").node("n2").build());
+            f.create(Pods.pod("d").priority(10).cpu("1").node("n2").build());
+            f.create(Pods.pod("high").priority(1000).cpu("2").build());
+            await("high bound", () -> f.nodeOf("high") != null);
+            await("two deletions seen", () -> f.deleted.size() >= 2);
+            boolean nominated = f.seen.get("high").stream()
+                    .anyMatch(p -> p.getStatus() != null
+                            && f.nodeOf("high").equals(p.getStatus().getNominatedNodeName()));
+            List<String> deleted = f.deleted.stream().sorted().toList();
+            return List.of(
+                    "deleted " + deleted,
+                    "high on " + f.nodeOf("high") + (nominated ? ", nominated " + f.nodeOf("high") : ", not nominated"),
+                    "c on " + f.nodeOf("c"),
+                    "d on " + f.nodeOf("d"));
+        }
     }
 }

@@ -27,13 +27,15 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.IntConsumer;
 import java.util.function.UnaryOperator;
 
 /**
  * A {@link Handle} for plugin unit tests: a settable snapshot, a cluster client that records
- * what the plugin asked for, sequential parallelism unless set, no waiting pods. The framework runners
+ * what the plugin asked for, sequential parallelism unless set, no waiting pods, feature gates
+ * set by the test, activations recorded, background tasks held until the test runs them. The framework runners
  * (filter with nominated pods, PreFilter extensions) are not available here: test those through
  * the core.
  */
@@ -99,10 +101,20 @@ public final class FakeHandle implements Handle {
         private final List<Pod> statusPatches = new CopyOnWriteArrayList<>();
         private final List<String> events = new CopyOnWriteArrayList<>();
         private volatile String bindError;
+        private volatile String deleteError;
 
         /** Every bind from now on fails with {@code message}. */
         public void failBindsWith(String message) {
             this.bindError = message;
+        }
+
+        /**
+         * Every pod deletion from now on fails with {@code message} (a 500).
+         *
+         * @since 2.1
+         */
+        public void failDeletesWith(String message) {
+            this.deleteError = message;
         }
 
         @Override
@@ -125,6 +137,9 @@ public final class FakeHandle implements Handle {
 
         @Override
         public void deletePod(PodInfo pod, String reason) {
+            if (deleteError != null) {
+                throw new ClusterException(deleteError, 500);
+            }
             deleted.add(pod.key());
         }
 
@@ -300,5 +315,57 @@ public final class FakeHandle implements Handle {
     @Override
     public List<PodInfo> nominatedPodsForNode(String nodeName) {
         return new ArrayList<>();
+    }
+
+    private final Map<String, Boolean> features = new ConcurrentHashMap<>();
+    private final List<String> activated = new CopyOnWriteArrayList<>();
+    private final List<Runnable> background = new CopyOnWriteArrayList<>();
+
+    /**
+     * Switches the feature gate {@link #featureEnabled} reports; gates not set are off.
+     *
+     * @since 2.1
+     */
+    public FakeHandle setFeature(String gate, boolean on) {
+        features.put(gate, on);
+        return this;
+    }
+
+    @Override
+    public boolean featureEnabled(String gate) {
+        return features.getOrDefault(gate, false);
+    }
+
+    @Override
+    public void activate(PodInfo pod) {
+        activated.add(pod.key());
+    }
+
+    /**
+     * The keys of the pods the plugin activated, in order.
+     *
+     * @since 2.1
+     */
+    public List<String> activated() {
+        return List.copyOf(activated);
+    }
+
+    /** Holds the tasks until {@link #runBackground()}, so a test sees the plugin between the cycle and them. */
+    @Override
+    public Executor background() {
+        return background::add;
+    }
+
+    /**
+     * Runs the background tasks handed over so far, in order, on the calling thread.
+     *
+     * @return how many ran
+     * @since 2.1
+     */
+    public int runBackground() {
+        List<Runnable> tasks = List.copyOf(background);
+        background.removeAll(tasks);
+        tasks.forEach(Runnable::run);
+        return tasks.size();
     }
 }

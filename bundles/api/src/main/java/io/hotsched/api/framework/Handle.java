@@ -4,6 +4,7 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import java.time.Clock;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.Executor;
 import org.osgi.annotation.versioning.ProviderType;
 
 /**
@@ -98,5 +99,38 @@ public interface Handle {
      */
     default List<Extender> extenders() {
         return List.of();
+    }
+
+    /**
+     * Whether kube-scheduler's feature gate {@code gate} (such as {@code SchedulerAsyncPreemption})
+     * is on in this scheduler now; false for a gate it does not know. Gates can change while the
+     * plugin runs: read it where the behaviour is decided, not once.
+     *
+     * @since 1.9
+     */
+    default boolean featureEnabled(String gate) {
+        return false;
+    }
+
+    /**
+     * Moves the pod, if it waits in the scheduling queue (unschedulable, backing off, or kept out
+     * by a PreEnqueue plugin), to the active queue through the PreEnqueue plugins again, as
+     * upstream's {@code Handle.Activate}; a pod in its scheduling attempt is moved when the attempt
+     * fails. Nothing for a pod the queue does not hold.
+     *
+     * @since 1.9
+     */
+    default void activate(PodInfo pod) {}
+
+    /**
+     * Runs work that outlives the scheduling cycle (the API calls of asynchronous preemption) on
+     * the scheduler's threads: plugins own no threads. Tasks run in no particular order, a few at a
+     * time; one that throws is logged and the others go on. A task must end on its own (API calls
+     * have time-outs): nothing interrupts it when its bundle stops.
+     *
+     * @since 1.9
+     */
+    default Executor background() {
+        return Runnable::run;
     }
 }

@@ -18,7 +18,7 @@
  * version change. Interfaces the framework implements are {@code @ProviderType}.
  */
 @Export
-@Version("1.8.0")
+@Version("1.9.0")
 package io.hotsched.api.framework;
 
 import org.osgi.annotation.bundle.Export;

@@ -149,6 +149,7 @@ public final class SchedulerComponent extends ForwardingClusterEvents implements
             return;
         }
         s.queue().setPopFromBackoffQ(gates.enabled(FeatureGates.POP_FROM_BACKOFF_Q));
+        s.setFeatureGates(gates);
     }
 
     private static void applyLimits(Scheduler s, SchedulerSettings settings) {

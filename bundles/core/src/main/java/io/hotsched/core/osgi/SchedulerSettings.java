@@ -145,6 +145,6 @@ public @interface SchedulerSettings {
 
     @AttributeDefinition(
             description = "Switches named as kube-scheduler's --feature-gates, Name=true|false separated by commas; "
-                    + "known: SchedulerPopFromBackoffQ (default true)")
+                    + "known: SchedulerAsyncPreemption, SchedulerPopFromBackoffQ (both default true)")
     String featureGates() default "";
 }

@@ -23,6 +23,8 @@ public final class QueuedPod {
     long cycle;
     /** Popped while its profile was paused: not attempted, so no backoff when it moves back. */
     boolean notAttempted;
+    /** Activated while in its attempt: a failed attempt sends it back at once, not to the unschedulable pods. */
+    boolean activateAfterAttempt;
 
     QueuedPod(PodInfo pod, Instant now) {
         this.pod = pod;

@@ -9,7 +9,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -43,13 +42,11 @@ public final class SchedulingQueue {
     private final Clock clock;
     private final Function<PodInfo, Status> preEnqueue;
     private final BackoffTimes backoffTimes;
-    private BiPredicate<QueuedPodInfo, QueuedPodInfo> less;
 
     private final Map<String, QueuedPod> pods = new HashMap<>();
     private PriorityQueue<QueuedPod> active;
     private PriorityQueue<QueuedPod> backoff;
-    private final PriorityQueue<QueuedPod> errorBackoff =
-            new PriorityQueue<>(Comparator.comparing(p -> p.backoffExpiry));
+    private final PriorityQueue<QueuedPod> errorBackoff = QueueOrder.errorBackoff();
     private final Map<String, QueuedPod> unschedulable = new LinkedHashMap<>();
     private final Map<String, QueuedPod> gated = new LinkedHashMap<>();
     private final Map<String, QueuedPod> inFlight = new HashMap<>();
@@ -67,19 +64,8 @@ public final class SchedulingQueue {
         this.clock = clock;
         this.backoffTimes = new BackoffTimes(initialBackoff, maxBackoff, true);
         this.preEnqueue = preEnqueue;
-        this.less = (a, b) -> a.timestamp().isBefore(b.timestamp());
-        this.active = newActive();
-        this.backoff = newBackoff();
-    }
-
-    /** Earliest backoff end first; with pop from backoffQ, pods of one window in the active queue's order. */
-    private PriorityQueue<QueuedPod> newBackoff() {
-        if (!backoffTimes.windows()) {
-            return new PriorityQueue<>(Comparator.comparing(p -> p.backoffExpiry));
-        }
-        Comparator<? super QueuedPod> sameWindow = active.comparator();
-        return new PriorityQueue<>(
-                Comparator.<QueuedPod, Instant>comparing(p -> p.backoffExpiry).thenComparing(sameWindow));
+        this.active = QueueOrder.active(QueueOrder.FIFO);
+        this.backoff = QueueOrder.backoff(active, true);
     }
 
     /**
@@ -92,35 +78,16 @@ public final class SchedulingQueue {
                 return;
             }
             backoffTimes.windows(enabled);
-            PriorityQueue<QueuedPod> old = backoff;
-            backoff = newBackoff();
-            backoff.addAll(old);
+            backoff = QueueOrder.refilled(QueueOrder.backoff(active, enabled), backoff);
             lock.notifyAll();
         }
-    }
-
-    private PriorityQueue<QueuedPod> newActive() {
-        BiPredicate<QueuedPodInfo, QueuedPodInfo> l = less;
-        return new PriorityQueue<>((a, b) -> {
-            QueuedPodInfo x = a.info();
-            QueuedPodInfo y = b.info();
-            if (l.test(x, y)) {
-                return -1;
-            }
-            return l.test(y, x) ? 1 : 0;
-        });
     }
 
     /** Replaces the order of the active queue (the QueueSort plugin changed). */
     public void setLess(BiPredicate<QueuedPodInfo, QueuedPodInfo> newLess) {
         synchronized (lock) {
-            this.less = newLess;
-            PriorityQueue<QueuedPod> old = active;
-            active = newActive();
-            active.addAll(old);
-            PriorityQueue<QueuedPod> oldBackoff = backoff;
-            backoff = newBackoff();
-            backoff.addAll(oldBackoff);
+            active = QueueOrder.refilled(QueueOrder.active(newLess), active);
+            backoff = QueueOrder.refilled(QueueOrder.backoff(active, backoffTimes.windows()), backoff);
         }
     }
 
@@ -161,12 +128,8 @@ public final class SchedulingQueue {
             if (inFlight.containsKey(pod.uid())) {
                 return;
             }
-            boolean wasActive = active.remove(qp);
-            if (!wasActive) {
-                backoff.remove(qp);
-                errorBackoff.remove(qp);
-                unschedulable.remove(pod.uid());
-                gated.remove(pod.uid());
+            if (!active.remove(qp)) {
+                removeWaiting(qp);
             }
             enqueueOrGate(qp);
         }
@@ -180,12 +143,18 @@ public final class SchedulingQueue {
                 return;
             }
             active.remove(qp);
-            backoff.remove(qp);
-            errorBackoff.remove(qp);
-            unschedulable.remove(pod.uid());
-            gated.remove(pod.uid());
+            removeWaiting(qp);
             inFlight.remove(pod.uid());
         }
+    }
+
+    /** Takes the pod out of the unschedulable, gated and backoff pods; whether it was among them. */
+    private boolean removeWaiting(QueuedPod qp) {
+        String uid = qp.pod.uid();
+        return unschedulable.remove(uid) != null
+                | gated.remove(uid) != null
+                | backoff.remove(qp)
+                | errorBackoff.remove(qp);
     }
 
     private boolean gatedNow(QueuedPod qp) {
@@ -263,8 +232,9 @@ public final class SchedulingQueue {
             qp.unschedulablePlugins = Set.copyOf(plugins);
             qp.lastFailure = failure;
             qp.timestamp = clock.instant();
-            if (moveRequestCycle >= qp.cycle) {
-                toBackoff(qp);
+            if (moveRequestCycle >= qp.cycle || qp.activateAfterAttempt) {
+                qp.activateAfterAttempt = false;
+                requeue(qp);
             } else {
                 qp.unschedulableSince = clock.instant();
                 unschedulable.put(qp.pod.uid(), qp);
@@ -313,12 +283,6 @@ public final class SchedulingQueue {
         }
     }
 
-    private void toBackoff(QueuedPod qp) {
-        qp.backoffExpiry = backoffTimes.end(clock.instant(), qp.attempts);
-        backoff.add(qp);
-        lock.notifyAll();
-    }
-
     /** 1 s, 2 s, 4 s ... doubling per attempt, capped at the maximum. */
     public Duration backoffDuration(int attempts) {
         return backoffTimes.duration(attempts);
@@ -342,23 +306,14 @@ public final class SchedulingQueue {
     public int onEvent(String kind, ActionType action, Predicate<QueuedPod> mayHelp) {
         synchronized (lock) {
             moveRequestCycle = schedulingCycle;
-            List<QueuedPod> moving = new ArrayList<>();
-            for (QueuedPod qp : unschedulable.values()) {
-                if (mayHelp.test(qp)) {
-                    moving.add(qp);
-                }
-            }
+            List<QueuedPod> moving =
+                    unschedulable.values().stream().filter(mayHelp).toList();
             for (QueuedPod qp : moving) {
                 unschedulable.remove(qp.pod.uid());
                 requeue(qp);
             }
             // as upstream's gated pods: an event the gating plugin says may help runs PreEnqueue again
-            List<QueuedPod> ungating = new ArrayList<>();
-            for (QueuedPod qp : gated.values()) {
-                if (mayHelp.test(qp)) {
-                    ungating.add(qp);
-                }
-            }
+            List<QueuedPod> ungating = gated.values().stream().filter(mayHelp).toList();
             int passed = 0;
             for (QueuedPod qp : ungating) {
                 gated.remove(qp.pod.uid());
@@ -394,21 +349,47 @@ public final class SchedulingQueue {
         }
     }
 
+    /**
+     * Back to the active queue, or to backoff if its backoff has not passed; as upstream's, through
+     * the PreEnqueue plugins first (asynchronous preemption keeps its preemptor out this way).
+     */
     private void requeue(QueuedPod qp) {
+        if (!qp.notAttempted && gatedNow(qp)) {
+            return;
+        }
+        qp.gatedBy = null;
         if (qp.notAttempted) {
             qp.notAttempted = false;
             active.add(qp);
-            lock.notifyAll();
-            return;
-        }
-        qp.backoffExpiry = backoffTimes.end(qp.timestamp, qp.attempts);
-        if (backoffTimes.backingOff(qp.backoffExpiry, clock.instant())) {
-            backoff.add(qp);
-            lock.notifyAll();
         } else {
-            qp.timestamp = clock.instant();
-            active.add(qp);
-            lock.notifyAll();
+            qp.backoffExpiry = backoffTimes.end(qp.timestamp, qp.attempts);
+            if (backoffTimes.backingOff(qp.backoffExpiry, clock.instant())) {
+                backoff.add(qp);
+            } else {
+                qp.timestamp = clock.instant();
+                active.add(qp);
+            }
+        }
+        lock.notifyAll();
+    }
+
+    /**
+     * Upstream's Activate: a pod waiting (unschedulable, backing off, gated) goes to the active
+     * queue through PreEnqueue; one in its attempt goes there when the attempt fails.
+     */
+    public void activate(PodInfo pod) {
+        synchronized (lock) {
+            QueuedPod qp = pods.get(pod.uid());
+            if (qp == null || closed) {
+                return;
+            }
+            if (inFlight.containsKey(pod.uid())) {
+                qp.activateAfterAttempt = true;
+                return;
+            }
+            if (removeWaiting(qp)) {
+                enqueueOrGate(qp);
+            }
         }
     }
 

@@ -29,6 +29,7 @@ import java.util.function.Supplier;
  * @param metrics where extension points' and plugins' durations are counted
  * @param faultsOutsideAttempts where a fault of a call outside a scheduling attempt (PreEnqueue,
  *     QueueSort) counts against its plugin at once; an attempt's faults count when it ends
+ * @param hooks the feature gates, the queue's activate and the background threads plugins get
  */
 public record FrameworkServices(
         Parallelizer parallelizer,
@@ -42,7 +43,8 @@ public record FrameworkServices(
         CallWatch watch,
         SchedulerMetrics metrics,
         BiConsumer<PluginInstance, String> faultsOutsideAttempts,
-        Reservations reservations) {
+        Reservations reservations,
+        SchedulerHooks hooks) {
 
     /** Services without time-outs (tests of other things). */
     public FrameworkServices(
@@ -63,7 +65,8 @@ public record FrameworkServices(
                 null,
                 new SchedulerMetrics(),
                 (plugin, fault) -> {},
-                new ClusterCache(Duration.ofMinutes(15), Clock.systemUTC()).reservations());
+                new ClusterCache(Duration.ofMinutes(15), Clock.systemUTC()).reservations(),
+                SchedulerHooks.none());
     }
 
     /** These services with {@code objects} as the other kinds the cluster connection follows. */
@@ -80,6 +83,7 @@ public record FrameworkServices(
                 watch,
                 metrics,
                 faultsOutsideAttempts,
-                reservations);
+                reservations,
+                hooks);
     }
 }

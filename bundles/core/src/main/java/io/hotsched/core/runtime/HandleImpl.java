@@ -16,6 +16,7 @@ import io.hotsched.api.framework.WaitingPods;
 import java.time.Clock;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.Executor;
 
 /** The handle of one framework: its plugins run through the framework that created them. */
 final class HandleImpl implements Handle {
@@ -63,6 +64,21 @@ final class HandleImpl implements Handle {
     @Override
     public Reservations reservations() {
         return services.reservations();
+    }
+
+    @Override
+    public boolean featureEnabled(String gate) {
+        return services.hooks().features().test(gate);
+    }
+
+    @Override
+    public void activate(PodInfo pod) {
+        services.hooks().activate().accept(pod);
+    }
+
+    @Override
+    public Executor background() {
+        return services.hooks().background();
     }
 
     @Override

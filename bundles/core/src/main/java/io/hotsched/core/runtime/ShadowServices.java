@@ -14,8 +14,9 @@ import java.util.function.UnaryOperator;
 /**
  * What a shadow's framework gets instead of the scheduler's services: the snapshot it is compared
  * on, work on the calling thread (the shadow's thread, whose CPU time is what the shadow costs),
- * a cluster client that refuses every write, no watchdog (a late call is a fault when it returns)
- * and metrics of its own, so the serving series count serving calls only.
+ * a cluster client that refuses every write, no watchdog (a late call is a fault when it returns),
+ * metrics of its own, so the serving series count serving calls only, and hooks that move no pod
+ * and run no background work.
  */
 final class ShadowServices {
 
@@ -34,7 +35,9 @@ final class ShadowServices {
                 null,
                 new SchedulerMetrics(),
                 (plugin, fault) -> {},
-                serving.reservations());
+                serving.reservations(),
+                // the serving gates, but nothing moved in the queue and no work left behind
+                new SchedulerHooks(serving.hooks().features(), pod -> {}, task -> {}));
     }
 
     /** Every piece on the calling thread, in order; the first exception is rethrown after the rest ran. */

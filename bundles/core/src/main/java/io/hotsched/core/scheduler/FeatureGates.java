@@ -20,7 +20,14 @@ public final class FeatureGates {
      */
     public static final String POP_FROM_BACKOFF_Q = "SchedulerPopFromBackoffQ";
 
-    private static final Map<String, Boolean> DEFAULTS = Map.of(POP_FROM_BACKOFF_Q, true);
+    /**
+     * KEP-4832: preemption's API calls (deleting the victims, clearing lower-priority nominations)
+     * run off the scheduling cycle, and the preemptor is kept out of the active queue until they
+     * are done. Beta and on by default, as upstream since 1.33.
+     */
+    public static final String ASYNC_PREEMPTION = "SchedulerAsyncPreemption";
+
+    private static final Map<String, Boolean> DEFAULTS = Map.of(POP_FROM_BACKOFF_Q, true, ASYNC_PREEMPTION, true);
 
     private final Map<String, Boolean> gates;
 
@@ -70,6 +77,11 @@ public final class FeatureGates {
             gates.put(name, Boolean.parseBoolean(v));
         }
         return new FeatureGates(gates);
+    }
+
+    /** Whether {@code gate} is one of the gates this scheduler has. */
+    public boolean known(String gate) {
+        return gates.containsKey(gate);
     }
 
     public boolean enabled(String gate) {

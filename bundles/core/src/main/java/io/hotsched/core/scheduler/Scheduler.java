@@ -20,6 +20,7 @@ import io.hotsched.core.runtime.CoarseClock;
 import io.hotsched.core.runtime.FrameworkImpl;
 import io.hotsched.core.runtime.FrameworkServices;
 import io.hotsched.core.runtime.PluginTimeouts;
+import io.hotsched.core.runtime.SchedulerHooks;
 import io.hotsched.core.runtime.SchedulingAlgorithm;
 import io.hotsched.core.runtime.Snapshot;
 import java.time.Clock;
@@ -59,6 +60,7 @@ public final class Scheduler implements AutoCloseable {
     private final BindingSlots binders;
     private final ExecutorService statusWriter;
     private final ScheduledExecutorService housekeeping;
+    private final BackgroundWork background = new BackgroundWork(4, "hotsched-background");
     private final Explanations explanations;
     private final SchedulingCycle cycle;
     private final EventHandlers events;
@@ -71,6 +73,7 @@ public final class Scheduler implements AutoCloseable {
     private final SchedulerMetrics metrics = new SchedulerMetrics();
     private final ShadowRunner shadows;
     private volatile ClusterBackend backend;
+    private volatile FeatureGates gates = FeatureGates.defaults();
     private volatile SchedulingCycle.Loop loop;
     private volatile int loopsStarted;
     private volatile boolean running;
@@ -106,7 +109,8 @@ public final class Scheduler implements AutoCloseable {
                 metrics,
                 // such calls hold the queue's lock: a quarantine rebuilds profiles, which takes it too
                 (plugin, fault) -> housekeeping.execute(() -> faults.failed(plugin, fault)),
-                cache.reservations());
+                cache.reservations(),
+                new SchedulerHooks(gate -> gates.known(gate) && gates.enabled(gate), queue::activate, background));
         this.profiles = new ProfileManager(registry, services);
         this.profiles.addListener(this::profileChanged);
         this.reporter =
@@ -142,6 +146,11 @@ public final class Scheduler implements AutoCloseable {
             t.setDaemon(true);
             return t;
         };
+    }
+
+    /** The feature gates plugins read through their handle ({@code Handle.featureEnabled}), from now on. */
+    public void setFeatureGates(FeatureGates gates) {
+        this.gates = gates;
     }
 
     /** Applies the first configuration and starts the loop; scheduling begins once the cluster is synced. */
@@ -255,6 +264,7 @@ public final class Scheduler implements AutoCloseable {
         binders.close(5000);
         statusWriter.shutdownNow();
         housekeeping.shutdownNow();
+        background.stop();
         shadows.close();
         profiles.close();
         parallelizer.close();

@@ -12,6 +12,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.CopyOnWriteArraySet;
 import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
 
@@ -273,5 +274,60 @@ class SchedulingQueueTest {
     private static int claimAddedFor(SchedulingQueue q, String plugin) {
         return q.onEvent(
                 "ResourceClaim", ActionType.ADD, x -> x.unschedulablePlugins().contains(plugin));
+    }
+
+    /** A queue whose PreEnqueue holds the pods in {@code held}, as asynchronous preemption holds its preemptor. */
+    private SchedulingQueue holding(Set<String> held) {
+        return new SchedulingQueue(
+                clock,
+                Duration.ofSeconds(1),
+                Duration.ofSeconds(10),
+                p -> held.contains(p.uid())
+                        ? Status.unresolvable("waiting for the preemption for this pod to be finished")
+                                .withPlugin("DefaultPreemption")
+                        : Status.SUCCESS);
+    }
+
+    @Test
+    void aPodMovedBackByAnEventGoesThroughPreEnqueueFirst() throws Exception {
+        Set<String> held = new CopyOnWriteArraySet<>();
+        SchedulingQueue q = holding(held);
+        QueuedPod qp = popOne(q);
+        held.add(qp.pod().uid());
+        q.addUnschedulable(qp, Set.of("NodeResourcesFit"), "0/1 nodes are available");
+
+        q.onEvent("Pod", ActionType.DELETE, p -> true);
+        assertEquals(1, q.counts().get("gated"), "held by PreEnqueue on its way back");
+        assertEquals(0, q.counts().get("backoff") + q.counts().get("active"));
+        assertEquals(
+                "DefaultPreemption: waiting for the preemption for this pod to be finished",
+                q.entries().get(0).lastFailure());
+
+        held.clear();
+        q.onEvent("Pod", ActionType.DELETE, p -> true);
+        assertEquals(0, q.counts().get("gated"));
+        assertEquals(1, q.counts().get("active"));
+    }
+
+    @Test
+    void activateMovesAWaitingPodToTheActiveQueue() throws Exception {
+        SchedulingQueue q = holding(Set.of());
+        QueuedPod qp = popOne(q);
+        q.addUnschedulable(qp, Set.of("NodeResourcesFit"), "0/1 nodes are available");
+        assertEquals(1, q.counts().get("unschedulable"));
+
+        q.activate(qp.pod());
+        assertEquals(1, q.counts().get("active"));
+        assertSame(qp, q.pop());
+    }
+
+    @Test
+    void aPodActivatedInItsAttemptDoesNotWaitWithTheUnschedulableOnes() throws Exception {
+        SchedulingQueue q = holding(Set.of());
+        QueuedPod qp = popOne(q);
+        q.activate(qp.pod());
+        q.addUnschedulable(qp, Set.of("NodeResourcesFit"), "0/1 nodes are available");
+        assertEquals(0, q.counts().get("unschedulable"));
+        assertEquals(1, q.counts().get("backoff") + q.counts().get("active"));
     }
 }

@@ -39,7 +39,8 @@ class FrameworkMetricsTest {
                 null,
                 metrics,
                 (plugin, fault) -> {},
-                plain.reservations());
+                plain.reservations(),
+                SchedulerHooks.none());
         return TestFrameworks.build(yaml, registry, services);
     }
 

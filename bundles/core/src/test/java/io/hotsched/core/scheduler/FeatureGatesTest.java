@@ -16,6 +16,11 @@ class FeatureGatesTest {
         assertTrue(FeatureGates.defaults().enabled(FeatureGates.POP_FROM_BACKOFF_Q));
         assertTrue(FeatureGates.parse("").enabled(FeatureGates.POP_FROM_BACKOFF_Q));
         assertFalse(FeatureGates.parse(" SchedulerPopFromBackoffQ = false ,").enabled(FeatureGates.POP_FROM_BACKOFF_Q));
+        assertTrue(FeatureGates.defaults().enabled(FeatureGates.ASYNC_PREEMPTION));
+        FeatureGates sync = FeatureGates.parse("SchedulerAsyncPreemption=false");
+        assertFalse(sync.enabled(FeatureGates.ASYNC_PREEMPTION));
+        assertTrue(sync.enabled(FeatureGates.POP_FROM_BACKOFF_Q));
+        assertFalse(sync.known("OpportunisticBatching"));
     }
 
     @ParameterizedTest
@@ -23,9 +28,9 @@ class FeatureGatesTest {
             delimiter = '|',
             value = {
                 "SchedulerPopFromBackofQ=false|unrecognized feature gate: SchedulerPopFromBackofQ (did you mean "
-                        + "SchedulerPopFromBackoffQ?); known: SchedulerPopFromBackoffQ",
-                "SchedulerAsyncPreemption=true|unrecognized feature gate: SchedulerAsyncPreemption; known: "
-                        + "SchedulerPopFromBackoffQ",
+                        + "SchedulerPopFromBackoffQ?); known: SchedulerAsyncPreemption, SchedulerPopFromBackoffQ",
+                "OpportunisticBatching=true|unrecognized feature gate: OpportunisticBatching; known: "
+                        + "SchedulerAsyncPreemption, SchedulerPopFromBackoffQ",
                 "SchedulerPopFromBackoffQ=yes|invalid value of SchedulerPopFromBackoffQ=yes: must be true or false",
                 "SchedulerPopFromBackoffQ|missing bool value for SchedulerPopFromBackoffQ (write "
                         + "SchedulerPopFromBackoffQ=true or SchedulerPopFromBackoffQ=false)"

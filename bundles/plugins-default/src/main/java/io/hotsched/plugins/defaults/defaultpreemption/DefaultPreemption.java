@@ -1,6 +1,10 @@
 package io.hotsched.plugins.defaults.defaultpreemption;
 
+import io.hotsched.api.framework.ActionType;
+import io.hotsched.api.framework.ClusterEvent;
+import io.hotsched.api.framework.ClusterEventWithHint;
 import io.hotsched.api.framework.CycleState;
+import io.hotsched.api.framework.EnqueueExtensions;
 import io.hotsched.api.framework.Handle;
 import io.hotsched.api.framework.InvalidArgsException;
 import io.hotsched.api.framework.NodeToStatus;
@@ -8,17 +12,23 @@ import io.hotsched.api.framework.PluginArgs;
 import io.hotsched.api.framework.PodInfo;
 import io.hotsched.api.framework.PostFilterPlugin;
 import io.hotsched.api.framework.PostFilterResult;
+import io.hotsched.api.framework.PreEnqueuePlugin;
 import io.hotsched.api.framework.Status;
 import java.util.List;
 
 /**
  * PostFilter: when no node fits, finds the node where evicting the fewest and least important
  * lower-priority pods (respecting PodDisruptionBudgets where it can) makes the pod fit, evicts
- * them and nominates the pod to that node.
+ * them and nominates the pod to that node. With {@code SchedulerAsyncPreemption} the evictions run
+ * after the cycle, and PreEnqueue keeps the preemptor out of the active queue until they are done
+ * ({@link Eviction}).
  */
-public final class DefaultPreemption implements PostFilterPlugin {
+public final class DefaultPreemption implements PostFilterPlugin, PreEnqueuePlugin, EnqueueExtensions {
 
     public static final String NAME = "DefaultPreemption";
+
+    /** Upstream's message for a preemptor kept out of the queue. */
+    static final String WAITING_FOR_PREEMPTION = "waiting for the preemption for this pod to be finished";
 
     /** DefaultPreemptionArgs (v1). */
     public static final class Args {
@@ -39,6 +49,20 @@ public final class DefaultPreemption implements PostFilterPlugin {
     @Override
     public String name() {
         return NAME;
+    }
+
+    @Override
+    public Status preEnqueue(PodInfo pod) {
+        if (evaluator.eviction().running(pod.uid())) {
+            return Status.unresolvable(WAITING_FOR_PREEMPTION);
+        }
+        return Status.SUCCESS;
+    }
+
+    /** A preemptor kept out is let in by the deletion of a pod (its last victim). */
+    @Override
+    public List<ClusterEventWithHint> eventsToRegister() {
+        return List.of(ClusterEventWithHint.of(ClusterEvent.of(ClusterEvent.POD, ActionType.DELETE)));
     }
 
     @Override

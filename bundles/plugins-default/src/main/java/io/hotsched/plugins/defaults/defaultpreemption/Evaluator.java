@@ -17,7 +17,6 @@ import io.hotsched.api.framework.PodInfo;
 import io.hotsched.api.framework.PostFilterResult;
 import io.hotsched.api.framework.Status;
 import io.hotsched.api.framework.Victims;
-import io.hotsched.api.framework.WaitingPod;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -41,6 +40,8 @@ public final class Evaluator {
     static final String NOT_ELIGIBLE_TERMINATING = "not eligible due to a terminating pod on the nominated node.";
     static final String DISRUPTION_TARGET = "DisruptionTarget";
     static final String PREEMPTION_BY_SCHEDULER = "PreemptionByScheduler";
+    /** Upstream's feature gate of asynchronous preemption (KEP-4832). */
+    static final String ASYNC_PREEMPTION = "SchedulerAsyncPreemption";
 
     /** What the dry run found: candidates (budget-respecting first), and why other nodes failed. */
     public record DryRun(List<Candidate> candidates, Map<String, Status> failures) {}
@@ -53,6 +54,7 @@ public final class Evaluator {
     private final CandidateLimits limits;
     private final IntUnaryOperator offsets;
     private final VictimSelection victims;
+    private final Eviction eviction;
 
     /** @param offsets the first node to try among n potential nodes (upstream: random) */
     public Evaluator(Handle handle, String pluginName, CandidateLimits limits, IntUnaryOperator offsets) {
@@ -61,6 +63,12 @@ public final class Evaluator {
         this.limits = limits;
         this.offsets = offsets;
         this.victims = new VictimSelection(handle);
+        this.eviction = new Eviction(handle, pluginName);
+    }
+
+    /** What evicts the chosen candidate's victims, and knows which preemptions are still running. */
+    Eviction eviction() {
+        return eviction;
     }
 
     Evaluator(Handle handle, String pluginName, CandidateLimits limits) {
@@ -116,9 +124,13 @@ public final class Evaluator {
         if (best == null) {
             return PostFilterResult.of(Status.unschedulable("no candidate node for preemption"));
         }
-        Status prepared = prepare(best, pod);
-        if (!prepared.isSuccess()) {
-            return PostFilterResult.of(prepared);
+        if (handle.featureEnabled(ASYNC_PREEMPTION)) {
+            eviction.later(best, pod);
+        } else {
+            Status prepared = eviction.now(best, pod);
+            if (!prepared.isSuccess()) {
+                return PostFilterResult.of(prepared);
+            }
         }
         return PostFilterResult.nominated(best.nodeName());
     }
@@ -284,37 +296,6 @@ public final class Evaluator {
             }
         }
         return out;
-    }
-
-    /**
-     * Evicts the victims (a victim held in Permit is rejected instead), then clears the nomination
-     * of lower-priority pods nominated to the node, which may no longer fit there.
-     */
-    Status prepare(Candidate c, PodInfo pod) {
-        String schedulerName = pod.schedulerName();
-        for (PodInfo v : c.victims()) {
-            WaitingPod waiting = handle.waitingPods().get(v.uid());
-            if (waiting != null) {
-                waiting.reject(pluginName, "preempted");
-                continue;
-            }
-            try {
-                handle.cluster().patchPodStatus(v, current -> withDisruptionTarget(current, schedulerName));
-                handle.cluster().deletePod(v, "Preempted by pod " + pod.uid() + " on node " + c.nodeName());
-            } catch (RuntimeException e) {
-                return Status.error("preempting " + v.key() + " on node " + c.nodeName(), e);
-            }
-        }
-        for (PodInfo p : handle.nominatedPodsForNode(c.nodeName())) {
-            if (p.priority() < pod.priority() && !p.uid().equals(pod.uid())) {
-                try {
-                    handle.cluster().patchPodStatus(p, Evaluator::withoutNomination);
-                } catch (RuntimeException e) {
-                    // not critical: the pod's next attempt corrects its nomination
-                }
-            }
-        }
-        return Status.SUCCESS;
     }
 
     static Pod withDisruptionTarget(Pod pod, String schedulerName) {
