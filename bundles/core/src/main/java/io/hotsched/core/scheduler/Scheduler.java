@@ -19,6 +19,7 @@ import io.hotsched.core.runtime.CallWatch;
 import io.hotsched.core.runtime.CoarseClock;
 import io.hotsched.core.runtime.FrameworkImpl;
 import io.hotsched.core.runtime.FrameworkServices;
+import io.hotsched.core.runtime.ObservingFramework;
 import io.hotsched.core.runtime.PluginTimeouts;
 import io.hotsched.core.runtime.SchedulingAlgorithm;
 import io.hotsched.core.runtime.Snapshot;
@@ -35,6 +36,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -70,6 +72,13 @@ public final class Scheduler implements AutoCloseable {
     private final CoarseClock coarseClock = new CoarseClock();
     private final SchedulerMetrics metrics = new SchedulerMetrics();
     private final ShadowRunner shadows;
+    private final Observer observer;
+    private final FrameworkServices services;
+    /** The observe-only profile's framework now; null while off or while the profile is not ready. */
+    private final AtomicReference<ObservingFramework> observing = new AtomicReference<>();
+    /** The observe-only settings asked for, {scheduler name, profile}; null when off. */
+    private volatile String[] observeAsked;
+
     private volatile ClusterBackend backend;
     private volatile SchedulingCycle.Loop loop;
     private volatile int loopsStarted;
@@ -90,10 +99,11 @@ public final class Scheduler implements AutoCloseable {
         PluginFaults faults = new PluginFaults(health, registry, metrics);
         this.shadows = new ShadowRunner(this::schedulingCpu, health, registry, housekeeping);
         metrics.addSection(shadows::writeText);
+        this.observer = new Observer(shadows::runObserving);
         CallWatch callWatch = new CallWatch(metrics.pluginUsage);
         this.budget = new PluginBudget(metrics.pluginUsage, callWatch, registry, faults);
         ObjectStore objects = new ObjectStore();
-        FrameworkServices services = new FrameworkServices(
+        this.services = new FrameworkServices(
                 parallelizer,
                 new BackendClient(() -> backend),
                 () -> loop.snapshot(),
@@ -110,7 +120,7 @@ public final class Scheduler implements AutoCloseable {
         this.profiles = new ProfileManager(registry, services);
         this.profiles.addListener(this::profileChanged);
         this.reporter = new Reporter(explanations, clock, metrics, statusWriter, () -> backend);
-        this.events = new EventHandlers(cache, queue, profiles, objects, leadership, reporter);
+        this.events = new EventHandlers(cache, queue, profiles, objects, leadership, reporter, observer);
         FailureHandler failures = new FailureHandler(queue, reporter);
         BindingCycle binding =
                 new BindingCycle(cache, queue, binders, failures, reporter, faults, leadership, housekeeping);
@@ -228,7 +238,126 @@ public final class Scheduler implements AutoCloseable {
                 Duration.ofSeconds(config.podMaxBackoffSeconds()));
         parallelizer.resize(config.parallelism(), housekeeping);
         events.profilesChanged();
+        String[] asked = observeAsked;
+        if (asked != null) {
+            String problem = observeProblem(asked[0], asked[1]);
+            if (problem != null) {
+                LOG.error("Observe-only mode stopped: {}", problem);
+                stopObserving();
+            } else {
+                startObserving(asked[0], asked[1]);
+            }
+        }
         return paused;
+    }
+
+    /**
+     * Observe-only mode: profile {@code profile} decides for the pods of scheduler {@code
+     * schedulerName} without acting, and its choices are compared with where they are bound. Both
+     * empty: off.
+     *
+     * @throws IllegalArgumentException naming the setting and value when they cannot be observed
+     */
+    public synchronized void observe(String schedulerName, String profile) {
+        String name = schedulerName == null ? "" : schedulerName.trim();
+        String prof = profile == null ? "" : profile.trim();
+        if (name.isEmpty() && prof.isEmpty()) {
+            if (observeAsked != null) {
+                LOG.info("Observe-only mode off");
+            }
+            observeAsked = null;
+            stopObserving();
+            return;
+        }
+        if (name.isEmpty() || prof.isEmpty()) {
+            throw new IllegalArgumentException((name.isEmpty() ? "observeSchedulerName" : "observeProfile")
+                    + ": empty while "
+                    + (name.isEmpty() ? "observeProfile is \"" + prof : "observeSchedulerName is \"" + name)
+                    + "\": set both, or neither (off)");
+        }
+        String problem = observeProblem(name, prof);
+        if (problem != null) {
+            throw new IllegalArgumentException(problem);
+        }
+        observeAsked = new String[] {name, prof};
+        startObserving(name, prof);
+    }
+
+    /** Why {@code profile} cannot observe {@code schedulerName} under the configuration in force; null when it can. */
+    private String observeProblem(String schedulerName, String profile) {
+        SchedulerConfig c = profiles.config();
+        if (c == null) {
+            return null;
+        }
+        List<String> names = c.profiles().stream().map(p -> p.schedulerName()).toList();
+        if (!names.contains(profile)) {
+            return "observeProfile: Invalid value: \"" + profile + "\": no profile has that schedulerName in "
+                    + c.source() + " (profiles: " + String.join(", ", names) + ")";
+        }
+        if (names.contains(schedulerName)) {
+            return "observeSchedulerName: Invalid value: \"" + schedulerName
+                    + "\": a profile of this scheduler has that name; observe-only watches another scheduler's pods";
+        }
+        return null;
+    }
+
+    private void startObserving(String schedulerName, String profile) {
+        Observer.Target t = observer.target();
+        if (t == null
+                || !t.schedulerName().equals(schedulerName)
+                || !t.profile().equals(profile)) {
+            ObservedDecisions decider = new ObservedDecisions(cache, schedulerName, observing, shadows::threadCpu);
+            observer.observe(new Observer.Target(
+                    schedulerName, profile, shadows.observingFigures(profile, schedulerName), decider));
+            LOG.info("Observe-only mode: profile {} decides for the pods of {}, binding none", profile, schedulerName);
+        }
+        rebuildObserving(profile);
+        events.observingChanged();
+    }
+
+    private void stopObserving() {
+        observer.observe(null);
+        swapObserving(null);
+    }
+
+    /** The observe-only profile's framework, built anew from its configuration (the plugins or the file changed). */
+    private void rebuildObserving(String profile) {
+        ProfileState s = profiles.profile(profile);
+        ObservingFramework next = null;
+        if (s != null && s.ready()) {
+            try {
+                next = ObservingFramework.build(s.config(), profiles.config().source(), registry::serving, services);
+            } catch (IllegalStateException e) {
+                LOG.error("Observe-only profile {} cannot decide: {}", profile, e.getMessage());
+            }
+        } else if (s != null) {
+            LOG.info("Observe-only profile {} decides nothing until it is ready: {}", profile, s.describe());
+        }
+        swapObserving(next);
+    }
+
+    private void swapObserving(ObservingFramework next) {
+        ObservingFramework old = observing.getAndSet(next);
+        if (old != null) {
+            old.retire();
+        }
+    }
+
+    /** Whether {@code f} are the figures of the observe-only mode in force. */
+    public boolean observingWith(ShadowFigures f) {
+        Observer.Target t = observer.target();
+        return t != null && t.figures() == f;
+    }
+
+    /** Observe-only mode, as {@code sched:status} shows it. */
+    public String observingState() {
+        Observer.Target t = observer.target();
+        if (t == null) {
+            return "off";
+        }
+        return "profile " + t.profile() + " decides for the pods of " + t.schedulerName() + ", binding none; "
+                + observer.waiting() + " pod(s) wait to be seen bound"
+                + (observing.get() == null ? "; the profile is not ready, nothing is decided" : "");
     }
 
     public void setBackend(ClusterBackend b) {
@@ -255,6 +384,7 @@ public final class Scheduler implements AutoCloseable {
         statusWriter.shutdownNow();
         housekeeping.shutdownNow();
         shadows.close();
+        stopObserving();
         profiles.close();
         parallelizer.close();
         coarseClock.close();
@@ -276,6 +406,10 @@ public final class Scheduler implements AutoCloseable {
     }
 
     private void profileChanged(ProfileState s) {
+        String[] asked = observeAsked;
+        if (asked != null && asked[1].equals(s.name()) && observer.target() != null) {
+            rebuildObserving(s.name());
+        }
         if (!s.ready()) {
             // pods that found the profile paused say why it is paused now, not why it was then
             queue.setFailure(
