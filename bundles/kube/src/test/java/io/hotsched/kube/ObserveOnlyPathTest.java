@@ -183,6 +183,20 @@ class ObserveOnlyPathTest {
     }
 
     @Test
+    void aPodTheOtherSchedulerFindsNoNodeForIsComparedWhenItSaysSo() throws Exception {
+        api.create(Pods.pod("u-on-n9").cpu("100m").build());
+        awaitCompared(1);
+        assertTrue(api.hasScheduledCondition("u-on-n9", "0/3 nodes are available: 3 pinned to another node."));
+        ShadowFigures f = figures();
+        assertEquals(1, f.agreed(), "neither finds a node");
+        // the condition and the event are the stand-in's: the observer still wrote nothing
+        assertEquals(
+                List.of(),
+                observerRequests.stream().filter(x -> !x.startsWith("GET ")).toList());
+        assertTrue(api.events("FailedScheduling").stream().allMatch(e -> "hotsched".equals(e.getReportingComponent())));
+    }
+
+    @Test
     void settingsThatCannotBeObservedAreRefusedNamingTheFieldAndValue() {
         IllegalArgumentException e = assertThrows(
                 IllegalArgumentException.class, () -> observer.scheduler.observe("default-scheduler", "nope"));

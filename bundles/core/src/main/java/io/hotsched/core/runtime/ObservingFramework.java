@@ -71,6 +71,11 @@ public final class ObservingFramework {
         framework.retire();
     }
 
+    /** Whether the profile's PreEnqueue plugins let the pod in (a pod with scheduling gates waits). */
+    public boolean admits(PodInfo pod) {
+        return framework.runPreEnqueuePlugins(pod).isSuccess();
+    }
+
     /** What the profile decides for {@code pod} over every node of {@code nodes}; on the calling thread. */
     public Decision decide(PodInfo pod, NodeInfoLister nodes, long tieSeed) {
         List<String> names = new ArrayList<>();
@@ -108,8 +113,9 @@ public final class ObservingFramework {
         }
 
         /**
-         * The comparison with {@code bound}, the node {@code observed} bound the pod to. A node bound
-         * that ties with the observer's best total agrees: a random tie is no disagreement.
+         * The comparison with {@code bound}, the node {@code observed} bound the pod to (null when it
+         * found none). A node bound that ties with the observer's best total agrees: a random tie is
+         * no disagreement.
          */
         public ShadowResult against(String observed, String bound) {
             List<ShadowResult.NodeVerdict> diffs = new ArrayList<>();
@@ -117,9 +123,11 @@ public final class ObservingFramework {
             String choice = null;
             if (fault == null) {
                 ScoreTable scores = pass.scores();
-                int b = scores.nodes().indexOf(bound);
-                Status refused = pass.refused().get(bound);
-                if (refused != null) {
+                int b = bound == null ? -1 : scores.nodes().indexOf(bound);
+                Status refused = bound == null ? null : pass.refused().get(bound);
+                if (bound == null) {
+                    // nothing to say per node: the other scheduler refused them all
+                } else if (refused != null) {
                     diffs.add(new ShadowResult.NodeVerdict(bound, null, FilterPass.reason(refused)));
                 } else if (b < 0) {
                     diffs.add(new ShadowResult.NodeVerdict(bound, null, "not a node the observer knows"));

@@ -63,6 +63,9 @@ public record ShadowResult(
         if (!out.isEmpty()) {
             return out;
         }
+        if (observing && servingChoice == null) {
+            return List.of("the observed scheduler found no node, the observer one");
+        }
         if (observing) {
             return List.of(
                     favouring.isEmpty()

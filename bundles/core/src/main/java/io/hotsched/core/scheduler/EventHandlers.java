@@ -182,7 +182,11 @@ public final class EventHandlers implements ClusterEvents {
         } else if (observer.observes(p.schedulerName())) {
             queue.delete(p);
             pendingForOthers.put(p.uid(), p);
-            observer.pending(p);
+            if (foundUnschedulable(newPod)) {
+                observer.unschedulable(p);
+            } else {
+                observer.pending(p);
+            }
         } else if (profiles.serves(p.schedulerName())) {
             pendingForOthers.remove(p.uid());
             if (nominationCleared(oldPod, newPod)) {
@@ -280,6 +284,16 @@ public final class EventHandlers implements ClusterEvents {
     @Override
     public void leading(boolean nowLeading) {
         leadership.set(nowLeading);
+    }
+
+    /** Whether the pod's scheduler said it found no node for it (the PodScheduled condition, reason Unschedulable). */
+    private static boolean foundUnschedulable(Pod pod) {
+        var conditions = pod.getStatus() == null ? null : pod.getStatus().getConditions();
+        return conditions != null
+                && conditions.stream()
+                        .anyMatch(c -> "PodScheduled".equals(c.getType())
+                                && "False".equals(c.getStatus())
+                                && "Unschedulable".equals(c.getReason()));
     }
 
     private static boolean nominationCleared(Pod oldPod, Pod newPod) {

@@ -42,6 +42,9 @@ final class ObservedDecisions implements Observer.Decider {
             return null;
         }
         try {
+            if (!fw.admits(pod)) {
+                return null;
+            }
             long c0 = cpu.getAsLong();
             long t0 = System.nanoTime();
             cache.updateSnapshot(snapshot);

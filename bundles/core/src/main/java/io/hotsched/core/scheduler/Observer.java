@@ -11,8 +11,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Observe-only mode's bookkeeping: the pending pods of another scheduler are decided as they come
  * (off the event thread, see {@link Runner}), and each decision waits, by pod UID, until the pod
- * is seen bound; then the node the observer chose is compared with the node bound and the result
- * goes to the figures. A pod bound before its decision finished is compared when it finishes. At
+ * is seen bound (or found unschedulable by the other scheduler); then the node the observer chose is
+ * compared with the node bound and the result goes to the figures. A pod bound before its decision finished is compared when it finishes. At
  * most {@link #CAP} pods wait; a pod beyond that is not decided and is counted.
  */
 final class Observer {
@@ -25,12 +25,15 @@ final class Observer {
     /**
      * What the observer decided for one pod.
      *
-     * @param against the comparison with the node the pod was bound to
+     * @param against the comparison with the node the pod was bound to (null: the other scheduler found none)
      * @param nanos the time the decision took; {@code cpuNanos} its CPU time
      */
     record Decision(Function<String, ShadowResult> against, long nanos, long cpuNanos) {}
 
-    /** Decides a pod on the calling thread; null when it cannot now (the profile is being rebuilt). */
+    /**
+     * Decides a pod on the calling thread; null when it does not now (the profile is being rebuilt,
+     * or its PreEnqueue plugins keep the pod out: a scheduling gate), so a later update decides it.
+     */
     interface Decider {
         Decision decide(PodInfo pod);
     }
@@ -46,6 +49,9 @@ final class Observer {
     private static final class Entry {
         final PodInfo pod;
         Decision decision;
+        /** Whether the other scheduler's outcome was seen: {@code bound}, or null when it found no node. */
+        boolean seen;
+
         String bound;
 
         Entry(PodInfo pod) {
@@ -123,33 +129,45 @@ final class Observer {
             waiting.remove(e.pod.uid(), e);
             return;
         }
+        boolean seen;
         String bound;
         synchronized (e) {
             e.decision = d;
+            seen = e.seen;
             bound = e.bound;
         }
-        if (bound != null) {
+        if (seen) {
             compare(t, e, d, bound);
         }
     }
 
     /** A pod seen on a node: if it was decided here, the decision is compared with that node. */
     void bound(PodInfo pod) {
+        seen(pod.uid(), pod.nodeName());
+    }
+
+    /** The observed scheduler found no node for the pod (its PodScheduled condition says Unschedulable). */
+    void unschedulable(PodInfo pod) {
+        seen(pod.uid(), null);
+    }
+
+    private void seen(String uid, String node) {
         Target t = target;
-        Entry e = t == null ? null : waiting.get(pod.uid());
+        Entry e = t == null ? null : waiting.get(uid);
         if (e == null) {
             return;
         }
         Decision d;
         synchronized (e) {
-            if (e.bound != null) {
+            if (e.seen) {
                 return;
             }
-            e.bound = pod.nodeName();
+            e.seen = true;
+            e.bound = node;
             d = e.decision;
         }
         if (d != null) {
-            compare(t, e, d, pod.nodeName());
+            compare(t, e, d, node);
         }
     }
 

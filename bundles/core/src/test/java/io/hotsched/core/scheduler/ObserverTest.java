@@ -40,8 +40,9 @@ class ObserverTest {
     }
 
     private static ShadowResult result(PodInfo pod, String bound, String choice) {
-        List<ShadowResult.NodeVerdict> diffs =
-                bound.equals(choice) ? List.of() : List.of(new ShadowResult.NodeVerdict(bound, null, "F: no"));
+        List<ShadowResult.NodeVerdict> diffs = bound == null || bound.equals(choice)
+                ? List.of()
+                : List.of(new ShadowResult.NodeVerdict(bound, null, "F: no"));
         return new ShadowResult(
                 pod.key(),
                 "obs",
@@ -120,6 +121,19 @@ class ObserverTest {
         assertEquals(1, figures.agreed());
         assertEquals(1000, figures.meanShadowNanos());
         assertEquals(500, figures.shadowCpuNanos());
+    }
+
+    @Test
+    void aPodTheOtherSchedulerFoundNoNodeForIsComparedWithNoNodeAndNotAgain() {
+        observer.pending(pending("u"));
+        observer.unschedulable(pending("u"));
+        runHeld();
+        assertEquals(1, figures.compared());
+        assertEquals(
+                Map.of("the observed scheduler found no node, the observer one", 1L), figures.disagreementsByReason());
+        observer.bound(bound("u", "n1"));
+        assertEquals(1, figures.compared(), "compared once");
+        assertEquals(0, observer.waiting());
     }
 
     @Test
