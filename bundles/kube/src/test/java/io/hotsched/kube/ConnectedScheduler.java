@@ -99,8 +99,14 @@ final class ConnectedScheduler implements AutoCloseable {
 
     /** A scheduler connected through {@code client} (one with a short request time-out, say). */
     ConnectedScheduler(KubernetesClient client, Map<String, PluginFactory> plugins, String config) throws Exception {
+        this(client, plugins, config, "hotsched");
+    }
+
+    /** @param component the name its events are reported under */
+    ConnectedScheduler(KubernetesClient client, Map<String, PluginFactory> plugins, String config, String component)
+            throws Exception {
         scheduler = newScheduler(plugins);
-        scheduler.setBackend(new KubeBackend(client, "hotsched"));
+        scheduler.setBackend(new KubeBackend(client, component));
         scheduler.start(ConfigParser.parse(config, "scheduler.yaml"));
         connection = new KubeConnection(client, new Noting());
         connection.start();

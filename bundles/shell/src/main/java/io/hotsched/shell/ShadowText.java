@@ -12,7 +12,7 @@ final class ShadowText {
     static String list(List<ShadowView> shadows) {
         if (shadows.isEmpty()) {
             return "No plugin version in shadow on this replica (sched:shadow --start PLUGIN VERSION, or a bundle with "
-                    + "Hotsched-Shadow: true)\n";
+                    + "Hotsched-Shadow: true), and no observe-only profile (observeSchedulerName and observeProfile)\n";
         }
         Table t = new Table(
                 "PLUGIN",
@@ -26,6 +26,7 @@ final class ShadowText {
                 "DECIDE µs",
                 "SHADOW CPU ms");
         for (ShadowView v : shadows) {
+            boolean observer = isObserver(v);
             t.row(
                     v.plugin(),
                     v.servingVersion(),
@@ -34,8 +35,10 @@ final class ShadowText {
                     v.compared(),
                     String.format(Locale.ROOT, "%.2f%% (%d)", v.agreement() * 100, v.agreed()),
                     v.faults(),
-                    v.skippedCpu() + " cpu, " + v.skippedQueue() + " queue",
-                    v.meanServingMicros() + " / " + v.meanShadowMicros(),
+                    v.skippedCpu() + " cpu, " + v.skippedQueue() + " queue"
+                            + (observer ? ", " + v.skippedPending() + " over the pending cap" : ""),
+                    // another scheduler's decision time is not known here
+                    (observer ? "-" : String.valueOf(v.meanServingMicros())) + " / " + v.meanShadowMicros(),
                     v.shadowCpuMillis());
         }
         StringBuilder b = new StringBuilder(t.toString());
@@ -63,10 +66,11 @@ final class ShadowText {
             if (!v.plugin().equals(plugin)) {
                 continue;
             }
+            boolean observer = isObserver(v);
             b.append(plugin)
                     .append(' ')
                     .append(v.shadowVersion())
-                    .append(" beside ")
+                    .append(observer ? " observing " : " beside ")
                     .append(v.servingVersion())
                     .append(" (")
                     .append(v.state())
@@ -78,7 +82,9 @@ final class ShadowText {
             if (v.last().isEmpty()) {
                 continue;
             }
-            Table t = new Table("POD", "PROFILE", "SERVING NODE", "SHADOW NODE", "NODES (serving | shadow)", "SCORES");
+            Table t = observer
+                    ? new Table("POD", "PROFILE", "BOUND NODE", "OBSERVER NODE", "NODES (bound | observer)", "SCORES")
+                    : new Table("POD", "PROFILE", "SERVING NODE", "SHADOW NODE", "NODES (serving | shadow)", "SCORES");
             for (ShadowView.Disagreement d : v.last()) {
                 t.row(
                         d.pod(),
@@ -93,5 +99,10 @@ final class ShadowText {
         return b.length() == 0
                 ? "No shadow of " + plugin + " on this replica (sched:shadow lists them)\n"
                 : b.toString();
+    }
+
+    /** An observe-only profile's row (named observe:PROFILE), not a plugin version's. */
+    private static boolean isObserver(ShadowView v) {
+        return v.plugin().startsWith("observe:");
     }
 }

@@ -13,7 +13,8 @@ import java.util.Map;
  * @param compared pods compared; {@code agreed} of them on which both chose the same node
  * @param faults pods on which the shadow run failed
  * @param skippedCpu pods skipped because the shadows were over their CPU share; {@code skippedQueue}
- *     because the shadow thread had a full queue
+ *     because the shadow thread had a full queue; {@code skippedPending} (observe-only) because
+ *     as many observed pods as the observer keeps already waited to be seen bound
  * @param meanServingMicros mean time the serving version took to decide a compared pod;
  *     {@code meanShadowMicros} the shadow's, on one thread
  * @param shadowCpuMillis CPU time the shadow thread spent on it
@@ -30,6 +31,7 @@ public record ShadowView(
         long faults,
         long skippedCpu,
         long skippedQueue,
+        long skippedPending,
         double agreement,
         long meanServingMicros,
         long meanShadowMicros,

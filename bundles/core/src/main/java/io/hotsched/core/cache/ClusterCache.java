@@ -197,6 +197,14 @@ public final class ClusterCache {
         }
     }
 
+    /** The node the pod is counted on (bound or assumed); null when none. */
+    public String nodeOfPod(String uid) {
+        synchronized (lock) {
+            PodState s = pods.get(uid);
+            return s == null ? null : s.node;
+        }
+    }
+
     /**
      * A pod the cluster reports on a node: confirms an assumed pod, or counts a new one. A pod that
      * has terminated (Succeeded or Failed) is removed instead: it no longer uses its node.

@@ -111,6 +111,7 @@ public final class SchedulerComponent extends ForwardingClusterEvents implements
             }
         }
         s.metrics().threadsLeftFrom(bundleThreads::stillRunning);
+        applyObserving(s, settings);
         scheduler = s;
         watcherThread = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "hotsched-config-watcher");
@@ -133,8 +134,19 @@ public final class SchedulerComponent extends ForwardingClusterEvents implements
             applyLimits(s, settings);
             applyFeatureGates(s, settings);
             s.setShadowLimits(settings.shadowSamplePercent(), settings.shadowCpuSharePercent());
+            applyObserving(s, settings);
         }
         metrics.serveOn(settings.metricsAddress());
+    }
+
+    /** A pair that cannot be observed is logged naming the setting and value, and observe-only mode stays as it was. */
+    private static void applyObserving(Scheduler s, SchedulerSettings settings) {
+        try {
+            s.observe(settings.observeSchedulerName(), settings.observeProfile());
+        } catch (IllegalArgumentException e) {
+            LOG.error(
+                    "io.hotsched.scheduler: {}; observe-only mode unchanged ({})", e.getMessage(), s.observingState());
+        }
     }
 
     /** A value that does not parse leaves the gates as they are, and says which pair is wrong. */
@@ -384,7 +396,8 @@ public final class SchedulerComponent extends ForwardingClusterEvents implements
                 + "\nnodes: "
                 + s.cache().nodeCount() + ", pods on nodes: " + s.cache().podCount() + " (assumed "
                 + s.cache().assumedCount() + ")\n"
-                + "since start: " + s.counters() + "\nshadows: " + s.shadowLimits() + threadsLeft();
+                + "since start: " + s.counters() + "\nshadows: " + s.shadowLimits() + "\nobserve-only: "
+                + s.observingState() + threadsLeft();
     }
 
     private String threadsLeft() {

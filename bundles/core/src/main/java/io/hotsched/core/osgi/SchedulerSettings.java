@@ -69,6 +69,16 @@ public @interface SchedulerSettings {
     @Min(0)
     int shadowCpuSharePercent() default 25;
 
+    @AttributeDefinition(
+            description = "Observe-only mode: the scheduler name (another scheduler's, such as default-scheduler) "
+                    + "whose pods observeProfile decides for without binding them; empty: off")
+    String observeSchedulerName() default "";
+
+    @AttributeDefinition(
+            description = "Observe-only mode: the profile of the configuration (its schedulerName) that decides for "
+                    + "the pods of observeSchedulerName; empty: off")
+    String observeProfile() default "";
+
     @AttributeDefinition(description = "How many pods' last attempts are kept for sched:explain")
     @Min(0)
     int explanations() default 10000;

@@ -36,7 +36,7 @@ final class ShadowViews {
 
     private static String state(Scheduler s, ShadowFigures f) {
         if (f.observing()) {
-            return "observing";
+            return s.observingWith(f) ? "observing" : "ended";
         }
         for (Registration r : s.registry().all(f.plugin())) {
             if (r.version().toString().equals(f.shadowVersion()) && s.registry().inShadow(r)) {
@@ -75,6 +75,7 @@ final class ShadowViews {
                 f.faults(),
                 f.skippedCpu(),
                 f.skippedQueue(),
+                f.skippedPending(),
                 f.agreement(),
                 f.meanServingNanos() / 1000,
                 f.meanShadowNanos() / 1000,

@@ -1,8 +1,6 @@
 package io.hotsched.core.runtime;
 
-import io.hotsched.api.framework.Code;
 import io.hotsched.api.framework.CycleState;
-import io.hotsched.api.framework.NodeInfo;
 import io.hotsched.api.framework.NodeInfoLister;
 import io.hotsched.api.framework.PodInfo;
 import io.hotsched.api.framework.Status;
@@ -80,65 +78,14 @@ public final class Shadow {
     }
 
     private ShadowResult run(PodInfo pod, ScheduleResult served, String actualNode, NodeInfoLister nodes) {
-        CycleState state = new CycleState();
         Set<String> evaluated = new LinkedHashSet<>(served.scores().nodes());
         evaluated.addAll(served.rejected().keySet());
-        Map<String, Status> refused = new HashMap<>();
-        List<NodeInfo> feasible = new ArrayList<>();
-        String fault = null;
-        PreFilterOutcome pre = framework.runPreFilter(state, pod, nodes);
-        if (pre.status().code() == Code.ERROR) {
-            fault = pre.status().message();
-        } else if (!pre.status().isSuccess()) {
-            for (String n : evaluated) {
-                refused.put(n, pre.status());
-            }
-        } else {
-            Set<String> allowed = pre.result().allNodes() ? null : pre.result().nodeNames();
-            FilterRunner.FilterRun run = framework.filterRun(state);
-            for (String name : evaluated) {
-                Status servedStatus = served.rejected().get(name);
-                NodeInfo node = nodes.get(name);
-                if (servedStatus != null && servedStatus.plugin() == null || node == null) {
-                    // refused by an extender, which the shadow does not ask again: its verdict stands
-                    if (servedStatus != null) {
-                        refused.put(name, servedStatus);
-                    }
-                    continue;
-                }
-                Status st = allowed != null && !allowed.contains(name)
-                        ? Status.unresolvable(
-                                "node(s) didn't satisfy plugin(s) " + PreFilterRunner.goSlice(pre.plugins()))
-                        : framework.runFilterPluginsWithNominatedPods(state, pre.pod(), node, run);
-                if (st.code() == Code.ERROR) {
-                    fault = st.message();
-                    break;
-                }
-                if (st.isSuccess()) {
-                    feasible.add(node);
-                } else {
-                    refused.put(name, st);
-                }
-            }
-        }
-        ScoreTable scores = new ScoreTable();
-        String choice = null;
-        if (fault == null && feasible.size() == 1) {
-            scores.flat(feasible);
-            choice = feasible.get(0).name();
-        } else if (fault == null && feasible.size() > 1) {
-            Status st = framework.runPreScore(state, pre.pod(), feasible);
-            if (st.isSuccess() && framework.hasScorePlugins()) {
-                st = framework.runScore(state, pre.pod(), feasible, scores);
-            } else if (st.isSuccess()) {
-                scores.flat(feasible);
-            }
-            if (st.isSuccess()) {
-                choice = TieBreak.pick(scores, served.tieSeed());
-            } else {
-                fault = st.message();
-            }
-        }
+        FilterPass.Outcome pass = FilterPass.run(framework, pod, nodes, evaluated, served.rejected());
+        Map<String, Status> refused = pass.refused();
+        ScoreTable scores = pass.scores();
+        String fault = pass.fault();
+        String choice = pass.pick(served.tieSeed());
+        CycleState state = pass.state();
         String own = framework.faults(state).get(instance);
         boolean shadowFault = own != null;
         if (fault == null && own != null) {
@@ -150,7 +97,7 @@ public final class Shadow {
                 Status a = served.rejected().get(name);
                 Status b = refused.get(name);
                 if ((a == null) != (b == null)) {
-                    diffs.add(new ShadowResult.NodeVerdict(name, reason(a), reason(b)));
+                    diffs.add(new ShadowResult.NodeVerdict(name, FilterPass.reason(a), FilterPass.reason(b)));
                 }
             }
         }
@@ -168,14 +115,9 @@ public final class Shadow {
                 List.copyOf(scoreDiffs),
                 differing,
                 fault,
-                shadowFault);
-    }
-
-    private static String reason(Status st) {
-        if (st == null) {
-            return null;
-        }
-        return st.plugin() == null ? st.message() : st.plugin() + ": " + st.message();
+                shadowFault,
+                false,
+                List.of());
     }
 
     /** Fills {@code out} with the nodes on which the plugin's normalized score differs; returns how many. */

@@ -15,6 +15,10 @@ import java.util.Objects;
  * @param scoreDiffCount on how many nodes it differs
  * @param fault the failure of the shadow run (the shadow's, or another plugin's in it); null when it ran
  * @param shadowFault whether the fault is the shadow version's own (counted against it)
+ * @param observing whether an observe-only profile decided, beside another scheduler's binding
+ *     (its reasons then say "observer", not "shadow")
+ * @param favouring observe-only: the plugins whose weighted score is higher on the observer's node
+ *     than on the node bound, when the observer let that node through
  */
 public record ShadowResult(
         String pod,
@@ -28,7 +32,9 @@ public record ShadowResult(
         List<ScoreDiff> scoreDiffs,
         int scoreDiffCount,
         String fault,
-        boolean shadowFault) {
+        boolean shadowFault,
+        boolean observing,
+        List<String> favouring) {
 
     /** One node's Filter verdicts: null where the version lets the node through, else its reason. */
     public record NodeVerdict(String node, String serving, String shadow) {}
@@ -49,10 +55,23 @@ public record ShadowResult(
         if (!disagrees()) {
             return List.of();
         }
+        String mine = observing ? "observer refuses: " : "shadow refuses: ";
         List<String> out = filterDiffs.stream()
-                .map(d -> d.shadow() != null ? "shadow refuses: " + d.shadow() : "serving refuses: " + d.serving())
+                .map(d -> d.shadow() != null ? mine + d.shadow() : "serving refuses: " + d.serving())
                 .distinct()
                 .toList();
-        return out.isEmpty() ? List.of(scoreDiffCount > 0 ? "scores differ" : "other plugins' scores") : out;
+        if (!out.isEmpty()) {
+            return out;
+        }
+        if (observing && servingChoice == null) {
+            return List.of("the observed scheduler found no node, the observer one");
+        }
+        if (observing) {
+            return List.of(
+                    favouring.isEmpty()
+                            ? "observer scores another node higher"
+                            : "observer scores another node higher: " + String.join(", ", favouring));
+        }
+        return List.of(scoreDiffCount > 0 ? "scores differ" : "other plugins' scores");
     }
 }

@@ -23,9 +23,14 @@ final class ShadowServices {
     private ShadowServices() {}
 
     static FrameworkServices of(FrameworkServices serving, AtomicReference<NodeInfoLister> view) {
+        return of(serving, view, "a plugin version in shadow");
+    }
+
+    /** @param who what acts on nothing, as the refused calls' message names it */
+    static FrameworkServices of(FrameworkServices serving, AtomicReference<NodeInfoLister> view, String who) {
         return new FrameworkServices(
                 SEQUENTIAL,
-                REFUSING,
+                new Refusing(who),
                 view::get,
                 serving.nominatedPods(),
                 serving.timer(),
@@ -63,10 +68,9 @@ final class ShadowServices {
         }
     };
 
-    private static final ClusterClient REFUSING = new ClusterClient() {
+    private record Refusing(String who) implements ClusterClient {
         private UnsupportedOperationException refused(String what) {
-            return new UnsupportedOperationException(
-                    "a plugin version in shadow acts on nothing: " + what + " refused");
+            return new UnsupportedOperationException(who + " acts on nothing: " + what + " refused");
         }
 
         @Override
@@ -103,5 +107,5 @@ final class ShadowServices {
         public <T extends HasMetadata> T updateStatus(T object) {
             throw refused("updateStatus");
         }
-    };
+    }
 }

@@ -22,7 +22,8 @@ import org.slf4j.LoggerFactory;
 /**
  * The cluster's events, as the scheduler takes them (upstream's eventhandlers.go): bound pods and
  * nodes go to the cache, pending pods of our profiles to the queue (the others are kept aside until
- * a profile serves them), and each change may move unschedulable pods it can help back to the
+ * a profile serves them; those of a scheduler observed go to the {@link Observer}, never to the
+ * queue, and are compared once seen bound), and each change may move unschedulable pods it can help back to the
  * active queue, as the {@link QueueingHints} decide.
  */
 public final class EventHandlers implements ClusterEvents {
@@ -35,6 +36,7 @@ public final class EventHandlers implements ClusterEvents {
     private final ObjectStore objects;
     private final Leadership leadership;
     private final Reporter reporter;
+    private final Observer observer;
     /** The pods told they cannot be read, with why: each is told once per reason. */
     private final Map<String, String> unreadable = new ConcurrentHashMap<>();
 
@@ -48,13 +50,15 @@ public final class EventHandlers implements ClusterEvents {
             ProfileManager profiles,
             ObjectStore objects,
             Leadership leadership,
-            Reporter reporter) {
+            Reporter reporter,
+            Observer observer) {
         this.cache = cache;
         this.queue = queue;
         this.profiles = profiles;
         this.objects = objects;
         this.leadership = leadership;
         this.reporter = reporter;
+        this.observer = observer;
         this.hints = new QueueingHints(profile -> {
             ProfileState s = profiles.profile(profile);
             return s == null || !s.ready() ? null : s.framework().enqueueEvents();
@@ -64,10 +68,17 @@ public final class EventHandlers implements ClusterEvents {
     /** Pods kept aside for a profile that did not exist then: queued if a profile serves them now. */
     void profilesChanged() {
         for (PodInfo p : List.copyOf(pendingForOthers.values())) {
-            if (profiles.serves(p.schedulerName())) {
+            if (profiles.serves(p.schedulerName()) && !observer.observes(p.schedulerName())) {
                 pendingForOthers.remove(p.uid());
                 queue.add(p);
             }
+        }
+    }
+
+    /** Observe-only mode changed: the pending pods of the scheduler observed now are decided. */
+    void observingChanged() {
+        for (PodInfo p : List.copyOf(pendingForOthers.values())) {
+            observer.pending(p);
         }
     }
 
@@ -134,9 +145,14 @@ public final class EventHandlers implements ClusterEvents {
         }
         if (p.nodeName() != null) {
             cache.addOrUpdatePod(p);
+            observer.bound(p);
             queue.onEvent(hints, ClusterEvent.POD, ActionType.ADD, null, pod);
         } else if (!terminating(pod)) {
-            if (profiles.serves(p.schedulerName())) {
+            if (observer.observes(p.schedulerName())) {
+                // another scheduler's pod, decided here and never queued; kept aside as any other's
+                pendingForOthers.put(p.uid(), p);
+                observer.pending(p);
+            } else if (profiles.serves(p.schedulerName())) {
                 queue.add(p);
             } else {
                 pendingForOthers.put(p.uid(), p);
@@ -155,12 +171,22 @@ public final class EventHandlers implements ClusterEvents {
             queue.delete(p);
             pendingForOthers.remove(p.uid());
             cache.addOrUpdatePod(p);
+            observer.bound(p);
             for (ActionType a : oldPod == null ? List.of(ActionType.ADD) : EventKinds.podUpdate(oldPod, newPod)) {
                 queue.onEvent(hints, ClusterEvent.POD, a, oldPod, newPod);
             }
         } else if (terminating(newPod)) {
             queue.delete(p);
             pendingForOthers.remove(p.uid());
+            observer.forget(p.uid());
+        } else if (observer.observes(p.schedulerName())) {
+            queue.delete(p);
+            pendingForOthers.put(p.uid(), p);
+            if (foundUnschedulable(newPod)) {
+                observer.unschedulable(p);
+            } else {
+                observer.pending(p);
+            }
         } else if (profiles.serves(p.schedulerName())) {
             pendingForOthers.remove(p.uid());
             if (nominationCleared(oldPod, newPod)) {
@@ -187,6 +213,7 @@ public final class EventHandlers implements ClusterEvents {
             return; // never queued nor counted
         }
         pendingForOthers.remove(p.uid());
+        observer.forget(p.uid());
         queue.delete(p);
         boolean wasCounted = cache.contains(p.uid()) && !cache.isAssumed(p.uid());
         if (wasCounted) {
@@ -257,6 +284,16 @@ public final class EventHandlers implements ClusterEvents {
     @Override
     public void leading(boolean nowLeading) {
         leadership.set(nowLeading);
+    }
+
+    /** Whether the pod's scheduler said it found no node for it (the PodScheduled condition, reason Unschedulable). */
+    private static boolean foundUnschedulable(Pod pod) {
+        var conditions = pod.getStatus() == null ? null : pod.getStatus().getConditions();
+        return conditions != null
+                && conditions.stream()
+                        .anyMatch(c -> "PodScheduled".equals(c.getType())
+                                && "False".equals(c.getStatus())
+                                && "Unschedulable".equals(c.getReason()));
     }
 
     private static boolean nominationCleared(Pod oldPod, Pod newPod) {

@@ -72,6 +72,8 @@ public final class Scheduler implements AutoCloseable {
     private final CoarseClock coarseClock = new CoarseClock();
     private final SchedulerMetrics metrics = new SchedulerMetrics();
     private final ShadowRunner shadows;
+    private final ObserveMode observeMode;
+
     private volatile ClusterBackend backend;
     private volatile FeatureGates gates = FeatureGates.defaults();
     private volatile SchedulingCycle.Loop loop;
@@ -93,6 +95,7 @@ public final class Scheduler implements AutoCloseable {
         PluginFaults faults = new PluginFaults(health, registry, metrics);
         this.shadows = new ShadowRunner(this::schedulingCpu, health, registry, housekeeping);
         metrics.addSection(shadows::writeText);
+        Observer observer = new Observer(shadows::runObserving);
         CallWatch callWatch = new CallWatch(metrics.pluginUsage);
         this.budget = new PluginBudget(metrics.pluginUsage, callWatch, registry, faults);
         ObjectStore objects = new ObjectStore();
@@ -115,7 +118,8 @@ public final class Scheduler implements AutoCloseable {
         this.profiles.addListener(this::profileChanged);
         this.reporter =
                 new Reporter(explanations, clock, metrics, statusWriter, () -> backend, new PendingNominations());
-        this.events = new EventHandlers(cache, queue, profiles, objects, leadership, reporter);
+        this.events = new EventHandlers(cache, queue, profiles, objects, leadership, reporter, observer);
+        this.observeMode = new ObserveMode(observer, profiles, registry, services, cache, shadows, events);
         FailureHandler failures = new FailureHandler(queue, reporter);
         BindingCycle binding =
                 new BindingCycle(cache, queue, binders, failures, reporter, faults, leadership, housekeeping);
@@ -238,7 +242,28 @@ public final class Scheduler implements AutoCloseable {
                 Duration.ofSeconds(config.podMaxBackoffSeconds()));
         parallelizer.resize(config.parallelism(), housekeeping);
         events.profilesChanged();
+        observeMode.reconfigured();
         return paused;
+    }
+
+    /**
+     * Observe-only mode: profile {@code profile} decides for the pods of scheduler {@code
+     * schedulerName} without acting ({@link ObserveMode}). Both empty: off.
+     *
+     * @throws IllegalArgumentException naming the setting and value when they cannot be observed
+     */
+    public synchronized void observe(String schedulerName, String profile) {
+        observeMode.observe(schedulerName, profile);
+    }
+
+    /** Whether {@code f} are the figures of the observe-only mode in force. */
+    public boolean observingWith(ShadowFigures f) {
+        return observeMode.observingWith(f);
+    }
+
+    /** Observe-only mode, as {@code sched:status} shows it. */
+    public String observingState() {
+        return observeMode.state();
     }
 
     public void setBackend(ClusterBackend b) {
@@ -266,6 +291,7 @@ public final class Scheduler implements AutoCloseable {
         housekeeping.shutdownNow();
         background.stop();
         shadows.close();
+        observeMode.stop();
         profiles.close();
         parallelizer.close();
         coarseClock.close();
@@ -287,6 +313,7 @@ public final class Scheduler implements AutoCloseable {
     }
 
     private void profileChanged(ProfileState s) {
+        observeMode.profileChanged(s);
         if (!s.ready()) {
             // pods that found the profile paused say why it is paused now, not why it was then
             queue.setFailure(

@@ -14,7 +14,8 @@ import java.util.concurrent.atomic.LongAdder;
  * The figures of one plugin version in shadow beside one serving version, over every profile that
  * uses the plugin: pods compared, agreeing and not, disagreements by reason, faults, pods skipped
  * (over the CPU share, or the shadow thread's queue full), both sides' decision time and the
- * shadow's CPU time, and the last disagreements.
+ * shadow's CPU time, and the last disagreements. An observe-only profile has figures of the same
+ * kind beside the scheduler it observes, whose decision time is not known (0).
  */
 public final class ShadowFigures {
 
@@ -29,6 +30,9 @@ public final class ShadowFigures {
     final LongAdder faults = new LongAdder();
     final LongAdder skippedCpu = new LongAdder();
     final LongAdder skippedQueue = new LongAdder();
+    /** Observe-only: pods not decided because {@link Observer#CAP} pods already waited to be bound. */
+    final LongAdder skippedPending = new LongAdder();
+
     final LongAdder servingNanos = new LongAdder();
     final LongAdder shadowNanos = new LongAdder();
     final LongAdder shadowCpuNanos = new LongAdder();
@@ -114,6 +118,10 @@ public final class ShadowFigures {
 
     public long skippedQueue() {
         return skippedQueue.sum();
+    }
+
+    public long skippedPending() {
+        return skippedPending.sum();
     }
 
     public String lastFault() {

@@ -35,7 +35,9 @@ import org.slf4j.LoggerFactory;
  * than change) and goes on. Bounded: a sample of pods ({@code samplePercent}), a queue of
  * {@link #QUEUE} pods, and a share of CPU time: when the shadow thread took more than
  * {@code cpuSharePercent} of the CPU time the scheduling loop and its Filter/Score workers took over
- * the last second, pods are skipped (and counted) until it is below again.
+ * the last second, pods are skipped (and counted) until it is below again. An observe-only
+ * profile's decisions ({@link #runObserving}) share the thread, the sample rate and the queue; their
+ * CPU share is of one core.
  */
 final class ShadowRunner implements AutoCloseable {
 
@@ -66,6 +68,10 @@ final class ShadowRunner implements AutoCloseable {
     private volatile int samplePercent = 100;
     private volatile int cpuSharePercent = 25;
     private volatile boolean over;
+    /** CPU time of observe-only decisions, and whether it is over its share of one core. */
+    private final AtomicLong observingCpu = new AtomicLong();
+
+    private volatile boolean observingOver;
     /** Touched by the shadow thread only. */
     private final Snapshot frozen = new Snapshot();
 
@@ -127,6 +133,52 @@ final class ShadowRunner implements AutoCloseable {
             fw.unpin();
             fw.shadows().forEach(s -> figures(s).skippedQueue.increment());
         }
+    }
+
+    /** Whether an observe-only decision was taken on the shadow thread, or why not. */
+    enum Admission {
+        ACCEPTED,
+        /** Left out by {@code shadowSamplePercent}: not counted. */
+        SAMPLED_OUT,
+        OVER_CPU,
+        QUEUE_FULL
+    }
+
+    /**
+     * An observe-only profile's decision, run on the shadow thread within the shadows' bounds: the
+     * same sample rate and queue, and {@code cpuSharePercent} of one core.
+     */
+    Admission runObserving(Runnable decision) {
+        int sample = samplePercent;
+        if (sample < 100 && ThreadLocalRandom.current().nextInt(100) >= sample) {
+            return Admission.SAMPLED_OUT;
+        }
+        if (observingOver) {
+            return Admission.OVER_CPU;
+        }
+        synchronized (pending) {
+            pending[0]++;
+        }
+        try {
+            executor.execute(() -> {
+                long c0 = cpuNow();
+                try {
+                    decision.run();
+                } finally {
+                    observingCpu.addAndGet(cpuNow() - c0);
+                    compared();
+                }
+            });
+            return Admission.ACCEPTED;
+        } catch (RejectedExecutionException e) {
+            compared();
+            return Admission.QUEUE_FULL;
+        }
+    }
+
+    /** The CPU time the calling thread has taken, in nanos; 0 when not measured. */
+    long threadCpu() {
+        return cpuNow();
     }
 
     private void run(FrameworkImpl fw, PodInfo pod, ScheduleResult result, NodeInfo[] nodes, long servingNanos) {
@@ -207,12 +259,16 @@ final class ShadowRunner implements AutoCloseable {
         return cpuTimed ? threads.getCurrentThreadCpuTime() : 0;
     }
 
-    /** Every 100 ms: whether the shadows took more than their share of CPU over the last second. */
+    /**
+     * Every 100 ms: whether the shadows took more than their share of CPU over the last second,
+     * and whether observe-only decisions took more than that share of one core (beside another
+     * scheduler the loop here is idle, so its CPU time is no measure).
+     */
     void tick() {
         if (!cpuTimed) {
             return;
         }
-        long[] now = {servingCpu.getAsLong(), shadowCpu.get()};
+        long[] now = {servingCpu.getAsLong(), shadowCpu.get(), observingCpu.get(), System.nanoTime()};
         long[] oldest = samples[nextSample];
         samples[nextSample] = now;
         nextSample = (nextSample + 1) % SAMPLES;
@@ -222,6 +278,9 @@ final class ShadowRunner implements AutoCloseable {
         long serving = now[0] - oldest[0];
         long shadow = now[1] - oldest[1];
         over = shadow * 100 > (long) cpuSharePercent * Math.max(serving, 1);
+        long observing = now[2] - oldest[2];
+        long wall = now[3] - oldest[3];
+        observingOver = observing * 100 > (long) cpuSharePercent * Math.max(wall, 1);
     }
 
     /** The CPU time, in nanos, {@code t} has taken; 0 when not measured. */
@@ -244,6 +303,14 @@ final class ShadowRunner implements AutoCloseable {
         return figures.computeIfAbsent(
                 plugin + '\u0000' + servingVersion + '\u0000' + shadowVersion,
                 k -> new ShadowFigures(plugin, servingVersion, shadowVersion, false));
+    }
+
+    /** The figures of observe-only profile {@code profile} beside scheduler {@code observed}, made when new. */
+    ShadowFigures observingFigures(String profile, String observed) {
+        String plugin = "observe:" + profile;
+        return figures.computeIfAbsent(
+                plugin + '\u0000' + observed + '\u0000' + profile,
+                k -> new ShadowFigures(plugin, observed, profile, true));
     }
 
     /** Every pair of versions compared since start, by plugin. */
@@ -285,6 +352,9 @@ final class ShadowRunner implements AutoCloseable {
             pods(out, f, "fault", f.faults());
             pods(out, f, "skipped_cpu", f.skippedCpu());
             pods(out, f, "skipped_queue", f.skippedQueue());
+            if (f.observing()) {
+                pods(out, f, "skipped_pending", f.skippedPending());
+            }
         }
         out.append(
                         "# HELP hotsched_shadow_agreement_ratio Share of the pods compared on which the shadow chose the serving node.\n")
@@ -300,7 +370,10 @@ final class ShadowRunner implements AutoCloseable {
                         "# HELP hotsched_shadow_decision_seconds Time to decide a pod compared, by the version that decided.\n")
                 .append("# TYPE hotsched_shadow_decision_seconds summary\n");
         for (ShadowFigures f : all) {
-            decision(out, f, "serving", f.servingVersion(), f.servingNanos.sum(), f.compared());
+            if (!f.observing()) {
+                // an observed scheduler's decision time is not known here
+                decision(out, f, "serving", f.servingVersion(), f.servingNanos.sum(), f.compared());
+            }
             decision(out, f, "shadow", f.shadowVersion(), f.shadowNanos.sum(), f.compared());
         }
         out.append(
