@@ -75,7 +75,7 @@ class ObserveOnlyPathTest {
         observer = new ConnectedScheduler(
                 recordingClient(), observing, ConnectedScheduler.config("observer", observing.keySet()), "observer");
         // the observer's own loop is idle: the bound is a share of one core, here all of it
-        observer.scheduler.setShadowLimits(100, 100);
+        observer.scheduler.shadows().setLimits(100, 100);
         observer.scheduler.observe("default-scheduler", "observer");
         api.server.requests().start();
     }
@@ -108,7 +108,7 @@ class ObserveOnlyPathTest {
     }
 
     private ShadowFigures figures() {
-        return observer.scheduler.shadowFigures().stream()
+        return observer.scheduler.shadows().figures().stream()
                 .filter(ShadowFigures::observing)
                 .findFirst()
                 .orElseThrow();
@@ -116,7 +116,7 @@ class ObserveOnlyPathTest {
 
     private void awaitCompared(long n) throws InterruptedException {
         await(n + " compared", () -> figures().compared() + figures().faults() == n);
-        assertTrue(observer.scheduler.awaitShadowsIdle(10_000));
+        assertTrue(observer.scheduler.shadows().awaitIdle(10_000));
     }
 
     @Test

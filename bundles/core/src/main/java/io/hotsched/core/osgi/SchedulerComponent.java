@@ -98,7 +98,7 @@ public final class SchedulerComponent extends ForwardingClusterEvents implements
         s.setBackend(backend);
         applyLimits(s, settings);
         applyFeatureGates(s, settings);
-        s.setShadowLimits(settings.shadowSamplePercent(), settings.shadowCpuSharePercent());
+        s.shadows().setLimits(settings.shadowSamplePercent(), settings.shadowCpuSharePercent());
         config = new ConfigSource(context, settings);
         try {
             s.start(config.initial());
@@ -133,7 +133,7 @@ public final class SchedulerComponent extends ForwardingClusterEvents implements
         if (s != null) {
             applyLimits(s, settings);
             applyFeatureGates(s, settings);
-            s.setShadowLimits(settings.shadowSamplePercent(), settings.shadowCpuSharePercent());
+            s.shadows().setLimits(settings.shadowSamplePercent(), settings.shadowCpuSharePercent());
             applyObserving(s, settings);
         }
         metrics.serveOn(settings.metricsAddress());
@@ -358,7 +358,7 @@ public final class SchedulerComponent extends ForwardingClusterEvents implements
     @Override
     public String startShadow(String plugin, String version) {
         try {
-            Registration r = scheduler().startShadow(plugin, version);
+            Registration r = scheduler().shadows().start(plugin, version);
             return "Started the shadow of " + r.describe() + " on this replica; "
                     + scheduler()
                             .registry()
@@ -374,7 +374,8 @@ public final class SchedulerComponent extends ForwardingClusterEvents implements
     @Override
     public String stopShadow(String plugin) {
         return scheduler()
-                .stopShadow(plugin)
+                .shadows()
+                .stop(plugin)
                 .map(r -> "Stopped the shadow of " + r.describe() + " on this replica; it stands by")
                 .orElse(plugin + " has no version in shadow");
     }
@@ -382,7 +383,7 @@ public final class SchedulerComponent extends ForwardingClusterEvents implements
     @Override
     public String promote(String plugin) {
         try {
-            Registration r = scheduler().promote(plugin);
+            Registration r = scheduler().shadows().promote(plugin);
             return "Promoted " + r.describe() + " on this replica: it serves, the version that served stands by";
         } catch (IllegalArgumentException e) {
             return "Not promoted: " + e.getMessage();
@@ -396,7 +397,7 @@ public final class SchedulerComponent extends ForwardingClusterEvents implements
                 + "\nnodes: "
                 + s.cache().nodeCount() + ", pods on nodes: " + s.cache().podCount() + " (assumed "
                 + s.cache().assumedCount() + ")\n"
-                + "since start: " + s.counters() + "\nshadows: " + s.shadowLimits() + "\nobserve-only: "
+                + "since start: " + s.counters() + "\nshadows: " + s.shadows().limits() + "\nobserve-only: "
                 + s.observingState() + threadsLeft();
     }
 

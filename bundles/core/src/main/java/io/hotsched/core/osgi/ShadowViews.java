@@ -21,14 +21,15 @@ final class ShadowViews {
             Optional<Registration> shadow = registry.shadow(name);
             Optional<Registration> serving = registry.serving(name);
             if (shadow.isPresent() && serving.isPresent()) {
-                s.shadowFigures(
-                        name,
-                        serving.get().version().toString(),
-                        shadow.get().version().toString());
+                s.shadows()
+                        .figures(
+                                name,
+                                serving.get().version().toString(),
+                                shadow.get().version().toString());
             }
         }
         List<ShadowView> out = new ArrayList<>();
-        for (ShadowFigures f : s.shadowFigures()) {
+        for (ShadowFigures f : s.shadows().figures()) {
             out.add(view(f, state(s, f)));
         }
         return out;

@@ -73,6 +73,7 @@ public final class Scheduler implements AutoCloseable {
     private final SchedulerMetrics metrics = new SchedulerMetrics();
     private final ShadowRunner shadows;
     private final ObserveMode observeMode;
+    private final ShadowControl shadowControl;
 
     private volatile ClusterBackend backend;
     private volatile FeatureGates gates = FeatureGates.defaults();
@@ -119,6 +120,7 @@ public final class Scheduler implements AutoCloseable {
         this.reporter =
                 new Reporter(explanations, clock, metrics, statusWriter, () -> backend, new PendingNominations());
         this.events = new EventHandlers(cache, queue, profiles, objects, leadership, reporter, observer);
+        this.shadowControl = new ShadowControl(registry, shadows);
         this.observeMode = new ObserveMode(observer, profiles, registry, services, cache, shadows, events);
         FailureHandler failures = new FailureHandler(queue, reporter);
         BindingCycle binding =
@@ -363,52 +365,9 @@ public final class Scheduler implements AutoCloseable {
         return n;
     }
 
-    /**
-     * Puts version {@code version} of plugin {@code name} in shadow on this replica.
-     *
-     * @throws IllegalArgumentException when there is no such plugin or version
-     * @throws IllegalStateException when no other version could serve
-     */
-    public Registration startShadow(String name, String version) {
-        shadows.forget(name);
-        return registry.startShadow(name, version);
-    }
-
-    /** Ends the shadow of {@code name}; the registration that was in shadow, if any. */
-    public java.util.Optional<Registration> stopShadow(String name) {
-        return registry.stopShadow(name);
-    }
-
-    /** The shadow of {@code name} serves from now on; the version that served stands by. */
-    public Registration promote(String name) {
-        return registry.promote(name);
-    }
-
-    /** The figures of every plugin version run in shadow since start (or since its shadow began). */
-    public List<ShadowFigures> shadowFigures() {
-        return shadows.all();
-    }
-
-    /** The figures of {@code plugin}'s shadow {@code shadowVersion} beside {@code servingVersion}, made when new. */
-    public ShadowFigures shadowFigures(String plugin, String servingVersion, String shadowVersion) {
-        return shadows.figures(plugin, servingVersion, shadowVersion);
-    }
-
-    /** The share of pods shadows run for, and the CPU share they may take of the scheduling loop's, in percent. */
-    public void setShadowLimits(int samplePercent, int cpuSharePercent) {
-        shadows.setSamplePercent(Math.min(100, samplePercent));
-        shadows.setCpuSharePercent(cpuSharePercent);
-    }
-
-    /** The shadows' limits, as {@code sched:status} shows them. */
-    public String shadowLimits() {
-        return "sample " + shadows.samplePercent() + "% of pods, CPU share " + shadows.cpuSharePercent()
-                + "% of the scheduling loop's";
-    }
-
-    /** Waits until the shadows have compared every pod handed to them (tests). */
-    public boolean awaitShadowsIdle(long millis) throws InterruptedException {
-        return shadows.awaitIdle(millis);
+    /** Shadows on this replica: starting, stopping and promoting them, their figures and limits. */
+    public ShadowControl shadows() {
+        return shadowControl;
     }
 
     /** The scheduler is being stopped: profiles losing plugins now is expected, not a warning. */

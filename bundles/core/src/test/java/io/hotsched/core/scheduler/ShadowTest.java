@@ -140,7 +140,7 @@ class ShadowTest {
     }
 
     private ShadowFigures figures() {
-        return f.scheduler.shadowFigures().stream()
+        return f.scheduler.shadows().figures().stream()
                 .filter(x -> x.plugin().equals("Picky"))
                 .findFirst()
                 .orElseThrow();
@@ -148,7 +148,7 @@ class ShadowTest {
 
     private void awaitBound(int n) throws InterruptedException {
         await(n + " pods bound", () -> f.cluster.bindings().size() >= n);
-        assertTrue(f.scheduler.awaitShadowsIdle(10_000), "the shadow thread finished");
+        assertTrue(f.scheduler.shadows().awaitIdle(10_000), "the shadow thread finished");
     }
 
     @Test
@@ -198,17 +198,17 @@ class ShadowTest {
         Registration two = picky("2.0.0", "n3", false, false);
         start();
         assertEquals(two.serviceId(), f.registry.serving("Picky").orElseThrow().serviceId());
-        IllegalArgumentException none =
-                assertThrows(IllegalArgumentException.class, () -> f.scheduler.startShadow("Picky", "3.0.0"));
+        IllegalArgumentException none = assertThrows(
+                IllegalArgumentException.class, () -> f.scheduler.shadows().start("Picky", "3.0.0"));
         assertEquals("plugin Picky has no version 3.0.0; registered: [2.0.0, 1.0.0]", none.getMessage());
 
-        f.scheduler.startShadow("Picky", "2.0.0");
+        f.scheduler.shadows().start("Picky", "2.0.0");
         assertEquals(one.serviceId(), f.registry.serving("Picky").orElseThrow().serviceId());
         addPods("a", 4);
         awaitBound(4);
         assertEquals(1, figures().disagreed());
 
-        f.scheduler.promote("Picky");
+        f.scheduler.shadows().promote("Picky");
         assertEquals(two.serviceId(), f.registry.serving("Picky").orElseThrow().serviceId());
         assertTrue(f.registry.shadow("Picky").isEmpty());
         addPods("b", 4);
@@ -220,12 +220,12 @@ class ShadowTest {
                 "version 2 serves: nothing more on n3 " + f.cluster.bindings());
         assertEquals(PODS / 3, reservedByTwo.get(), "version 2 reserved the four pods it placed");
 
-        f.scheduler.startShadow("Picky", "1.0.0");
-        f.scheduler.stopShadow("Picky");
+        f.scheduler.shadows().start("Picky", "1.0.0");
+        f.scheduler.shadows().stop("Picky");
         assertEquals(two.serviceId(), f.registry.serving("Picky").orElseThrow().serviceId(), "2.0.0 still serves");
         assertTrue(f.registry.shadow("Picky").isEmpty());
-        f.scheduler.startShadow("Picky", "2.0.0");
-        f.scheduler.stopShadow("Picky");
+        f.scheduler.shadows().start("Picky", "2.0.0");
+        f.scheduler.shadows().stop("Picky");
         assertEquals(
                 one.serviceId(),
                 f.registry.serving("Picky").orElseThrow().serviceId(),
@@ -259,10 +259,10 @@ class ShadowTest {
     void aSampleRateOfZeroRunsNoShadow() throws Exception {
         picky("1.0.0", null, false, false);
         picky("2.0.0", "n3", false, true);
-        f.scheduler.setShadowLimits(0, 25);
+        f.scheduler.shadows().setLimits(0, 25);
         start();
         addPods("p", 4);
         awaitBound(4);
-        assertTrue(f.scheduler.shadowFigures().stream().allMatch(x -> x.compared() + x.faults() == 0));
+        assertTrue(f.scheduler.shadows().figures().stream().allMatch(x -> x.compared() + x.faults() == 0));
     }
 }
