@@ -289,6 +289,6 @@ public final class EventHandlers implements ClusterEvents {
     /** The generated claims; none written and an empty list are the same (copies differ in which they hold). */
     private static Object claimStatuses(Pod p) {
         var statuses = p.getStatus() == null ? null : p.getStatus().getResourceClaimStatuses();
-        return statuses == null || statuses.isEmpty() ? java.util.List.of() : statuses;
+        return statuses == null || statuses.isEmpty() ? List.of() : statuses;
     }
 }

@@ -28,6 +28,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Random;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -338,7 +339,7 @@ public final class Scheduler implements AutoCloseable {
     }
 
     /** Ends the shadow of {@code name}; the registration that was in shadow, if any. */
-    public java.util.Optional<Registration> stopShadow(String name) {
+    public Optional<Registration> stopShadow(String name) {
         return registry.stopShadow(name);
     }
 
