@@ -68,7 +68,7 @@ public final class Scheduler implements AutoCloseable {
     private final Watchdog watchdog;
     private final PluginBudget budget;
     private final PluginTimeouts timeouts = new PluginTimeouts();
-    private final CoarseClock coarseClock = new CoarseClock();
+    private final CoarseClock coarseClock;
     private final SchedulerMetrics metrics = new SchedulerMetrics();
     private final ShadowRunner shadows;
     private volatile ClusterBackend backend;
@@ -77,6 +77,20 @@ public final class Scheduler implements AutoCloseable {
     private volatile boolean running;
 
     public Scheduler(SchedulerOptions options, PluginRegistry registry, PluginHealth health, Clock clock) {
+        this(options, registry, health, clock, new CoarseClock());
+    }
+
+    /**
+     * @param callClock what plugin calls are timed with, for their time-outs (a {@link
+     *     CoarseClock#manual} one in tests of late calls); closed with the scheduler
+     */
+    public Scheduler(
+            SchedulerOptions options,
+            PluginRegistry registry,
+            PluginHealth health,
+            Clock clock,
+            CoarseClock callClock) {
+        this.coarseClock = callClock;
         this.options = options;
         this.registry = registry;
         this.health = health;
