@@ -11,6 +11,7 @@ import io.hotsched.core.config.ConfigException;
 import io.hotsched.core.config.SchedulerConfig;
 import io.hotsched.core.metrics.SchedulerMetrics;
 import io.hotsched.core.queue.QueuedPod;
+import io.hotsched.core.queue.QueueingHints;
 import io.hotsched.core.queue.SchedulingQueue;
 import io.hotsched.core.registry.PluginHealth;
 import io.hotsched.core.registry.PluginRegistry;
@@ -19,6 +20,7 @@ import io.hotsched.core.runtime.CallWatch;
 import io.hotsched.core.runtime.CoarseClock;
 import io.hotsched.core.runtime.FrameworkImpl;
 import io.hotsched.core.runtime.FrameworkServices;
+import io.hotsched.core.runtime.PluginInstance;
 import io.hotsched.core.runtime.PluginTimeouts;
 import io.hotsched.core.runtime.SchedulingAlgorithm;
 import io.hotsched.core.runtime.Snapshot;
@@ -36,6 +38,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BiConsumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -108,6 +111,9 @@ public final class Scheduler implements AutoCloseable {
         CallWatch callWatch = new CallWatch(metrics.pluginUsage);
         this.budget = new PluginBudget(metrics.pluginUsage, callWatch, registry, faults);
         ObjectStore objects = new ObjectStore();
+        // such calls hold the queue's lock: a quarantine rebuilds profiles, which takes it too
+        BiConsumer<PluginInstance, String> faultsOutsideAttempts =
+                (plugin, fault) -> housekeeping.execute(() -> faults.failed(plugin, fault));
         FrameworkServices services = new FrameworkServices(
                 parallelizer,
                 new BackendClient(() -> backend),
@@ -119,14 +125,16 @@ public final class Scheduler implements AutoCloseable {
                 objects,
                 callWatch,
                 metrics,
-                // such calls hold the queue's lock: a quarantine rebuilds profiles, which takes it too
-                (plugin, fault) -> housekeeping.execute(() -> faults.failed(plugin, fault)),
+                faultsOutsideAttempts,
                 cache.reservations());
         this.profiles = new ProfileManager(registry, services);
         this.profiles.addListener(this::profileChanged);
         this.reporter =
                 new Reporter(explanations, clock, metrics, statusWriter, () -> backend, new PendingNominations());
-        this.events = new EventHandlers(cache, queue, profiles, objects, leadership, reporter);
+        this.events = new EventHandlers(cache, queue, profiles, objects, leadership, reporter, (plugin, fault) -> {
+            metrics.countFault(plugin.name(), QueueingHints.FAULT_POINT, SchedulerMetrics.FAULT_ERROR);
+            faultsOutsideAttempts.accept(plugin, fault);
+        });
         FailureHandler failures = new FailureHandler(queue, reporter);
         BindingCycle binding =
                 new BindingCycle(cache, queue, binders, failures, reporter, faults, leadership, housekeeping);
