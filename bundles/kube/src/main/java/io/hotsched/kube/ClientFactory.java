@@ -10,6 +10,7 @@ import java.lang.annotation.Annotation;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
+import org.osgi.framework.BundleContext;
 import org.slf4j.Logger;
 
 /** Builds the client from what the command line named: a URL, a kubeconfig, or the environment. */
@@ -57,8 +58,7 @@ final class ClientFactory {
     }
 
     /** A client from what the framework properties name ({@code hotsched.master}, {@code hotsched.kubeconfig}). */
-    static KubernetesClient create(org.osgi.framework.BundleContext context, int maxConcurrentRequests)
-            throws IOException {
+    static KubernetesClient create(BundleContext context, int maxConcurrentRequests) throws IOException {
         return create(
                 context.getProperty("hotsched.master"),
                 context.getProperty("hotsched.kubeconfig"),

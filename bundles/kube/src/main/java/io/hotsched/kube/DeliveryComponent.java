@@ -55,7 +55,7 @@ public final class DeliveryComponent {
     }
 
     @Activate
-    void activate(BundleContext context, java.util.Map<String, Object> properties) throws Exception {
+    void activate(BundleContext context, Map<String, Object> properties) throws Exception {
         ClientFactory.activate(DeliverySettings.class, properties, LOG, settings -> start(context, settings));
     }
 

@@ -65,7 +65,7 @@ public final class KubeComponent {
     }
 
     @Activate
-    void activate(BundleContext context, java.util.Map<String, Object> properties) throws Exception {
+    void activate(BundleContext context, Map<String, Object> properties) throws Exception {
         ClientFactory.activate(KubeSettings.class, properties, LOG, settings -> connect(context, settings));
     }
 

@@ -2,8 +2,10 @@ package io.hotsched.kube;
 
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.KubernetesResource;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
@@ -123,12 +125,12 @@ public final class KubeConnection implements AutoCloseable {
     private void warmUpDeserializer() {
         Thread t = Thread.currentThread();
         ClassLoader before = t.getContextClassLoader();
-        t.setContextClassLoader(io.fabric8.kubernetes.api.model.KubernetesResource.class.getClassLoader());
+        t.setContextClassLoader(KubernetesResource.class.getClassLoader());
         try {
             client.getKubernetesSerialization()
                     .unmarshal(
                             "{\"apiVersion\":\"resource.k8s.io/v1\",\"kind\":\"ResourceClaim\",\"metadata\":{\"name\":\"warm-up\"}}",
-                            io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim.class);
+                            ResourceClaim.class);
         } finally {
             t.setContextClassLoader(before);
         }

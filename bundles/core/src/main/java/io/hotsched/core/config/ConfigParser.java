@@ -1,6 +1,7 @@
 package io.hotsched.core.config;
 
 import java.io.IOException;
+import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -92,7 +93,7 @@ public final class ConfigParser {
                                 + " (1 MiB, what a ConfigMap holds)")));
             }
             text = Files.readString(file, StandardCharsets.UTF_8);
-        } catch (java.nio.charset.CharacterCodingException e) {
+        } catch (CharacterCodingException e) {
             throw new ConfigException(List.of(new ConfigProblem(
                     file.toString(), 0, "", "is not UTF-8 text; a configuration is YAML, written in UTF-8")));
         } catch (IOException e) {

@@ -2,6 +2,7 @@ package io.hotsched.core.osgi;
 
 import java.net.InetSocketAddress;
 import java.util.Hashtable;
+import java.util.function.UnaryOperator;
 
 /**
  * The configuration of the platform's HTTP service (Felix HTTP Jetty, PID
@@ -17,7 +18,7 @@ final class ServingConfig {
     record Secure(String bindAddress, int port, String keystore, String password) {
 
         /** From the framework properties the launcher sets for {@code --secure-port}; null when it is off. */
-        static Secure fromProperties(java.util.function.UnaryOperator<String> property) {
+        static Secure fromProperties(UnaryOperator<String> property) {
             String port = property.apply("hotsched.securePort");
             if (port == null || port.isBlank()) {
                 return null;

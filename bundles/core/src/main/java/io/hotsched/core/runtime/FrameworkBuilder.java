@@ -9,8 +9,12 @@ import io.hotsched.api.framework.PermitPlugin;
 import io.hotsched.api.framework.Plugin;
 import io.hotsched.api.framework.PreEnqueuePlugin;
 import io.hotsched.api.framework.PreFilterPlugin;
+import io.hotsched.api.framework.PreScorePlugin;
 import io.hotsched.api.framework.ReservePlugin;
 import io.hotsched.api.framework.ScorePlugin;
+import io.hotsched.api.framework.ext.FilterTransformer;
+import io.hotsched.api.framework.ext.PreFilterTransformer;
+import io.hotsched.api.framework.ext.ScoreTransformer;
 import io.hotsched.core.config.ConfigProblem;
 import io.hotsched.core.config.ExtensionPoint;
 import io.hotsched.core.config.PluginConfig;
@@ -264,10 +268,10 @@ public final class FrameworkBuilder {
         return p instanceof PreFilterPlugin
                 || p instanceof FilterPlugin
                 || p instanceof ScorePlugin
-                || p instanceof io.hotsched.api.framework.PreScorePlugin
-                || p instanceof io.hotsched.api.framework.ext.PreFilterTransformer
-                || p instanceof io.hotsched.api.framework.ext.FilterTransformer
-                || p instanceof io.hotsched.api.framework.ext.ScoreTransformer;
+                || p instanceof PreScorePlugin
+                || p instanceof PreFilterTransformer
+                || p instanceof FilterTransformer
+                || p instanceof ScoreTransformer;
     }
 
     private static final String NODE_RESOURCES_FIT = "NodeResourcesFit";

@@ -1,5 +1,6 @@
 package io.hotsched.core.runtime;
 
+import com.fasterxml.jackson.annotation.JsonAutoDetect;
 import io.hotsched.api.framework.InvalidArgsException;
 import io.hotsched.api.framework.PluginArgs;
 import java.util.List;
@@ -23,8 +24,7 @@ public final class PluginArgsImpl implements PluginArgs {
                 .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
                 .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
                 .disable(MapperFeature.ALLOW_COERCION_OF_SCALARS)
-                .changeDefaultVisibility(
-                        v -> v.withFieldVisibility(com.fasterxml.jackson.annotation.JsonAutoDetect.Visibility.ANY))
+                .changeDefaultVisibility(v -> v.withFieldVisibility(JsonAutoDetect.Visibility.ANY))
                 .build();
     }
 

@@ -11,11 +11,13 @@ import io.hotsched.core.cache.ClusterCache;
 import io.hotsched.core.cache.ObjectStore;
 import io.hotsched.core.queue.QueueingHints;
 import io.hotsched.core.queue.SchedulingQueue;
+import io.hotsched.core.runtime.PluginInstance;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
+import java.util.function.BiConsumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -41,6 +43,9 @@ public final class EventHandlers implements ClusterEvents {
     private final Map<String, String> unreadable = new ConcurrentHashMap<>();
 
     private final QueueingHints hints;
+    /** Where a hint that threw counts against its plugin's instance. */
+    private final BiConsumer<PluginInstance, String> hintFaults;
+
     private final Map<String, PodInfo> pendingForOthers = new ConcurrentHashMap<>();
     private final CountDownLatch synced = new CountDownLatch(1);
 
@@ -51,7 +56,8 @@ public final class EventHandlers implements ClusterEvents {
             ObjectStore objects,
             Leadership leadership,
             Reporter reporter,
-            Observer observer) {
+            Observer observer,
+            BiConsumer<PluginInstance, String> hintFaults) {
         this.cache = cache;
         this.queue = queue;
         this.profiles = profiles;
@@ -59,10 +65,27 @@ public final class EventHandlers implements ClusterEvents {
         this.leadership = leadership;
         this.reporter = reporter;
         this.observer = observer;
-        this.hints = new QueueingHints(profile -> {
-            ProfileState s = profiles.profile(profile);
-            return s == null || !s.ready() ? null : s.framework().enqueueEvents();
-        });
+        this.hintFaults = hintFaults;
+        this.hints = new QueueingHints(
+                profile -> {
+                    ProfileState s = profiles.profile(profile);
+                    return s == null || !s.ready() ? null : s.framework().enqueueEvents();
+                },
+                this::hintFailed);
+    }
+
+    /** A queueing hint threw: a fault of the profile's instance of its plugin. */
+    private void hintFailed(String profile, String plugin, String message) {
+        ProfileState s = profiles.profile(profile);
+        if (s == null) {
+            return;
+        }
+        for (PluginInstance i : s.framework().instances()) {
+            if (i.name().equals(plugin)) {
+                hintFaults.accept(i, message);
+                return;
+            }
+        }
     }
 
     /** Pods kept aside for a profile that did not exist then: queued if a profile serves them now. */
@@ -326,6 +349,6 @@ public final class EventHandlers implements ClusterEvents {
     /** The generated claims; none written and an empty list are the same (copies differ in which they hold). */
     private static Object claimStatuses(Pod p) {
         var statuses = p.getStatus() == null ? null : p.getStatus().getResourceClaimStatuses();
-        return statuses == null || statuses.isEmpty() ? java.util.List.of() : statuses;
+        return statuses == null || statuses.isEmpty() ? List.of() : statuses;
     }
 }

@@ -11,6 +11,7 @@ import io.hotsched.core.config.ConfigException;
 import io.hotsched.core.config.SchedulerConfig;
 import io.hotsched.core.metrics.SchedulerMetrics;
 import io.hotsched.core.queue.QueuedPod;
+import io.hotsched.core.queue.QueueingHints;
 import io.hotsched.core.queue.SchedulingQueue;
 import io.hotsched.core.registry.PluginHealth;
 import io.hotsched.core.registry.PluginRegistry;
@@ -19,6 +20,7 @@ import io.hotsched.core.runtime.CallWatch;
 import io.hotsched.core.runtime.CoarseClock;
 import io.hotsched.core.runtime.FrameworkImpl;
 import io.hotsched.core.runtime.FrameworkServices;
+import io.hotsched.core.runtime.PluginInstance;
 import io.hotsched.core.runtime.PluginTimeouts;
 import io.hotsched.core.runtime.SchedulerHooks;
 import io.hotsched.core.runtime.SchedulingAlgorithm;
@@ -36,6 +38,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BiConsumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -69,7 +72,7 @@ public final class Scheduler implements AutoCloseable {
     private final Watchdog watchdog;
     private final PluginBudget budget;
     private final PluginTimeouts timeouts = new PluginTimeouts();
-    private final CoarseClock coarseClock = new CoarseClock();
+    private final CoarseClock coarseClock;
     private final SchedulerMetrics metrics = new SchedulerMetrics();
     private final ShadowRunner shadows;
     private final ObserveMode observeMode;
@@ -82,6 +85,20 @@ public final class Scheduler implements AutoCloseable {
     private volatile boolean running;
 
     public Scheduler(SchedulerOptions options, PluginRegistry registry, PluginHealth health, Clock clock) {
+        this(options, registry, health, clock, new CoarseClock());
+    }
+
+    /**
+     * @param callClock what plugin calls are timed with, for their time-outs (a {@link
+     *     CoarseClock#manual} one in tests of late calls); closed with the scheduler
+     */
+    public Scheduler(
+            SchedulerOptions options,
+            PluginRegistry registry,
+            PluginHealth health,
+            Clock clock,
+            CoarseClock callClock) {
+        this.coarseClock = callClock;
         this.options = options;
         this.registry = registry;
         this.health = health;
@@ -100,6 +117,9 @@ public final class Scheduler implements AutoCloseable {
         CallWatch callWatch = new CallWatch(metrics.pluginUsage);
         this.budget = new PluginBudget(metrics.pluginUsage, callWatch, registry, faults);
         ObjectStore objects = new ObjectStore();
+        // such calls hold the queue's lock: a quarantine rebuilds profiles, which takes it too
+        BiConsumer<PluginInstance, String> faultsOutsideAttempts =
+                (plugin, fault) -> housekeeping.execute(() -> faults.failed(plugin, fault));
         FrameworkServices services = new FrameworkServices(
                 parallelizer,
                 new BackendClient(() -> backend),
@@ -111,15 +131,18 @@ public final class Scheduler implements AutoCloseable {
                 objects,
                 callWatch,
                 metrics,
-                // such calls hold the queue's lock: a quarantine rebuilds profiles, which takes it too
-                (plugin, fault) -> housekeeping.execute(() -> faults.failed(plugin, fault)),
+                faultsOutsideAttempts,
                 cache.reservations(),
                 new SchedulerHooks(gate -> gates.known(gate) && gates.enabled(gate), queue::activate, background));
         this.profiles = new ProfileManager(registry, services);
         this.profiles.addListener(this::profileChanged);
         this.reporter =
                 new Reporter(explanations, clock, metrics, statusWriter, () -> backend, new PendingNominations());
-        this.events = new EventHandlers(cache, queue, profiles, objects, leadership, reporter, observer);
+        this.events =
+                new EventHandlers(cache, queue, profiles, objects, leadership, reporter, observer, (plugin, fault) -> {
+                    metrics.countFault(plugin.name(), QueueingHints.FAULT_POINT, SchedulerMetrics.FAULT_ERROR);
+                    faultsOutsideAttempts.accept(plugin, fault);
+                });
         this.shadowControl = new ShadowControl(registry, shadows);
         this.observeMode = new ObserveMode(observer, profiles, registry, services, cache, shadows, events);
         FailureHandler failures = new FailureHandler(queue, reporter);

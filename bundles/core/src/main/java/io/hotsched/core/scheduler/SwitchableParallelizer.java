@@ -2,6 +2,7 @@ package io.hotsched.core.scheduler;
 
 import io.hotsched.api.framework.Parallelizer;
 import io.hotsched.core.runtime.ParallelizerImpl;
+import java.util.Set;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.IntConsumer;
@@ -45,7 +46,7 @@ final class SwitchableParallelizer implements Parallelizer {
     }
 
     /** The current pool's worker threads. */
-    java.util.Set<Thread> workers() {
+    Set<Thread> workers() {
         return current.workers();
     }
 

@@ -14,6 +14,7 @@ import com.tngtech.archunit.lang.ArchRule;
 import com.tngtech.archunit.lang.EvaluationResult;
 import io.hotsched.api.framework.Plugin;
 import io.hotsched.api.framework.PreFilterExtensions;
+import io.hotsched.api.framework.QueueingHintFunction;
 import io.hotsched.api.framework.ScoreExtensions;
 import io.hotsched.api.framework.ext.NodeTransformer;
 import java.util.Set;
@@ -26,10 +27,16 @@ import org.junit.jupiter.api.Test;
  * call is timed out, recorded as a fault, counted and named the same way. The lifecycle methods
  * ({@code name}, {@code close}; the factory's {@code create} and {@code eventsToRegister}, which
  * the builder guards while it builds) are not extension points.
+ *
+ * <p>One named exception: a plugin's {@link QueueingHintFunction} is called by {@code
+ * QueueingHints} alone, per pod and event under the queue's lock, where a time-out could free
+ * nothing (as for PreEnqueue and QueueSort); that class catches what a hint throws, a {@link
+ * LinkageError} included, and records it as a fault of the hint's plugin.
  */
 class GuardedCallArchitectureTest {
 
     private static final String PLUGIN_CALLS = "io.hotsched.core.runtime.PluginCalls";
+    private static final String QUEUEING_HINTS = "io.hotsched.core.queue.QueueingHints";
     private static final Set<String> LIFECYCLE = Set.of("name", "close");
 
     private static JavaClasses core;
@@ -56,6 +63,19 @@ class GuardedCallArchitectureTest {
                 return pointType && !LIFECYCLE.contains(access.getName());
             });
 
+    /** A call of a plugin's queueing hint. */
+    private static final DescribedPredicate<JavaAccess<?>> HINT_CALL = DescribedPredicate.describe(
+            "a call of a plugin's queueing hint",
+            access -> access.getTargetOwner().isEquivalentTo(QueueingHintFunction.class)
+                    && access.getName().equals("hint"));
+
+    private static final ArchRule HINTS_ONLY_FROM_QUEUEING_HINTS = noClasses()
+            .that()
+            .doNotHaveFullyQualifiedName(QUEUEING_HINTS)
+            .should()
+            .accessTargetWhere(HINT_CALL)
+            .because("QueueingHints is where a hint's fault is caught and recorded");
+
     private static final ArchRule ONLY_THROUGH_THE_GUARDED_CALL = noClasses()
             .that()
             .doNotHaveFullyQualifiedName(PLUGIN_CALLS)
@@ -66,6 +86,17 @@ class GuardedCallArchitectureTest {
     @Test
     void pluginAndTransformerMethodsAreCalledFromTheGuardedCallOnly() {
         ONLY_THROUGH_THE_GUARDED_CALL.check(core);
+    }
+
+    @Test
+    void queueingHintsAreCalledFromQueueingHintsOnly() {
+        HINTS_ONLY_FROM_QUEUEING_HINTS.check(core);
+        // and the predicate matches the call that class makes, so the rule is not passed vacuously
+        EvaluationResult r = noClasses().should().accessTargetWhere(HINT_CALL).evaluate(core);
+        assertTrue(r.hasViolation());
+        assertFalse(
+                r.getFailureReport().getDetails().stream().anyMatch(d -> !d.contains(QUEUEING_HINTS)),
+                "only QueueingHints calls them");
     }
 
     @Test

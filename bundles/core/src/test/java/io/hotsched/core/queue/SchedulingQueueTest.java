@@ -1,7 +1,9 @@
 package io.hotsched.core.queue;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import io.hotsched.api.framework.ActionType;
 import io.hotsched.api.framework.PodInfo;
@@ -268,6 +270,24 @@ class SchedulingQueueTest {
         q.addUnschedulable(q.pop(), Set.of("X"), "no");
         q.delete(p);
         assertEquals(0, q.entries().size());
+    }
+
+    @Test
+    void aClosedQueueTakesNoPodInAndPopReturnsNullAtOnce() throws Exception {
+        SchedulingQueue q = queue();
+        PodInfo gated = Pods.pod("g").label("gated", "yes").info();
+        q.add(gated);
+        q.close();
+        q.add(Pods.pod("new").info());
+        // an update of a pod never seen adds it, one of a gated pod would move it to active
+        q.update(Pods.pod("unseen").info());
+        q.update(Pods.pod("g").info());
+        assertEquals(
+                List.of("default/g"),
+                q.entries().stream().map(QueueEntry::podKey).toList());
+        assertEquals(0, q.counts().get("active"));
+        assertEquals(1, q.counts().get("gated"));
+        assertNull(assertTimeoutPreemptively(Duration.ofSeconds(5), q::pop));
     }
 
     /** Pods moved by a ResourceClaim added, which helps the pods that {@code plugin} rejected. */

@@ -1,10 +1,12 @@
 package io.hotsched.core.scheduler;
 
 import static io.hotsched.core.support.SchedulerFixture.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.hotsched.api.framework.BindPlugin;
 import io.hotsched.api.framework.CycleState;
+import io.hotsched.api.framework.FilterPlugin;
 import io.hotsched.api.framework.Handle;
 import io.hotsched.api.framework.NodeInfo;
 import io.hotsched.api.framework.NodeInfoLister;
@@ -13,8 +15,11 @@ import io.hotsched.api.framework.NodeToStatus;
 import io.hotsched.api.framework.PermitResult;
 import io.hotsched.api.framework.PodInfo;
 import io.hotsched.api.framework.PostFilterResult;
+import io.hotsched.api.framework.PreEnqueuePlugin;
 import io.hotsched.api.framework.PreFilterExtensions;
 import io.hotsched.api.framework.PreFilterResult;
+import io.hotsched.api.framework.QueueSortPlugin;
+import io.hotsched.api.framework.QueuedPodInfo;
 import io.hotsched.api.framework.ScoreExtensions;
 import io.hotsched.api.framework.Status;
 import io.hotsched.api.framework.ext.Transformation;
@@ -22,6 +27,7 @@ import io.hotsched.core.admin.ExplainView;
 import io.hotsched.core.config.ExtensionPoint;
 import io.hotsched.core.metrics.SchedulerMetrics;
 import io.hotsched.core.registry.Registration;
+import io.hotsched.core.runtime.CoarseClock;
 import io.hotsched.core.runtime.PluginCall;
 import io.hotsched.core.support.AllPoints;
 import io.hotsched.core.support.SchedulerFixture;
@@ -32,6 +38,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Stream;
@@ -63,7 +70,8 @@ class CallTimeOutTest {
 
     /**
      * Every call but PreEnqueue and QueueSort: those run under the queue's lock, where giving up
-     * would not free anything (a late return is still a fault, see {@code FrameworkMetricsTest}).
+     * would not free anything (a late return is still a fault, see {@link
+     * #aPreEnqueueCallReturningLateIsAFault} and {@link #aQueueSortCallReturningLateIsAFault}).
      */
     static Stream<PluginCall> watchedCalls() {
         return Stream.of(PluginCall.values()).filter(c -> c != PluginCall.PRE_ENQUEUE && c != PluginCall.QUEUE_SORT);
@@ -141,6 +149,101 @@ class CallTimeOutTest {
                 ExplainView e = f.scheduler.explain(key);
                 return e != null && "error".equals(e.outcome());
             });
+        }
+    }
+
+    @Test
+    void aPreEnqueueCallReturningLateIsAFault() throws Exception {
+        CoarseClock clock = CoarseClock.manual(0);
+        f = new SchedulerFixture(clock).withBasePlugins();
+        Registration r = f.add(new LateGate(clock));
+        f.scheduler.timeouts().set(ExtensionPoint.PRE_ENQUEUE, 100);
+        f.cluster.addNode(Nodes.node("n1").cpu("4").build());
+        f.start(SchedulerFixture.HEADER + SchedulerFixture.profile("default-scheduler", LateGate.NAME));
+        f.cluster.addPod(Pods.pod("late").cpu("100m").build());
+        awaitLateReturnCounted(r, PluginCall.PRE_ENQUEUE, LateGate.NAME);
+    }
+
+    @Test
+    void aQueueSortCallReturningLateIsAFault() throws Exception {
+        CoarseClock clock = CoarseClock.manual(0);
+        f = new SchedulerFixture(clock).withBasePlugins();
+        CountDownLatch filtering = new CountDownLatch(1);
+        Registration r = f.add(new LateSort(clock, filtering, release));
+        f.scheduler.timeouts().set(ExtensionPoint.QUEUE_SORT, 100);
+        // the Filter call held below is not to be given up while the clock moves on
+        f.scheduler.timeouts().set(ExtensionPoint.FILTER, 0);
+        f.cluster.addNode(Nodes.node("n1").cpu("4").build());
+        // one profile: every profile shares the queue, and so its QueueSort plugin
+        f.start(SchedulerFixture.HEADER
+                + SchedulerFixture.profile("default-scheduler", LateSort.NAME)
+                        .replace("      - name: PrioritySort\n", ""));
+        f.cluster.addPod(Pods.pod("first").cpu("100m").build());
+        assertTrue(filtering.await(20, TimeUnit.SECONDS), "the loop reached Filter");
+        // with the loop held, these two wait in the active queue, where the second is sorted against the first
+        f.cluster.addPod(Pods.pod("a").cpu("100m").build());
+        f.cluster.addPod(Pods.pod("b").cpu("100m").build());
+        awaitLateReturnCounted(r, PluginCall.QUEUE_SORT, LateSort.NAME);
+    }
+
+    /** The plugins below return 101 ms late on the manual clock, against a time-out of 100 ms. */
+    private void awaitLateReturnCounted(Registration r, PluginCall call, String plugin) {
+        String label = call.point().label();
+        await(
+                "the late return counted as a time-out",
+                () -> f.scheduler.metrics().faults(plugin, label, SchedulerMetrics.FAULT_TIMEOUT) >= 1);
+        await("counted against the plugin", () -> f.health.counters(r).failures() >= 1);
+        assertEquals(
+                call.describe(plugin) + ": took 101ms, over the 100ms time-out for " + label,
+                f.health.counters(r).lastError());
+    }
+
+    /** A PreEnqueue plugin whose every call takes 101 ms on {@code clock}. */
+    record LateGate(CoarseClock clock) implements PreEnqueuePlugin {
+        static final String NAME = "LateGate";
+
+        @Override
+        public String name() {
+            return NAME;
+        }
+
+        @Override
+        public Status preEnqueue(PodInfo pod) {
+            clock.advance(101);
+            return Status.SUCCESS;
+        }
+    }
+
+    /**
+     * A QueueSort plugin whose every call takes 101 ms on {@code clock}; its Filter holds the pod
+     * "first" until {@code release}, so that the pods after it meet in the active queue.
+     */
+    record LateSort(CoarseClock clock, CountDownLatch filtering, CountDownLatch release)
+            implements QueueSortPlugin, FilterPlugin {
+        static final String NAME = "LateSort";
+
+        @Override
+        public String name() {
+            return NAME;
+        }
+
+        @Override
+        public boolean less(QueuedPodInfo a, QueuedPodInfo b) {
+            clock.advance(101);
+            return a.timestamp().isBefore(b.timestamp());
+        }
+
+        @Override
+        public Status filter(CycleState state, PodInfo pod, NodeInfo node) {
+            if (pod.name().equals("first")) {
+                filtering.countDown();
+                try {
+                    release.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+            return Status.SUCCESS;
         }
     }
 

@@ -4,19 +4,26 @@ import static io.hotsched.core.support.SchedulerFixture.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.hotsched.api.framework.ActionType;
+import io.hotsched.api.framework.ClusterEvent;
+import io.hotsched.api.framework.ClusterEventWithHint;
 import io.hotsched.api.framework.CycleState;
+import io.hotsched.api.framework.EnqueueExtensions;
 import io.hotsched.api.framework.FilterPlugin;
 import io.hotsched.api.framework.NodeInfo;
 import io.hotsched.api.framework.PermitResult;
 import io.hotsched.api.framework.PodInfo;
 import io.hotsched.api.framework.Status;
 import io.hotsched.core.config.ExtensionPoint;
+import io.hotsched.core.metrics.SchedulerMetrics;
+import io.hotsched.core.queue.QueueingHints;
 import io.hotsched.core.registry.Registration;
 import io.hotsched.core.support.SchedulerFixture;
 import io.hotsched.testing.Nodes;
 import io.hotsched.testing.OnePoint;
 import io.hotsched.testing.Pods;
 import java.time.Duration;
+import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
@@ -71,6 +78,49 @@ class FaultIsolationTest {
                 "applying score defaultWeights on Score plugins: plugin \"OutOfRange\" returns an invalid score 500, "
                         + "it should in the range of [0, 100] after normalizing",
                 f.awaitError("default/p"));
+    }
+
+    /** Rejects node n1; its hint for added nodes needs a class its bundle lacks. */
+    record NotN1() implements FilterPlugin, EnqueueExtensions {
+        @Override
+        public String name() {
+            return "NotN1";
+        }
+
+        @Override
+        public Status filter(CycleState state, PodInfo pod, NodeInfo node) {
+            return node.name().equals("n1") ? Status.unschedulable("not n1") : Status.SUCCESS;
+        }
+
+        @Override
+        public List<ClusterEventWithHint> eventsToRegister() {
+            return List.of(new ClusterEventWithHint(
+                    ClusterEvent.of(ClusterEvent.NODE, ActionType.ADD), (pod, before, after) -> {
+                        throw new NoClassDefFoundError("io/acme/Gone");
+                    }));
+        }
+    }
+
+    @Test
+    void aQueueingHintMissingAClassIsAFaultOfItsPluginAndCountsAsQueue() throws Exception {
+        Registration r = f.add(new NotN1());
+        f.cluster.addNode(Nodes.node("n1").cpu("4").build());
+        f.cluster.addPod(Pods.pod("p").cpu("100m").build());
+        f.start(SchedulerFixture.withPlugins("NotN1"));
+        await("p unschedulable", () -> f.scheduler.queue().counts().get("unschedulable") == 1);
+
+        f.cluster.addNode(Nodes.node("n2").cpu("4").build());
+        await(
+                "p bound to n2 after the hint failed",
+                () -> f.cluster.bindings().stream()
+                        .anyMatch(b ->
+                                b.podKey().equals("default/p") && b.nodeName().equals("n2")));
+        await("counted against the plugin", () -> f.health.counters(r).failures() >= 1);
+        assertEquals(
+                "running the queueing hint of plugin \"NotN1\" for Node ADD of pod default/p:"
+                        + " java.lang.NoClassDefFoundError: io/acme/Gone",
+                f.health.counters(r).lastError());
+        assertEquals(1, f.scheduler.metrics().faults("NotN1", QueueingHints.FAULT_POINT, SchedulerMetrics.FAULT_ERROR));
     }
 
     /** Blocks in Filter for pods named "stuck-*" until released: a plugin that hangs. */

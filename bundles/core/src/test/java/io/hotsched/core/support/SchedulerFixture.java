@@ -8,6 +8,7 @@ import io.hotsched.core.config.SchedulerConfig;
 import io.hotsched.core.registry.PluginHealth;
 import io.hotsched.core.registry.PluginRegistry;
 import io.hotsched.core.registry.Registration;
+import io.hotsched.core.runtime.CoarseClock;
 import io.hotsched.core.scheduler.Scheduler;
 import io.hotsched.core.scheduler.SchedulerOptions;
 import io.hotsched.testing.InMemoryCluster;
@@ -84,13 +85,25 @@ public final class SchedulerFixture implements AutoCloseable {
     public final Scheduler scheduler;
 
     public SchedulerFixture(SchedulerOptions options) {
-        scheduler = new Scheduler(options, registry, health, Clock.systemUTC());
+        this(options, new CoarseClock());
+    }
+
+    /** With plugin calls timed by {@code callClock}, such as a {@link CoarseClock#manual} one. */
+    public SchedulerFixture(CoarseClock callClock) {
+        this(DEFAULT_OPTIONS, callClock);
+    }
+
+    private SchedulerFixture(SchedulerOptions options, CoarseClock callClock) {
+        scheduler = new Scheduler(options, registry, health, Clock.systemUTC(), callClock);
         scheduler.setBackend(cluster);
     }
 
     public SchedulerFixture() {
-        this(new SchedulerOptions(4, Duration.ofSeconds(30), Duration.ofSeconds(5), 3, 1000));
+        this(DEFAULT_OPTIONS);
     }
+
+    private static final SchedulerOptions DEFAULT_OPTIONS =
+            new SchedulerOptions(4, Duration.ofSeconds(30), Duration.ofSeconds(5), 3, 1000);
 
     /** Registers PrioritySort, NodeResourcesFit and DefaultBinder at version 1.0.0. */
     public SchedulerFixture withBasePlugins() {

@@ -17,8 +17,11 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -28,6 +31,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.BiFunction;
 import java.util.jar.Attributes;
 import java.util.jar.JarFile;
+import org.osgi.framework.BundleContext;
 import org.osgi.framework.Constants;
 import org.osgi.framework.Version;
 import org.slf4j.Logger;
@@ -89,7 +93,7 @@ public final class PluginDelivery implements AutoCloseable {
             DeliveredFolder folder,
             BundleFetcher fetcher,
             TrustPolicy trust,
-            org.osgi.framework.BundleContext context,
+            BundleContext context,
             BiFunction<String, String, String> runState,
             Duration installTimeout) {
         this.client = client;
@@ -334,7 +338,7 @@ public final class PluginDelivery implements AutoCloseable {
             }
             Installed now = new Installed(file, bsn, version, digest, signer);
             String what = current == null ? "Installed" : current.version().equals(version) ? "Updated" : "Upgraded";
-            String message = "SchedulerPlugin " + name + ": " + what.toLowerCase(java.util.Locale.ROOT) + " " + bsn
+            String message = "SchedulerPlugin " + name + ": " + what.toLowerCase(Locale.ROOT) + " " + bsn
                     + " "
                     + version
                     + (current == null || current.version().equals(version) ? "" : " (was " + current.version() + ")")
@@ -343,12 +347,7 @@ public final class PluginDelivery implements AutoCloseable {
             events.normal(o, what, message);
             report(
                     o,
-                    entry(
-                            runState.apply(bsn, version),
-                            now,
-                            digest,
-                            what.toLowerCase(java.util.Locale.ROOT),
-                            spec.generation()));
+                    entry(runState.apply(bsn, version), now, digest, what.toLowerCase(Locale.ROOT), spec.generation()));
             // only now may this replica lead (upToDate): the fleet's status says what it runs before it schedules
             installed.put(name, now);
             refused.remove(name);
@@ -432,9 +431,7 @@ public final class PluginDelivery implements AutoCloseable {
             return;
         }
         Map<String, Object> timed = new LinkedHashMap<>(entry);
-        timed.put(
-                "time",
-                Instant.now().truncatedTo(java.time.temporal.ChronoUnit.SECONDS).toString());
+        timed.put("time", Instant.now().truncatedTo(ChronoUnit.SECONDS).toString());
         try {
             if (status.write(name, timed)) {
                 reported.put(name, entry);
@@ -446,7 +443,7 @@ public final class PluginDelivery implements AutoCloseable {
 
     private boolean hasEntry(GenericKubernetesResource o) {
         return o.getAdditionalProperties().get("status") instanceof Map<?, ?> s
-                && s.get("replicas") instanceof java.util.List<?> l
+                && s.get("replicas") instanceof List<?> l
                 && l.stream().anyMatch(e -> e instanceof Map<?, ?> m && replica.equals(m.get("replica")));
     }
 

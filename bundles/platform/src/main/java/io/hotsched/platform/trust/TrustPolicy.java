@@ -24,6 +24,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * Who may put code into the scheduler: a jar is accepted when every entry is signed by a
@@ -149,7 +150,7 @@ public final class TrustPolicy {
             Rule rule = rules.stream().filter(r -> r.matches(bsn)).findFirst().orElse(null);
             if (rule != null && !rule.aliases().contains(alias)) {
                 untrusted.add(subject + " (trusted as '" + alias + "', but " + bsn + " may be signed only by "
-                        + new java.util.TreeSet<>(rule.aliases()) + ")");
+                        + new TreeSet<>(rule.aliases()) + ")");
                 continue;
             }
             return new Signer(subject, alias);

@@ -30,6 +30,7 @@ import java.util.HashSet;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 
 /**
@@ -591,7 +592,7 @@ final class Allocator {
             return false;
         }
         return "Exists".equals(tol.getOperator())
-                || java.util.Objects.equals(
+                || Objects.equals(
                         tol.getValue() == null ? "" : tol.getValue(), t.getValue() == null ? "" : t.getValue());
     }
 

@@ -39,6 +39,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 
 /**
  * Allocates the devices of a pod's ResourceClaims as kube-scheduler's DynamicResources does
@@ -95,7 +96,7 @@ public final class DynamicResources
     /** What the other instances' records named, kept until the claims show it (see {@link InFlight#seen}). */
     private final InFlight othersSeen = new InFlight();
     /** Far longer than an informer lags behind a write; only a failed binding of another instance waits this out. */
-    private static final long OTHERS_GRACE_NANOS = java.util.concurrent.TimeUnit.SECONDS.toNanos(30);
+    private static final long OTHERS_GRACE_NANOS = TimeUnit.SECONDS.toNanos(30);
     /** The key of Reserve's record in the framework's Reservations ({@link InFlight#records()}' text). */
     static final String RESERVED = "allocated";
 

@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -157,7 +158,7 @@ final class InFlight {
                     .append('=')
                     .append(e.claimKey())
                     .append(':')
-                    .append(String.join(",", new java.util.TreeSet<>(e.devices())));
+                    .append(String.join(",", new TreeSet<>(e.devices())));
         });
         Map<String, String> out = new TreeMap<>();
         byPod.forEach((pod, b) -> out.put(pod, b.toString()));

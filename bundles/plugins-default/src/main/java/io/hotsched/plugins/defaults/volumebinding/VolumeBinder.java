@@ -25,6 +25,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 
 /**
@@ -354,7 +355,7 @@ final class VolumeBinder {
                 && c.getMetadata().getName().equals(ref.getName())
                 && VolumeMatch.namespace(c.getMetadata().getNamespace())
                         .equals(VolumeMatch.namespace(ref.getNamespace()))
-                && java.util.Objects.equals(c.getMetadata().getUid(), ref.getUid());
+                && Objects.equals(c.getMetadata().getUid(), ref.getUid());
         boolean annotated = pv.getMetadata().getAnnotations() != null
                 && pv.getMetadata().getAnnotations().containsKey(BOUND_BY_CONTROLLER);
         if (refOk && (!byController || annotated)) {
