@@ -135,7 +135,7 @@ class DistributionIT {
         assertEquals(0, r.code(), r.text());
         assertTrue(r.text().contains("plugins of io.hotsched.plugins.defaults "), r.text());
         assertTrue(
-                r.text().matches("(?s).*\\d+ cases: \\d+ passed, 16 diverge on purpose \\(checked\\), 0 failed.*"),
+                r.text().matches("(?s).*\\d+ cases: \\d+ passed, 17 diverge on purpose \\(checked\\), 0 failed.*"),
                 r.text());
 
         // without the plugin bundle in deploy/, its cases fail and the exit code says so

@@ -29,6 +29,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
 import java.util.function.IntConsumer;
 import java.util.function.UnaryOperator;
 
@@ -102,6 +103,7 @@ public final class FakeHandle implements Handle {
         private final List<String> events = new CopyOnWriteArrayList<>();
         private volatile String bindError;
         private volatile String deleteError;
+        private volatile Consumer<PodInfo> beforeDelete = pod -> {};
 
         /** Every bind from now on fails with {@code message}. */
         public void failBindsWith(String message) {
@@ -115,6 +117,16 @@ public final class FakeHandle implements Handle {
          */
         public void failDeletesWith(String message) {
             this.deleteError = message;
+        }
+
+        /**
+         * Calls {@code hook} with each pod whose deletion is asked for, before the deletion is
+         * recorded or fails: a test sees the plugin as it is while the API call is in flight.
+         *
+         * @since 2.1
+         */
+        public void beforeDeleting(Consumer<PodInfo> hook) {
+            this.beforeDelete = hook;
         }
 
         @Override
@@ -137,6 +149,7 @@ public final class FakeHandle implements Handle {
 
         @Override
         public void deletePod(PodInfo pod, String reason) {
+            beforeDelete.accept(pod);
             if (deleteError != null) {
                 throw new ClusterException(deleteError, 500);
             }

@@ -6,7 +6,7 @@
  * Score lambda returns a long); {@link io.hotsched.testing.Snapshots}.
  *
  * <p>2.1.0: {@link io.hotsched.testing.FakeHandle}'s feature gates, activations and background
- * tasks (API 1.9), and deletions that fail.
+ * tasks (API 1.9), and deletions that fail or are watched while in flight.
  */
 @Export
 @Version("2.1.0")

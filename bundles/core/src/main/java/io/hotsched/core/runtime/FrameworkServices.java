@@ -71,6 +71,15 @@ public record FrameworkServices(
 
     /** These services with {@code objects} as the other kinds the cluster connection follows. */
     public FrameworkServices withObjects(ObjectStore objects) {
+        return with(objects, hooks);
+    }
+
+    /** These services with {@code hooks} as the feature gates, activate and background threads plugins get. */
+    public FrameworkServices withHooks(SchedulerHooks hooks) {
+        return with(objects, hooks);
+    }
+
+    private FrameworkServices with(ObjectStore objects, SchedulerHooks hooks) {
         return new FrameworkServices(
                 parallelizer,
                 cluster,

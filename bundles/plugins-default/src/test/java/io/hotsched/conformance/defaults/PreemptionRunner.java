@@ -22,6 +22,7 @@ import io.hotsched.core.runtime.FrameworkImpl;
 import io.hotsched.core.runtime.FrameworkServices;
 import io.hotsched.core.runtime.ParallelizerImpl;
 import io.hotsched.core.runtime.PreFilterOutcome;
+import io.hotsched.core.runtime.SchedulerHooks;
 import io.hotsched.core.runtime.Snapshot;
 import io.hotsched.plugins.defaults.defaultpreemption.Candidate;
 import io.hotsched.plugins.defaults.defaultpreemption.CandidateLimits;
@@ -40,10 +41,12 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.concurrent.Executor;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Predicate;
 import org.osgi.framework.Version;
 import tools.jackson.databind.JsonNode;
 
@@ -68,7 +71,8 @@ final class PreemptionRunner {
             FakeHandle.FakeCluster cluster,
             ScheduledExecutorService timer,
             ParallelizerImpl parallelizer,
-            FakeExtenders extenders)
+            FakeExtenders extenders,
+            HeldTasks background)
             implements AutoCloseable {
         @Override
         public void close() {
@@ -167,12 +171,59 @@ final class PreemptionRunner {
         }
     }
 
-    /** upstream's TestPreEnqueue: {@code pod} preempts first, then {@code podToCheck} goes through PreEnqueue. */
+    /**
+     * upstream's TestPreEnqueue: {@code pod} preempts first, then {@code podToCheck} goes through
+     * PreEnqueue: before the preemption's background work has run, or, with {@code
+     * preEnqueueDuringDeletionOf}, while the deletion of that victim is asked for (upstream's test
+     * holds its PreemptPod there).
+     */
     private static void preEnqueue(Case k) {
         postFilter(k);
+        FrameworkImpl framework = k.f().framework();
         PodInfo check = PodInfo.of(ConformanceRunner.pod(k.in().path("podToCheck")));
-        ConformanceRunner.assertStatus(
-                k.want().path("preEnqueueStatus"), k.f().framework().runPreEnqueuePlugins(check), "PreEnqueue");
+        JsonNode want = k.want().path("preEnqueueStatus");
+        String victim = k.in().path("preEnqueueDuringDeletionOf").asText("");
+        if (victim.isEmpty()) {
+            ConformanceRunner.assertStatus(want, framework.runPreEnqueuePlugins(check), "PreEnqueue");
+            return;
+        }
+        AtomicReference<Status> during = new AtomicReference<>();
+        k.f().cluster().beforeDeleting(p -> {
+            if (p.name().equals(victim)) {
+                during.set(framework.runPreEnqueuePlugins(check));
+            }
+        });
+        k.f().background().runAll();
+        Check.notNull(during.get(), "the deletion of victim " + victim + " was asked for");
+        ConformanceRunner.assertStatus(want, during.get(), "PreEnqueue during the deletion of " + victim);
+    }
+
+    /** The background work plugins hand over, held until the case runs it. */
+    private static final class HeldTasks implements Executor {
+        private final List<Runnable> tasks = new ArrayList<>();
+
+        @Override
+        public synchronized void execute(Runnable task) {
+            tasks.add(task);
+        }
+
+        void runAll() {
+            List<Runnable> now;
+            synchronized (this) {
+                now = List.copyOf(tasks);
+                tasks.clear();
+            }
+            now.forEach(Runnable::run);
+        }
+    }
+
+    /** The case's {@code features}, gate name to on; a gate not named is off. */
+    private static Predicate<String> features(JsonNode in) {
+        Map<String, Boolean> on = new HashMap<>();
+        in.path("features")
+                .properties()
+                .forEach(e -> on.put(e.getKey(), e.getValue().asBoolean()));
+        return gate -> on.getOrDefault(gate, false);
     }
 
     private static void dryRun(Case k) {
@@ -293,6 +344,7 @@ final class PreemptionRunner {
         byPoint.computeIfAbsent("queueSort", k -> new ArrayList<>()).add("PrioritySort");
         byPoint.computeIfAbsent("bind", k -> new ArrayList<>()).add("DefaultBinder");
         byPoint.computeIfAbsent("postFilter", k -> new ArrayList<>()).add(DefaultPreemption.NAME);
+        byPoint.computeIfAbsent("preEnqueue", k -> new ArrayList<>()).add(DefaultPreemption.NAME);
         for (JsonNode p : in.path("plugins")) {
             String spec = p.asText();
             int open = spec.indexOf('(');
@@ -338,8 +390,10 @@ final class PreemptionRunner {
         ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor();
         ParallelizerImpl parallelizer = new ParallelizerImpl(1, "case");
         Snapshot snapshot = new Snapshot(nodes);
+        HeldTasks background = new HeldTasks();
         FrameworkServices services = new FrameworkServices(parallelizer, cluster, () -> snapshot, n -> List.of(), timer)
-                .withObjects(objects);
+                .withObjects(objects)
+                .withHooks(new SchedulerHooks(features(in), pod -> {}, background));
         FrameworkBuilder.Result r = FrameworkBuilder.build(
                 config.profiles().get(0),
                 "case.yaml",
@@ -355,6 +409,6 @@ final class PreemptionRunner {
             extenders.close();
             throw new AssertionError("the case's framework did not build: " + r + "\n" + yaml);
         }
-        return new Composed(b.framework(), handle.get(), calls, cluster, timer, parallelizer, extenders);
+        return new Composed(b.framework(), handle.get(), calls, cluster, timer, parallelizer, extenders, background);
     }
 }

@@ -130,18 +130,21 @@ public final class Conformance {
                     CaseResult.Outcome.FAIL,
                     "plugin " + plugin + " is not provided by any bundle on the class path");
         }
+        PluginCases own = cases.get(plugin);
+        Divergences.Run run = changed -> {
+            if (own != null) {
+                own.run(factory, plugins, changed);
+            } else {
+                ConformanceRunner.run(factory, changed);
+            }
+        };
         try {
-            Divergences.Divergence d = Divergences.of(name, factory, c);
+            Divergences.Divergence d = Divergences.of(name, factory, c, run);
             if (d != null) {
                 d.check().run();
                 return new CaseResult(file, plugin, name, upstream, CaseResult.Outcome.DIVERGES, d.why());
             }
-            PluginCases own = cases.get(plugin);
-            if (own != null) {
-                own.run(factory, plugins, c);
-            } else {
-                ConformanceRunner.run(factory, c);
-            }
+            run.run(c);
             return new CaseResult(file, plugin, name, upstream, CaseResult.Outcome.PASS, "");
         } catch (AssertionError e) {
             return new CaseResult(file, plugin, name, upstream, CaseResult.Outcome.FAIL, e.getMessage());
