@@ -118,6 +118,11 @@ public class VolumeBindingUpgradeIT extends KubeClusterSupport {
             load.check();
             try {
                 await("every pod bound", Duration.ofSeconds(90), () -> recorder.bound() == PODS);
+            } catch (AssertionError e) {
+                // where the pods that did not bind wait, and why, for the one reading the failure
+                System.out.println("VolumeBindingUpgradeIT, pods not bound:\n" + sh("sched:queue") + "\n"
+                        + sh("sched:profiles") + "\n" + sh("sched:status"));
+                throw e;
             } finally {
                 System.out.printf("  %d of %d pods bound%n", recorder.bound(), PODS);
             }
