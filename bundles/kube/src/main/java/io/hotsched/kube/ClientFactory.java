@@ -66,9 +66,6 @@ final class ClientFactory {
     }
 
     /**
-     * A client whose requests answered 429 or 5xx wait out the server's {@code Retry-After} before
-     * any retry ({@link RetryAfter}).
-     *
      * @param master the API server URL ({@code --master}, or the embedded server), or null
      * @param kubeconfig a kubeconfig file ({@code --kubeconfig}), or null
      */
@@ -88,9 +85,6 @@ final class ClientFactory {
         }
         config.setMaxConcurrentRequests(maxConcurrentRequests);
         config.setMaxConcurrentRequestsPerHost(maxConcurrentRequests);
-        return new KubernetesClientBuilder()
-                .withConfig(config)
-                .withHttpClientBuilderConsumer(b -> b.addOrReplaceInterceptor(RetryAfter.NAME, new RetryAfter()))
-                .build();
+        return new KubernetesClientBuilder().withConfig(config).build();
     }
 }
