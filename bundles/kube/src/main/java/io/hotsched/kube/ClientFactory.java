@@ -66,6 +66,9 @@ final class ClientFactory {
     }
 
     /**
+     * A client whose requests answered 429 or 5xx wait out the server's {@code Retry-After} before
+     * any retry ({@link RetryAfter}).
+     *
      * @param master the API server URL ({@code --master}, or the embedded server), or null
      * @param kubeconfig a kubeconfig file ({@code --kubeconfig}), or null
      */
@@ -85,6 +88,9 @@ final class ClientFactory {
         }
         config.setMaxConcurrentRequests(maxConcurrentRequests);
         config.setMaxConcurrentRequestsPerHost(maxConcurrentRequests);
-        return new KubernetesClientBuilder().withConfig(config).build();
+        return new KubernetesClientBuilder()
+                .withConfig(config)
+                .withHttpClientBuilderConsumer(b -> b.addOrReplaceInterceptor(RetryAfter.NAME, new RetryAfter()))
+                .build();
     }
 }

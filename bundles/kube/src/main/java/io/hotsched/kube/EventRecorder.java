@@ -1,10 +1,9 @@
 package io.hotsched.kube;
 
 import io.fabric8.kubernetes.api.model.Event;
-import io.fabric8.kubernetes.api.model.EventBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.hotsched.api.framework.ClusterException;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -46,59 +45,64 @@ final class EventRecorder {
         String ns = KubeBackend.namespace(pod);
         String key = pod.getMetadata().getUid() + "|" + reason + "|" + message;
         long now = System.currentTimeMillis();
-        Seen s;
+        Seen before;
+        Seen next;
         synchronized (seen) {
-            s = seen.get(key);
-            if (s != null && now - s.first() > WINDOW_MILLIS) {
-                s = null;
-            }
-            seen.put(
-                    key,
-                    s == null
-                            ? new Seen(
-                                    pod.getMetadata().getName() + "." + Long.toHexString(now)
-                                            + Integer.toHexString(key.hashCode() & 0xfff),
-                                    1,
-                                    now)
-                            : new Seen(s.name(), s.count() + 1, s.first()));
+            Seen s = seen.get(key);
+            before = s != null && now - s.first() <= WINDOW_MILLIS ? s : null;
+            next = before == null
+                    ? new Seen(
+                            pod.getMetadata().getName() + "." + Long.toHexString(now)
+                                    + Integer.toHexString(key.hashCode() & 0xfff),
+                            1,
+                            now)
+                    : new Seen(before.name(), before.count() + 1, before.first());
+            seen.put(key, next);
         }
         limiter.acquire();
+        String what = "recording event " + reason + " for " + KubeBackend.key(pod);
         try {
-            if (s == null) {
-                Event e = new EventBuilder()
-                        .withNewMetadata()
-                        .withNamespace(ns)
-                        .withName(seen.get(key).name())
-                        .endMetadata()
-                        .withType(type)
-                        .withReason(reason)
-                        .withMessage(message)
-                        .withCount(1)
-                        .withFirstTimestamp(Instant.ofEpochMilli(now).toString())
-                        .withLastTimestamp(Instant.ofEpochMilli(now).toString())
-                        .withNewInvolvedObject()
-                        .withKind("Pod")
-                        .withApiVersion("v1")
-                        .withNamespace(ns)
-                        .withName(pod.getMetadata().getName())
-                        .withUid(pod.getMetadata().getUid())
-                        .endInvolvedObject()
-                        .withNewSource()
-                        .withComponent(component)
-                        .endSource()
-                        .withReportingComponent(component)
-                        .build();
-                client.v1().events().inNamespace(ns).resource(e).create();
-            } else {
-                int count = s.count() + 1;
-                client.v1().events().inNamespace(ns).withName(s.name()).edit(e -> {
-                    e.setCount(count);
-                    e.setLastTimestamp(Instant.ofEpochMilli(now).toString());
-                    return e;
-                });
-            }
-        } catch (KubernetesClientException e) {
+            // retried as the scheduler's other writes are, by the one retry that honours Retry-After
+            KubeBackend.retrying(
+                    what,
+                    false,
+                    () -> before == null
+                            ? create(ns, next.name(), type, reason, message, pod, now)
+                            : bump(ns, next, now));
+        } catch (ClusterException e) {
             LOG.debug("Could not record event {} for {}: {}", reason, KubeBackend.key(pod), e.getMessage());
+            if (before == null && e.code() != 409) {
+                // never created: the next occurrence creates it rather than bumping an event that is not there
+                synchronized (seen) {
+                    seen.remove(key, next);
+                }
+            }
         }
+    }
+
+    private Event create(String ns, String name, String type, String reason, String message, Pod pod, long now) {
+        String at = Instant.ofEpochMilli(now).toString();
+        Event e = CoreEvents.firstOccurrence(ns, name, type, reason, message, at)
+                .withNewInvolvedObject()
+                .withKind("Pod")
+                .withApiVersion("v1")
+                .withNamespace(ns)
+                .withName(pod.getMetadata().getName())
+                .withUid(pod.getMetadata().getUid())
+                .endInvolvedObject()
+                .withNewSource()
+                .withComponent(component)
+                .endSource()
+                .withReportingComponent(component)
+                .build();
+        return client.v1().events().inNamespace(ns).resource(e).create();
+    }
+
+    private Event bump(String ns, Seen next, long now) {
+        return client.v1().events().inNamespace(ns).withName(next.name()).edit(e -> {
+            e.setCount(next.count());
+            e.setLastTimestamp(Instant.ofEpochMilli(now).toString());
+            return e;
+        });
     }
 }

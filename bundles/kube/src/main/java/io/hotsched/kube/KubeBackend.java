@@ -9,9 +9,12 @@ import io.fabric8.kubernetes.api.model.PodConditionBuilder;
 import io.fabric8.kubernetes.api.model.PodStatus;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.RequestConfig;
+import io.fabric8.kubernetes.client.RequestConfigBuilder;
 import io.fabric8.kubernetes.client.dsl.PodResource;
 import io.hotsched.api.cluster.ClusterBackend;
 import io.hotsched.api.framework.ClusterException;
+import java.io.IOException;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -21,9 +24,12 @@ import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
 
 /**
- * The scheduler's writes to the API server. Conflicts on status updates, 429 and 5xx answers are
- * retried with backoff; a bind answered 409 (already bound) or 404 (gone) is not, and the
- * scheduler decides what that means.
+ * The scheduler's writes to the API server. Conflicts on status updates, 429 and 5xx answers and
+ * requests that got no answer are retried with backoff; a bind answered 409 (already bound) or 404 (gone) is not, and the
+ * scheduler decides what that means. Only this class retries a write: its requests go through a
+ * client without fabric8's own request retries, which would otherwise send each of these attempts
+ * up to 11 times. A refusal carrying {@code Retry-After} reaches this class only after those
+ * seconds ({@link RetryAfter}, on the client), and the backoff comes on top.
  */
 final class KubeBackend implements ClusterBackend {
 
@@ -41,9 +47,17 @@ final class KubeBackend implements ClusterBackend {
 
     /** @param qps writes a second on average (0: no limit), with bursts of up to {@code burst} */
     KubeBackend(KubernetesClient client, String component, double qps, int burst) {
-        this.client = client;
+        this.client = withoutRequestRetries(client);
         this.limiter = new RateLimiter(qps, burst);
-        this.events = new EventRecorder(client, component, limiter);
+        this.events = new EventRecorder(this.client, component, limiter);
+    }
+
+    /** {@code client} (its connections, interceptors and time-outs) with each request sent once. */
+    static KubernetesClient withoutRequestRetries(KubernetesClient client) {
+        RequestConfig once = new RequestConfigBuilder(client.getConfiguration().getRequestConfig())
+                .withRequestRetryBackoffLimit(0)
+                .build();
+        return client.newClient(once).adapt(KubernetesClient.class);
     }
 
     /** Writes only while {@code holdsLease} says so (a replica behind a lease). */
@@ -183,7 +197,10 @@ final class KubeBackend implements ClusterBackend {
                 return call.get();
             } catch (KubernetesClientException e) {
                 int code = e.getCode();
-                boolean transientFailure = code == 429 || code >= 500 || code == 0 || retryConflicts && code == 409;
+                // fabric8 gives a request that got no answer (refused, reset, timed out) the code -1, as it does a
+                // mistake of the client's own, which another try would repeat
+                boolean noAnswer = code <= 0 && fromIo(e);
+                boolean transientFailure = code == 429 || code >= 500 || noAnswer || retryConflicts && code == 409;
                 if (!transientFailure || attempt >= ATTEMPTS) {
                     throw new ClusterException(what + ": " + message(e), code, e);
                 }
@@ -196,6 +213,15 @@ final class KubeBackend implements ClusterBackend {
             }
             backoff *= 4;
         }
+    }
+
+    private static boolean fromIo(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof IOException) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static String message(KubernetesClientException e) {

@@ -1,14 +1,17 @@
 package io.hotsched.kube;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.fabric8.kubernetes.api.model.BindingBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.ConfigBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.hotsched.api.framework.ClusterException;
 import io.hotsched.api.framework.PluginFactory;
 import io.hotsched.embedded.ApiFaults;
 import io.hotsched.embedded.ApiFaults.Rule;
@@ -31,6 +34,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 /**
  * The scheduler (the shipped sort, fit and binder, over HTTP) while the embedded API server
@@ -88,6 +92,7 @@ class ApiFaultsTest {
 
     @Test
     void unavailableBindingsWithRetryAfter() throws Exception {
+        retryAfterSeconds = 1;
         run(
                 "503 + Retry-After: 1 on bindings",
                 "1 in 3",
@@ -153,6 +158,7 @@ class ApiFaultsTest {
     @Test
     void throttledWrites() throws Exception {
         unfit = 10;
+        retryAfterSeconds = 1;
         run("429 + Retry-After: 1 on bindings, status and events", "1 in 3", () -> {
             faults().add(Rule.refuse("bind-429", "POST", ApiFaults.BINDINGS, 3, 429)
                     .retryAfter(1));
@@ -161,6 +167,35 @@ class ApiFaultsTest {
             faults().add(Rule.refuse("events-429", "POST", ApiFaults.EVENTS, 3, 429)
                     .retryAfter(1));
         });
+    }
+
+    @Test
+    @Timeout(60)
+    void aBindingRefusedThroughoutIsSentOncePerAttemptEachAfterItsRetryAfter() throws Exception {
+        // no scheduler: the one bind is this test's, through the backend the scheduler writes with
+        api.scheduler.close();
+        api.scheduler = null;
+        api.create(Pods.pod("solo").cpu("100m").build());
+        Pod pod = api.client.pods().inNamespace("default").withName("solo").get();
+        faults().add(Rule.refuse("bind-429-all", "POST", ApiFaults.BINDINGS, 1, 429)
+                .retryAfter(1));
+        try (KubernetesClient client = ClientFactory.create(proxy.url(), null, 4)) {
+            KubeBackend backend = new KubeBackend(client, "hotsched");
+            ClusterException e = assertThrows(ClusterException.class, () -> backend.bind(pod, "n0"));
+            assertEquals(429, e.code(), "the code of the last refusal: " + e.getMessage());
+        }
+        List<Long> sent = api.server.requests().arrivals("bind default/solo");
+        List<Long> gaps = new ArrayList<>();
+        for (int j = 1; j < sent.size(); j++) {
+            gaps.add(TimeUnit.NANOSECONDS.toMillis(sent.get(j) - sent.get(j - 1)));
+        }
+        System.out.println("fault table note | one bind refused throughout (429 + Retry-After: 1): " + sent.size()
+                + " binding requests, gaps ms " + gaps);
+        // fabric8's own retries would send each attempt up to 11 times, 100 ms apart at first
+        assertEquals(KubeBackend.ATTEMPTS, sent.size(), "binding requests of one refused bind, gaps ms " + gaps);
+        for (long gap : gaps) {
+            assertTrue(gap >= 1_000, "a retry " + gap + " ms after a refusal with Retry-After: 1, gaps ms " + gaps);
+        }
     }
 
     @Test
@@ -405,16 +440,26 @@ class ApiFaultsTest {
         TABLE.add(row);
         assertEquals(0, twice, "pods seen on two nodes");
         assertEquals(bound, stored, "stored bindings, one per bound pod");
-        // one bind of the scheduler is at most 11 requests (the client retries a 5xx or 429 up to 10 times,
-        // from 100 ms, doubling); more, or requests closer together, would be a loop
-        assertTrue(mostBinds <= MOST_BINDS_PER_POD, row);
+        assertEquals(PODS, bound, "pods bound (the others lost)");
+        // one bind of the scheduler is at most ATTEMPTS requests, the client sending each once; a pod whose bind
+        // failed is tried once more after its backoff. More would be retries multiplied, or a loop
+        assertTrue(
+                mostBinds <= MOST_BINDS_PER_POD,
+                "binds per pod " + mostBinds + " over " + MOST_BINDS_PER_POD + ": " + row);
         if (!othersBind) {
-            assertTrue(shortestGap >= SHORTEST_RETRY_GAP_NANOS, row);
+            // a pod's bindings stop at the one that took: each gap is from a refused binding to its retry
+            long least = retryAfterSeconds > 0 ? TimeUnit.SECONDS.toNanos(retryAfterSeconds) : SHORTEST_RETRY_GAP_NANOS;
+            assertTrue(
+                    shortestGap >= least,
+                    "shortest retry gap " + gap + " ms under " + TimeUnit.NANOSECONDS.toMillis(least) + " ms: " + row);
         }
     }
 
-    private static final int MOST_BINDS_PER_POD = 11;
+    private static final int MOST_BINDS_PER_POD = 2 * KubeBackend.ATTEMPTS;
     private static final long SHORTEST_RETRY_GAP_NANOS = TimeUnit.MILLISECONDS.toNanos(80);
+
+    /** The Retry-After of the case's refusals, 0 for none: no retry may come sooner. */
+    private long retryAfterSeconds;
 
     /** Set by the case where the test binds pods too: those requests are not the scheduler's retries. */
     private boolean othersBind;

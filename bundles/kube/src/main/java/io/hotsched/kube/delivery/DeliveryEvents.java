@@ -1,9 +1,9 @@
 package io.hotsched.kube.delivery;
 
-import io.fabric8.kubernetes.api.model.EventBuilder;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.hotsched.kube.CoreEvents;
 import java.time.Instant;
 import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
@@ -46,17 +46,7 @@ final class DeliveryEvents {
             client.v1()
                     .events()
                     .inNamespace(NAMESPACE)
-                    .resource(new EventBuilder()
-                            .withNewMetadata()
-                            .withNamespace(NAMESPACE)
-                            .withName(name)
-                            .endMetadata()
-                            .withType(type)
-                            .withReason(reason)
-                            .withMessage(message)
-                            .withCount(1)
-                            .withFirstTimestamp(now)
-                            .withLastTimestamp(now)
+                    .resource(CoreEvents.firstOccurrence(NAMESPACE, name, type, reason, message, now)
                             .withNewInvolvedObject()
                             .withApiVersion(PluginDelivery.API_VERSION)
                             .withKind(PluginDelivery.KIND)
