@@ -96,12 +96,22 @@ public final class FrameworkBuilder {
             Function<String, Optional<Registration>> serving,
             FrameworkServices services,
             Extenders extenders) {
-        return build(profile, source, globalPercentage, serving, name -> Optional.empty(), services, extenders);
+        return build(
+                profile,
+                source,
+                globalPercentage,
+                serving,
+                name -> Optional.empty(),
+                services,
+                extenders,
+                new WaitingPodsImpl());
     }
 
     /**
      * @param shadow the registration of a plugin name in shadow, if any: it runs beside the serving
      *     one (see {@link Shadow}); one that cannot be built is logged and left out, never stopping the profile
+     * @param waiting the profile's waiting pods, shared by the frameworks it is rebuilt into so that
+     *     a plugin of the new one sees the pods still waiting on the old
      */
     public static Result build(
             ProfileConfig profile,
@@ -110,7 +120,8 @@ public final class FrameworkBuilder {
             Function<String, Optional<Registration>> serving,
             Function<String, Optional<Registration>> shadow,
             FrameworkServices services,
-            Extenders extenders) {
+            Extenders extenders,
+            WaitingPodsImpl waiting) {
         Set<String> names = pluginNames(profile);
         Set<String> missing = new LinkedHashSet<>();
         Map<String, Registration> regs = new LinkedHashMap<>();
@@ -125,7 +136,6 @@ public final class FrameworkBuilder {
         if (!missing.isEmpty()) {
             return new Missing(missing);
         }
-        WaitingPodsImpl waiting = new WaitingPodsImpl();
         HandleImpl handle = new HandleImpl(profile.schedulerName(), services, waiting);
         PluginSlots parts = new PluginSlots();
         parts.profileName = profile.schedulerName();

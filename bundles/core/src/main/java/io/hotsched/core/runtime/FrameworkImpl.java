@@ -20,6 +20,7 @@ import io.hotsched.core.runtime.FilterRunner.FilterRun;
 import io.hotsched.core.runtime.GuardedCall.Outcome;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Function;
 import java.util.function.Supplier;
@@ -124,6 +125,37 @@ public final class FrameworkImpl {
     /** Whether this framework runs an instance from {@code registration}. */
     public boolean uses(Registration registration) {
         return slots.uses(registration);
+    }
+
+    /**
+     * Whether this framework runs plugin {@code name} from exactly these registrations: the serving
+     * one and the one in shadow (none when absent or the same as the serving one). When it does, a
+     * registry change under that name (a standby version arriving or leaving) leaves it as it is.
+     */
+    public boolean builtFrom(String name, Optional<Registration> serving, Optional<Registration> shadow) {
+        PluginInstance runs = null;
+        for (PluginInstance i : slots.instances) {
+            if (i.name().equals(name)) {
+                runs = i;
+                break;
+            }
+        }
+        if (runs == null || serving.isEmpty() || !sameService(runs.registration(), serving.get())) {
+            return false;
+        }
+        Optional<Registration> wanted =
+                shadow.filter(r -> r.serviceId() != serving.get().serviceId());
+        Registration inShadow = null;
+        for (Shadow sh : shadows) {
+            if (sh.plugin().equals(name)) {
+                inShadow = sh.shadowRegistration();
+            }
+        }
+        return wanted.isEmpty() ? inShadow == null : sameService(inShadow, wanted.get());
+    }
+
+    private static boolean sameService(Registration a, Registration b) {
+        return a != null && a.serviceId() == b.serviceId();
     }
 
     /** By plugin name, the events that may make a pod it rejected schedulable; null: every event. */

@@ -12,13 +12,16 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledExecutorService;
 
 /**
  * Permit as upstream runs it: a rejection ends it, waits are collected (each at most
  * {@link #MAX_PERMIT_WAIT}) and the pod then waits among the framework's waiting pods, until every
- * waiting plugin allows it, one rejects it, or its wait times out. A framework whose plugins are
- * leaving is drained: its waiting pods are rejected, and so is any pod that starts waiting after.
+ * waiting plugin allows it, one rejects it, or its wait times out. The waiting pods are the
+ * profile's, shared with the frameworks it is rebuilt into; this runner keeps apart the ones that
+ * wait on it. A framework whose plugins are leaving is drained: its own waiting pods are rejected
+ * (those of the profile's other frameworks are not), and so is any pod that starts waiting after.
  */
 final class PermitRunner {
 
@@ -27,6 +30,9 @@ final class PermitRunner {
     private final PluginSlots slots;
     private final PluginCalls calls;
     private final WaitingPodsImpl waitingPods;
+    /** The pods waiting on this framework, by UID: the ones a drain rejects. */
+    private final Map<String, WaitingPodImpl> own = new ConcurrentHashMap<>();
+
     private final ScheduledExecutorService timer;
     private volatile String drainReason;
 
@@ -43,7 +49,9 @@ final class PermitRunner {
 
     void drain(String message) {
         drainReason = message;
-        waitingPods.rejectAll(message);
+        for (WaitingPodImpl p : own.values()) {
+            p.reject(p.pendingPlugins().stream().findFirst().orElse(""), message);
+        }
     }
 
     Status run(CycleState state, PodInfo pod, String node) {
@@ -77,6 +85,7 @@ final class PermitRunner {
             return Status.SUCCESS;
         }
         WaitingPodImpl w = new WaitingPodImpl(pod, node, waits, timer);
+        own.put(pod.uid(), w);
         waitingPods.add(w);
         // added before the check, drained after setting the reason: one of the two sees the other
         String drained = drainReason;
@@ -88,12 +97,13 @@ final class PermitRunner {
 
     /** Completes when the pod waiting in Permit is allowed, rejected or timed out (at once when it does not wait). */
     CompletableFuture<Status> outcome(PodInfo pod) {
-        WaitingPodImpl w = (WaitingPodImpl) waitingPods.get(pod.uid());
+        WaitingPodImpl w = own.get(pod.uid());
         if (w == null) {
             return CompletableFuture.completedFuture(Status.SUCCESS);
         }
         return w.outcome().handle((st, e) -> {
-            waitingPods.remove(pod.uid());
+            own.remove(pod.uid(), w);
+            waitingPods.remove(w);
             return e == null
                     ? st
                     : Status.error(e instanceof CompletionException ce && ce.getCause() != null ? ce.getCause() : e);

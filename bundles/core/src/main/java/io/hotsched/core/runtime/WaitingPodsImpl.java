@@ -4,20 +4,26 @@ import io.hotsched.api.framework.WaitingPod;
 import io.hotsched.api.framework.WaitingPods;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
-/** The pods of one framework held in Permit, by UID. */
-final class WaitingPodsImpl implements WaitingPods {
+/**
+ * The pods of one profile held in Permit, by UID, across the frameworks the profile is rebuilt
+ * into: a plugin of the new framework (a gang, say) sees and can allow the pods still waiting on
+ * the retired one, as upstream's single framework per profile would.
+ */
+public final class WaitingPodsImpl implements WaitingPods {
 
     private final Map<String, WaitingPodImpl> pods = new ConcurrentHashMap<>();
+
+    public WaitingPodsImpl() {}
 
     void add(WaitingPodImpl p) {
         pods.put(p.pod().uid(), p);
     }
 
-    void remove(String uid) {
-        pods.remove(uid);
+    /** Removes {@code p} if it is still the pod waiting under its UID (a later attempt's is kept). */
+    void remove(WaitingPodImpl p) {
+        pods.remove(p.pod().uid(), p);
     }
 
     @Override
@@ -28,24 +34,5 @@ final class WaitingPodsImpl implements WaitingPods {
     @Override
     public List<WaitingPod> list() {
         return List.copyOf(pods.values());
-    }
-
-    /** Rejects every waiting pod whose pending plugins include one of {@code plugins}. */
-    void rejectWaitingOn(Set<String> plugins, String message) {
-        for (WaitingPodImpl p : pods.values()) {
-            for (String name : p.pendingPlugins()) {
-                if (plugins.contains(name)) {
-                    p.reject(name, message);
-                    break;
-                }
-            }
-        }
-    }
-
-    /** Rejects every waiting pod. */
-    void rejectAll(String message) {
-        for (WaitingPodImpl p : pods.values()) {
-            p.reject(p.pendingPlugins().stream().findFirst().orElse(""), message);
-        }
     }
 }

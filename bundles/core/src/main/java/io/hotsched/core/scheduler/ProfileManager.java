@@ -11,6 +11,7 @@ import io.hotsched.core.registry.Registration;
 import io.hotsched.core.runtime.FrameworkBuilder;
 import io.hotsched.core.runtime.FrameworkImpl;
 import io.hotsched.core.runtime.FrameworkServices;
+import io.hotsched.core.runtime.WaitingPodsImpl;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -18,6 +19,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
@@ -38,6 +40,9 @@ public final class ProfileManager {
     private final FrameworkServices services;
     private final List<Consumer<ProfileState>> listeners = new CopyOnWriteArrayList<>();
     private final List<FrameworkImpl> retired = new CopyOnWriteArrayList<>();
+    /** By profile, the pods waiting in Permit on any of its frameworks, current or retired. */
+    private final Map<String, WaitingPodsImpl> waiting = new ConcurrentHashMap<>();
+
     private volatile SchedulerConfig config;
     private volatile Map<String, ProfileState> profiles = Map.of();
 
@@ -119,6 +124,8 @@ public final class ProfileManager {
         this.config = newConfig;
         this.extenders = ext;
         this.profiles = Map.copyOf(built);
+        // a dropped profile's retired frameworks keep their own reference until their pods finish
+        waiting.keySet().retainAll(built.keySet());
         for (ProfileState s : old.values()) {
             retire(s);
         }
@@ -184,6 +191,11 @@ public final class ProfileManager {
             if (!FrameworkBuilder.pluginNames(s.config()).contains(name)) {
                 continue;
             }
+            if (s.ready() && s.framework().builtFrom(name, registry.serving(name), registry.shadow(name))) {
+                // only a standby version came or went: a rebuild would change nothing but split the waiting pods'
+                // frameworks
+                continue;
+            }
             ProfileState rebuilt = build(s.config(), c, extenders);
             if (!rebuilt.problems().isEmpty()) {
                 LOG.error("Profile {} {}", s.name(), rebuilt.describe());
@@ -214,7 +226,14 @@ public final class ProfileManager {
 
     private ProfileState build(ProfileConfig p, SchedulerConfig c, Extenders ext) {
         FrameworkBuilder.Result r = FrameworkBuilder.build(
-                p, c.source(), c.percentageOfNodesToScore(), registry::serving, registry::shadow, services, ext);
+                p,
+                c.source(),
+                c.percentageOfNodesToScore(),
+                registry::serving,
+                registry::shadow,
+                services,
+                ext,
+                waiting.computeIfAbsent(p.schedulerName(), k -> new WaitingPodsImpl()));
         if (r instanceof FrameworkBuilder.Built b) {
             return new ProfileState(p, b.framework(), Set.of(), List.of());
         }

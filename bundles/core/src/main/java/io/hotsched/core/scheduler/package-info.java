@@ -29,7 +29,10 @@
  *       through {@link io.hotsched.core.runtime.FrameworkBuilder} (new plugin instances, checked
  *       as a configuration is), and swaps it in with one write; a profile missing a plugin is
  *       paused ({@link io.hotsched.core.scheduler.ProfileState}), never run with fewer plugins.
- *       The queue then takes the new framework's order and gives every pod of the profile a fresh
+ *       A profile whose framework already runs the serving and shadow registrations of the name (a
+ *       standby version came or went) is left as it is. The frameworks a profile is rebuilt into
+ *       share its waiting pods ({@link io.hotsched.core.runtime.WaitingPodsImpl}), so the new
+ *       instances see and may allow the pods waiting in Permit on the old ones. The queue then takes the new framework's order and gives every pod of the profile a fresh
  *       chance; a pod popped while its profile is paused is parked, not attempted
  *       ({@link io.hotsched.core.queue.SchedulingQueue#parkWhilePaused}).
  *   <li><b>Attempts finish where they started.</b> Each attempt pins the framework it started with
@@ -40,8 +43,9 @@
  *       the cache's {@link io.hotsched.api.framework.Reservations}, which the new instances read,
  *       so they do not give the same volume or device again.
  *   <li><b>A leaving bundle waits.</b> {@code pluginRemoved} rejects the pods waiting in Permit on
- *       the retired frameworks that used it ({@link io.hotsched.core.runtime.FrameworkImpl#drain}:
- *       Unreserve runs on the old instance and the pod is requeued), then waits, at most the
+ *       the retired frameworks that used it, and only the pods waiting on those
+ *       ({@link io.hotsched.core.runtime.FrameworkImpl#drain}: Unreserve runs on the old instance
+ *       and the pod is requeued), then waits, at most the
  *       plugin removal wait, until those frameworks have closed. When the bundle's stop returns,
  *       none of its code runs any more, and OSGi may refresh it.
  * </ol>

@@ -3,10 +3,12 @@ package io.hotsched.core.scheduler;
 import static io.hotsched.core.support.SchedulerFixture.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.hotsched.api.framework.CycleState;
 import io.hotsched.api.framework.FilterPlugin;
+import io.hotsched.api.framework.Handle;
 import io.hotsched.api.framework.InvalidArgsException;
 import io.hotsched.api.framework.NodeInfo;
 import io.hotsched.api.framework.PermitPlugin;
@@ -14,7 +16,9 @@ import io.hotsched.api.framework.PermitResult;
 import io.hotsched.api.framework.PodInfo;
 import io.hotsched.api.framework.ReservePlugin;
 import io.hotsched.api.framework.Status;
+import io.hotsched.api.framework.WaitingPod;
 import io.hotsched.core.registry.Registration;
+import io.hotsched.core.runtime.FrameworkImpl;
 import io.hotsched.core.support.SchedulerFixture;
 import io.hotsched.core.support.TestPlugins;
 import io.hotsched.testing.Nodes;
@@ -28,6 +32,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -164,6 +169,103 @@ class SwapTest {
                 () -> f.scheduler.cache().assumedCount() == 0
                         || f.scheduler.cache().podCount() == 1);
         assertEquals(1000, f.scheduler.cache().node("n1").requested().milliCpu(), "counted once");
+    }
+
+    /** Permit plugin: a pod waits until another waits too, then both are allowed (a gang of two). */
+    static final class Pair implements PermitPlugin {
+        final Handle handle;
+        final AtomicInteger waited = new AtomicInteger();
+
+        Pair(Handle handle) {
+            this.handle = handle;
+        }
+
+        @Override
+        public String name() {
+            return "Pair";
+        }
+
+        @Override
+        public PermitResult permit(CycleState state, PodInfo pod, String nodeName) {
+            List<WaitingPod> others = handle.waitingPods().list();
+            if (others.isEmpty()) {
+                waited.incrementAndGet();
+                return PermitResult.waitFor(Duration.ofMinutes(1));
+            }
+            others.forEach(w -> w.allow("Pair"));
+            return PermitResult.ALLOW;
+        }
+    }
+
+    private static final String PAIR = SchedulerFixture.withPlugins("Pair");
+
+    @Test
+    void aPluginOfTheRebuiltFrameworkSeesAndAllowsThePodsWaitingOnTheOldOne() throws Exception {
+        AtomicReference<Pair> v1 = new AtomicReference<>();
+        AtomicReference<Pair> v2 = new AtomicReference<>();
+        f.add("Pair", TestPlugins.factory(h -> set(v1, new Pair(h))), "1.0.0");
+        f.cluster.addNode(Nodes.node("n1").cpu("4").build());
+        f.cluster.addPod(Pods.pod("a").cpu("1").build());
+        f.start(PAIR);
+        await("a waits on version 1", () -> v1.get() != null && v1.get().waited.get() == 1);
+
+        // version 2 serves from now on; version 1 stays as standby, so nothing drains a
+        f.add("Pair", TestPlugins.factory(h -> set(v2, new Pair(h))), "2.0.0");
+        await("the profile rebuilt on version 2", () -> v2.get() != null);
+        f.cluster.addPod(Pods.pod("b").cpu("1").build());
+
+        await(
+                "b allowed a, which waits on the retired framework, and both bound",
+                () -> f.cluster.bindings().size() == 2);
+        assertEquals(0, v2.get().waited.get(), "b found a among the profile's waiting pods");
+    }
+
+    @Test
+    void aStandbyVersionComingOrGoingLeavesTheProfileAsItIs() throws Exception {
+        f.add("Pair", TestPlugins.factory(Pair::new), "2.0.0");
+        f.start(PAIR);
+        FrameworkImpl before =
+                f.scheduler.profiles().profile("default-scheduler").framework();
+
+        Registration standby = f.add("Pair", TestPlugins.factory(Pair::new), "1.0.0");
+        assertSame(before, f.scheduler.profiles().profile("default-scheduler").framework(), "an older version arrived");
+        f.scheduler.pluginRemoved(standby);
+        assertSame(before, f.scheduler.profiles().profile("default-scheduler").framework(), "the standby left");
+        assertFalse(before.retired());
+    }
+
+    @Test
+    void aDrainRejectsOnlyThePodsWaitingOnTheDrainedFramework() throws Exception {
+        Gang v1 = new Gang(true);
+        Gang v2 = new Gang(true);
+        Registration r1 = f.add("Gang", TestPlugins.factory(h -> v1), "1.0.0");
+        f.cluster.addNode(Nodes.node("n1").cpu("4").build());
+        f.cluster.addPod(Pods.pod("a").cpu("1").build());
+        f.start(SchedulerFixture.withPlugins("Gang"));
+        assertTrue(v1.waiting.await(10, TimeUnit.SECONDS));
+        f.add("Gang", TestPlugins.factory(h -> v2), "2.0.0");
+        f.cluster.addPod(Pods.pod("b").cpu("1").build());
+        assertTrue(v2.waiting.await(10, TimeUnit.SECONDS));
+
+        f.scheduler.pluginRemoved(r1);
+
+        await("a rejected on version 1 and waiting again on version 2", () -> v2.reserved.get() == 2);
+        assertEquals(1, v1.unreserved.get(), "a given back on the instance that reserved it");
+        assertEquals(0, v2.unreserved.get(), "b, waiting on the framework that stays, kept its place");
+        assertEquals(
+                2,
+                f.scheduler
+                        .profiles()
+                        .profile("default-scheduler")
+                        .framework()
+                        .waitingPods()
+                        .list()
+                        .size());
+    }
+
+    private static <T> T set(AtomicReference<T> ref, T value) {
+        ref.set(value);
+        return value;
     }
 
     @Test

@@ -400,7 +400,6 @@ final class PreemptionRunner {
                 0,
                 n -> Optional.ofNullable(used.get(n))
                         .map(fac -> new Registration(n, fac, "case", Version.emptyVersion, 1)),
-                n -> Optional.empty(),
                 services,
                 Extenders.of(config.extenders(), null));
         if (!(r instanceof FrameworkBuilder.Built b)) {
