@@ -21,13 +21,6 @@ final class NodeValidation {
     private static final Pattern IPV4 = Pattern.compile(OCTET + "(\\." + OCTET + "){3}");
     private static final String FIXED = "node updates may not change %s except from \"\" to valid";
 
-    /** What kube-apiserver's quantity parser takes: a decimal number, then a binary, decimal or exponent suffix. */
-    private static final Pattern QUANTITY =
-            Pattern.compile("[+-]?([0-9]+(\\.[0-9]*)?|\\.[0-9]+)(Ki|Mi|Gi|Ti|Pi|Ei|[numkMGTPE]|[eE][+-]?[0-9]+)?");
-
-    private static final String QUANTITY_MESSAGE =
-            "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'";
-
     private NodeValidation() {}
 
     /**
@@ -37,13 +30,8 @@ final class NodeValidation {
      */
     static String undecodable(JsonNode node) {
         for (String list : List.of("capacity", "allocatable")) {
-            for (Map.Entry<String, JsonNode> q : node.path("status").path(list).properties()) {
-                JsonNode v = q.getValue();
-                // a number in place of a string decodes too, as kube-apiserver's does
-                String text = v.isString() || v.isNumber() ? v.asText("") : "";
-                if (!QUANTITY.matcher(text).matches()) {
-                    return "Node in version \"v1\" cannot be handled as a Node: " + QUANTITY_MESSAGE;
-                }
+            if (!Quantities.allDecode(node.path("status").path(list))) {
+                return "Node in version \"v1\" cannot be handled as a Node: " + Quantities.MESSAGE;
             }
         }
         return null;

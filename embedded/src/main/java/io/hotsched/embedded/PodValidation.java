@@ -28,6 +28,26 @@ final class PodValidation {
 
     private PodValidation() {}
 
+    /**
+     * Why kube-apiserver cannot decode {@code pod} at all, or null: a container's (or the pod's)
+     * request or limit, or the pod's overhead, that is not a quantity fails its decoding with a
+     * 400 naming neither the field nor the value (its words, kept).
+     */
+    static String undecodable(JsonNode pod) {
+        JsonNode spec = pod.path("spec");
+        boolean decodes = Quantities.allDecode(spec.path("overhead")) && resources(spec.path("resources"));
+        for (String list : List.of("containers", "initContainers", "ephemeralContainers")) {
+            for (JsonNode c : spec.path(list)) {
+                decodes &= resources(c.path("resources"));
+            }
+        }
+        return decodes ? null : "Pod in version \"v1\" cannot be handled as a Pod: " + Quantities.MESSAGE;
+    }
+
+    private static boolean resources(JsonNode r) {
+        return Quantities.allDecode(r.path("requests")) && Quantities.allDecode(r.path("limits"));
+    }
+
     static void check(JsonNode pod, JsonNode old, List<Cause> causes) {
         JsonNode spec = pod.path("spec");
         Set<String> names = new HashSet<>();

@@ -105,10 +105,13 @@ final class Writes {
             // not an object: the store answers it in its words
             return store.apply(request);
         }
-        String undecodable =
-                tree != null && target.group().isEmpty() && target.resource().equals("nodes")
-                        ? NodeValidation.undecodable(tree)
-                        : null;
+        String undecodable = tree == null || !target.group().isEmpty()
+                ? null
+                : switch (target.resource()) {
+                    case "nodes" -> NodeValidation.undecodable(tree);
+                    case "pods" -> PodValidation.undecodable(tree);
+                    default -> null;
+                };
         if (undecodable != null) {
             return StatusJson.failure(400, "BadRequest", undecodable);
         }

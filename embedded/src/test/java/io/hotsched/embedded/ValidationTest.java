@@ -307,6 +307,43 @@ class ValidationTest {
                 r.out());
     }
 
+    static final String UNDECODABLE_POD = "Pod in version \"v1\" cannot be handled as a Pod: quantities must match"
+            + " the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'";
+
+    @Test
+    void aPodWhoseRequestIsNoQuantityCannotBeDecodedAndIsRefusedWith400() throws Exception {
+        for (String spec : new String[] {
+            "{\"containers\":[{\"name\":\"c\",\"image\":\"pause\",\"resources\":{\"requests\":{\"cpu\":\"12xyz\"}}}]}",
+            "{\"containers\":[{\"name\":\"c\",\"image\":\"pause\"}],\"initContainers\":[{\"name\":\"i\","
+                    + "\"image\":\"pause\",\"resources\":{\"limits\":{\"memory\":\"lots\"}}}]}",
+            "{\"containers\":[{\"name\":\"c\",\"image\":\"pause\"}],\"overhead\":{\"cpu\":true}}"
+        }) {
+            HttpResponse<String> r = post(PODS, pod("{\"name\":\"undecodable\"}", spec));
+            assertEquals(400, r.statusCode(), spec + " -> " + r.body());
+            JsonNode s = JSON.readTree(r.body());
+            assertEquals("BadRequest", s.path("reason").asText());
+            assertEquals(UNDECODABLE_POD, s.path("message").asText());
+        }
+        assertEquals(
+                404, send("GET", PODS + "/undecodable", "application/json", "").statusCode(), "nothing stored");
+        HttpResponse<String> fine = post(
+                PODS,
+                pod(
+                        "{\"name\":\"decodable\"}",
+                        "{\"containers\":[{\"name\":\"c\",\"image\":\"pause\",\"resources\":{\"requests\":"
+                                + "{\"cpu\":\"1.5\",\"memory\":\"1e3\"},\"limits\":{\"cpu\":2}}}]}"));
+        assertEquals(201, fine.statusCode(), fine.body());
+
+        Kubectl.Run k = cli.withInput(
+                "apiVersion: v1\nkind: Pod\nmetadata: {name: undecodable}\nspec: {containers: [{name: c, image: pause,"
+                        + " resources: {requests: {cpu: 12xyz}}}]}\n",
+                "create",
+                "-f",
+                "-");
+        assertEquals(1, k.exit(), k.out());
+        assertTrue(k.out().contains("Error from server (BadRequest)") && k.out().contains(UNDECODABLE_POD), k.out());
+    }
+
     @Test
     void nodeTaintsAndPodCidrsAreChecked() throws Exception {
         Kubectl.Run taint = cli.run(

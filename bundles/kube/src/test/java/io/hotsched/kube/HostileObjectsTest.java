@@ -91,7 +91,7 @@ class HostileObjectsTest {
                 pod(
                         "a pod request that is no quantity",
                         p -> p.cpu("12xyz"),
-                        "pending: pod cannot be scheduled: it cannot be read: cpu: Invalid value: \"12xyz\": quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'"),
+                        "refused: Pod in version \"v1\" cannot be handled as a Pod: quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'"),
                 pod(
                         "a negative cpu request",
                         p -> p.cpu("-2"),
