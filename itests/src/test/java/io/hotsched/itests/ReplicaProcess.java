@@ -8,6 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -32,14 +33,29 @@ final class ReplicaProcess implements AutoCloseable {
 
     /** @param deliveryCfg the content of its etc/io.hotsched.delivery.cfg */
     static ReplicaProcess start(String master, String name, String deliveryCfg) throws IOException {
+        return start(
+                master,
+                name,
+                Map.of(
+                        "io.hotsched.delivery.cfg",
+                        deliveryCfg,
+                        "scheduler.yaml",
+                        "apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\nprofiles:\n"
+                                + "- schedulerName: " + name + "-only\n",
+                        "io.hotsched.kube.cfg",
+                        "report = false\n"));
+    }
+
+    /**
+     * A replica whose etc/ is the distribution's with {@code etc}'s files (name to content) written
+     * over it; {@code name} names its copy.
+     */
+    static ReplicaProcess start(String master, String name, Map<String, String> etc) throws IOException {
         Path home = Files.createTempDirectory("hotsched-replica-" + name + "-");
         PlatformOptions.copyTree(Path.of(System.getProperty("hotsched.dist")), home);
-        Files.writeString(home.resolve("etc/io.hotsched.delivery.cfg"), deliveryCfg);
-        Files.writeString(
-                home.resolve("etc/scheduler.yaml"),
-                "apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\nprofiles:\n"
-                        + "- schedulerName: " + name + "-only\n");
-        Files.writeString(home.resolve("etc/io.hotsched.kube.cfg"), "report = false\n");
+        for (Map.Entry<String, String> f : etc.entrySet()) {
+            Files.writeString(home.resolve("etc").resolve(f.getKey()), f.getValue());
+        }
         // the test's own platform serves /metrics on the shipped port
         Path scheduler = home.resolve("etc/io.hotsched.scheduler.cfg");
         Files.writeString(

@@ -4,7 +4,13 @@ import io.hotsched.core.admin.PluginView;
 import io.hotsched.core.admin.ProfileView;
 import io.hotsched.core.admin.QueueView;
 import io.hotsched.core.admin.SchedulerAdmin;
+import java.io.IOException;
+import java.util.Dictionary;
+import java.util.Hashtable;
+import java.util.Map;
 import javax.inject.Inject;
+import org.osgi.service.cm.Configuration;
+import org.osgi.service.cm.ConfigurationAdmin;
 
 /** For tests that look at the scheduler the way {@code sched:profiles} and {@code sched:plugins} do. */
 public abstract class SchedulerITSupport extends DeployTestSupport {
@@ -23,6 +29,15 @@ public abstract class SchedulerITSupport extends DeployTestSupport {
                 profiles:
                 - schedulerName: default-scheduler
                 """ + (plugins.isEmpty() ? "" : "  plugins:\n" + plugins.indent(4));
+    }
+
+    /** Sets these settings of etc/io.hotsched.scheduler.cfg (name to value) through Config Admin, as an edit of the file would. */
+    protected void schedulerSettings(Map<String, String> settings) throws IOException {
+        ConfigurationAdmin ca = context.getService(context.getServiceReference(ConfigurationAdmin.class));
+        Configuration c = ca.getConfiguration("io.hotsched.scheduler", "?");
+        Dictionary<String, Object> p = c.getProperties() == null ? new Hashtable<>() : c.getProperties();
+        settings.forEach(p::put);
+        c.update(p);
     }
 
     protected String profileState(String profile) {

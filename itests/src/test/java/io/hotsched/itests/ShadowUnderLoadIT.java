@@ -7,8 +7,6 @@ import io.hotsched.core.admin.ShadowView;
 import io.hotsched.itest.plugins.ItestPicky;
 import io.hotsched.itest.plugins.ItestVersion;
 import java.time.Duration;
-import java.util.Dictionary;
-import java.util.Hashtable;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -19,8 +17,6 @@ import org.junit.runner.RunWith;
 import org.ops4j.pax.exam.junit.PaxExam;
 import org.ops4j.pax.exam.spi.reactors.ExamReactorStrategy;
 import org.ops4j.pax.exam.spi.reactors.PerClass;
-import org.osgi.service.cm.Configuration;
-import org.osgi.service.cm.ConfigurationAdmin;
 
 /**
  * Issue 24: version 2 of a plugin bundle, dropped with {@code Hotsched-Shadow: true}, runs in shadow
@@ -57,12 +53,9 @@ public class ShadowUnderLoadIT extends KubeClusterSupport {
     }
 
     private void shadowLimits(int samplePercent, int cpuSharePercent) throws Exception {
-        ConfigurationAdmin ca = context.getService(context.getServiceReference(ConfigurationAdmin.class));
-        Configuration c = ca.getConfiguration("io.hotsched.scheduler", "?");
-        Dictionary<String, Object> p = c.getProperties() == null ? new Hashtable<>() : c.getProperties();
-        p.put("shadowSamplePercent", String.valueOf(samplePercent));
-        p.put("shadowCpuSharePercent", String.valueOf(cpuSharePercent));
-        c.update(p);
+        schedulerSettings(Map.of(
+                "shadowSamplePercent", String.valueOf(samplePercent),
+                "shadowCpuSharePercent", String.valueOf(cpuSharePercent)));
         String expected = "sample " + samplePercent + "% of pods, CPU share " + cpuSharePercent + "%";
         await("shadow limits " + expected, () -> admin.status().contains(expected));
     }
