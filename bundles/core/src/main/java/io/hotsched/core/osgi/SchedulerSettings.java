@@ -155,6 +155,6 @@ public @interface SchedulerSettings {
 
     @AttributeDefinition(
             description = "Switches named as kube-scheduler's --feature-gates, Name=true|false separated by commas; "
-                    + "known: SchedulerAsyncPreemption, SchedulerPopFromBackoffQ (both default false)")
+                    + "known: SchedulerAsyncPreemption, SchedulerPopFromBackoffQ (both default true, as upstream's)")
     String featureGates() default "";
 }

@@ -26,7 +26,7 @@ import java.util.function.Predicate;
  *
  * <p>Pods back off in one of two queues, as upstream's: those found unschedulable, and those whose
  * attempt failed with an error. With {@link #setPopFromBackoffQ pop from backoffQ} (upstream's
- * SchedulerPopFromBackoffQ; off by default here, see FeatureGates), backoff ends on whole-second windows
+ * SchedulerPopFromBackoffQ; on by default, as upstream's), backoff ends on whole-second windows
  * ({@link BackoffTimes}), pods of one window are ordered as the active queue orders them, and when
  * the active queue is empty the loop takes the first unschedulable pod still backing off instead of
  * idling; pods that failed with an error always wait their backoff out.
@@ -62,10 +62,10 @@ public final class SchedulingQueue {
     public SchedulingQueue(
             Clock clock, Duration initialBackoff, Duration maxBackoff, Function<PodInfo, Status> preEnqueue) {
         this.clock = clock;
-        this.backoffTimes = new BackoffTimes(initialBackoff, maxBackoff, false);
+        this.backoffTimes = new BackoffTimes(initialBackoff, maxBackoff, true);
         this.preEnqueue = preEnqueue;
         this.active = QueueOrder.active(QueueOrder.FIFO);
-        this.backoff = QueueOrder.backoff(active, false);
+        this.backoff = QueueOrder.backoff(active, true);
     }
 
     /**
@@ -350,10 +350,14 @@ public final class SchedulingQueue {
     }
 
     /**
-     * Back to the active queue, or to backoff if its backoff has not passed. Unlike upstream's, the
-     * PreEnqueue plugins are not run again here (see FeatureGates#ASYNC_PREEMPTION).
+     * Back to the active queue, or to backoff if its backoff has not passed; as upstream's, through
+     * the PreEnqueue plugins first (asynchronous preemption keeps its preemptor out this way).
      */
     private void requeue(QueuedPod qp) {
+        if (!qp.notAttempted && gatedNow(qp)) {
+            return;
+        }
+        qp.gatedBy = null;
         if (qp.notAttempted) {
             qp.notAttempted = false;
             active.add(qp);

@@ -14,25 +14,21 @@ import java.util.Map;
 public final class FeatureGates {
 
     /**
-     * KEP-5142: an empty active queue takes from the backoff queue. Beta and on upstream since 1.33;
-     * off by default here: with it on, the full test command failed in two Felix ITs under load
-     * (VolumeBindingUpgradeIT left 30 of 500 pods unbound, ShadowUnderLoadIT placed no pod on one
-     * node), not yet understood. A preemptor retried at once is not bound before its
-     * nominatedNodeName is written (the binding cycle waits on {@link PendingNominations}).
+     * KEP-5142: an empty active queue takes from the backoff queue. Beta and on by default, as
+     * upstream's since 1.33. A preemptor retried at once is not bound before its nominatedNodeName
+     * is written (the binding cycle waits on {@link PendingNominations}).
      */
     public static final String POP_FROM_BACKOFF_Q = "SchedulerPopFromBackoffQ";
 
     /**
      * KEP-4832: preemption's API calls (deleting the victims, clearing lower-priority nominations)
      * run off the scheduling cycle, and the preemptor is kept out of the active queue until they
-     * are done. Beta and on upstream since 1.33; off by default here: the scheduling queue does not
-     * yet run the PreEnqueue plugins when it moves a pod back (upstream's moveToActiveQ does), so
-     * a preemptor moved back by an event is not kept out while its evictions run; doing so failed
-     * VolumeBindingUpgradeIT (pods left gated during plugin swaps).
+     * are done (the queue runs the PreEnqueue plugins whenever it moves a pod back, as upstream's
+     * moveToActiveQ does). Beta and on by default, as upstream's since 1.33.
      */
     public static final String ASYNC_PREEMPTION = "SchedulerAsyncPreemption";
 
-    private static final Map<String, Boolean> DEFAULTS = Map.of(POP_FROM_BACKOFF_Q, false, ASYNC_PREEMPTION, false);
+    private static final Map<String, Boolean> DEFAULTS = Map.of(POP_FROM_BACKOFF_Q, true, ASYNC_PREEMPTION, true);
 
     private final Map<String, Boolean> gates;
 

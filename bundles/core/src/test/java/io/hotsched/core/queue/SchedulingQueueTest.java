@@ -14,6 +14,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.CopyOnWriteArraySet;
 import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
 
@@ -305,6 +306,27 @@ class SchedulingQueueTest {
                         ? Status.unresolvable("waiting for the preemption for this pod to be finished")
                                 .withPlugin("DefaultPreemption")
                         : Status.SUCCESS);
+    }
+
+    @Test
+    void aPodMovedBackByAnEventGoesThroughPreEnqueueFirst() throws Exception {
+        Set<String> held = new CopyOnWriteArraySet<>();
+        SchedulingQueue q = holding(held);
+        QueuedPod qp = popOne(q);
+        held.add(qp.pod().uid());
+        q.addUnschedulable(qp, Set.of("NodeResourcesFit"), "0/1 nodes are available");
+
+        q.onEvent("Pod", ActionType.DELETE, p -> true);
+        assertEquals(1, q.counts().get("gated"), "held by PreEnqueue on its way back");
+        assertEquals(0, q.counts().get("backoff") + q.counts().get("active"));
+        assertEquals(
+                "DefaultPreemption: waiting for the preemption for this pod to be finished",
+                q.entries().get(0).lastFailure());
+
+        held.clear();
+        q.onEvent("Pod", ActionType.DELETE, p -> true);
+        assertEquals(0, q.counts().get("gated"));
+        assertEquals(1, q.counts().get("active"));
     }
 
     @Test

@@ -13,14 +13,14 @@ class FeatureGatesTest {
 
     @Test
     void unnamedGatesKeepTheirDefaults() {
-        assertFalse(FeatureGates.defaults().enabled(FeatureGates.POP_FROM_BACKOFF_Q));
-        assertFalse(FeatureGates.parse("").enabled(FeatureGates.POP_FROM_BACKOFF_Q));
-        assertTrue(FeatureGates.parse(" SchedulerPopFromBackoffQ = true ,").enabled(FeatureGates.POP_FROM_BACKOFF_Q));
-        assertFalse(FeatureGates.defaults().enabled(FeatureGates.ASYNC_PREEMPTION));
-        FeatureGates async = FeatureGates.parse("SchedulerAsyncPreemption=true");
-        assertTrue(async.enabled(FeatureGates.ASYNC_PREEMPTION));
-        assertFalse(async.enabled(FeatureGates.POP_FROM_BACKOFF_Q));
-        assertFalse(async.known("OpportunisticBatching"));
+        assertTrue(FeatureGates.defaults().enabled(FeatureGates.POP_FROM_BACKOFF_Q));
+        assertTrue(FeatureGates.parse("").enabled(FeatureGates.POP_FROM_BACKOFF_Q));
+        assertFalse(FeatureGates.parse(" SchedulerPopFromBackoffQ = false ,").enabled(FeatureGates.POP_FROM_BACKOFF_Q));
+        assertTrue(FeatureGates.defaults().enabled(FeatureGates.ASYNC_PREEMPTION));
+        FeatureGates sync = FeatureGates.parse("SchedulerAsyncPreemption=false");
+        assertFalse(sync.enabled(FeatureGates.ASYNC_PREEMPTION));
+        assertTrue(sync.enabled(FeatureGates.POP_FROM_BACKOFF_Q));
+        assertFalse(sync.known("OpportunisticBatching"));
     }
 
     @ParameterizedTest
