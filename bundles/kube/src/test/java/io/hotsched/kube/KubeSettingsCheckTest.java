@@ -1,17 +1,23 @@
 package io.hotsched.kube;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.hotsched.core.settings.Min;
 import io.hotsched.core.settings.SettingsCheck;
 import io.hotsched.kube.delivery.DeliverySettings;
+import java.io.Reader;
 import java.lang.annotation.Annotation;
 import java.lang.reflect.Method;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Properties;
 import java.util.stream.Stream;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -45,6 +51,30 @@ class KubeSettingsCheckTest {
             }
         }
         return rows.stream();
+    }
+
+    /** The files as shipped (the distribution's etc/) hold only settings their components know, each valid. */
+    @ParameterizedTest(name = "{1}")
+    @MethodSource("shipped")
+    void theShippedFileIsReadWithoutAProblem(Class<? extends Annotation> type, String name) throws Exception {
+        Path file = Path.of("../../configs", name);
+        Properties p = new Properties();
+        try (Reader r = Files.newBufferedReader(file)) {
+            p.load(r);
+        }
+        Map<String, Object> properties = new HashMap<>();
+        p.forEach((k, v) -> properties.put((String) k, ((String) v).trim()));
+        properties.put("felix.fileinstall.filename", file.toUri().toString());
+        List<String> problems = new ArrayList<>();
+        SettingsCheck.read(type, properties, null, problems::add);
+        assertEquals(List.of(), problems);
+        assertTrue(properties.size() > 3, "read " + file.toAbsolutePath());
+    }
+
+    static Stream<Arguments> shipped() {
+        return Stream.of(
+                Arguments.of(KubeSettings.class, "io.hotsched.kube.cfg"),
+                Arguments.of(DeliverySettings.class, "io.hotsched.delivery.cfg"));
     }
 
     @ParameterizedTest(name = "{1} = {2}")

@@ -25,6 +25,15 @@ public @interface DeliverySettings {
     @AttributeDefinition(description = "false: accept unsigned jars whose digest matches")
     boolean requireSignature() default true;
 
+    /*
+     * Read by the platform's deploy/ guard, from this file at each check; declared here so that the
+     * file is checked as one and the shipped setting is not reported as unknown.
+     */
+    @AttributeDefinition(
+            description =
+                    "true: jars dropped into deploy/ must pass the same policy (trust roots, signers, requireSignature)")
+    boolean verifyDeploy() default false;
+
     @AttributeDefinition(description = "Seconds a download may take in all")
     @Min(1)
     int downloadTimeoutSeconds() default 30;
