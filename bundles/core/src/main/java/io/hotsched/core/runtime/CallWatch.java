@@ -54,6 +54,16 @@ public final class CallWatch {
         this.samplingPeriod = period;
     }
 
+    /**
+     * From now on the calling thread's calls are watched but not measured: a shadow's thread, whose
+     * CPU time is bounded as the shadows' share and must not count against the serving plugin's.
+     */
+    public void unmeasured() {
+        Tracker s = new Tracker(Thread.currentThread(), null);
+        trackers.add(s);
+        mine.set(s);
+    }
+
     /** The calling thread's tracker; look it up once per piece of work, not per call. */
     public Tracker tracker() {
         return mine.get();

@@ -14,7 +14,8 @@ import java.util.function.UnaryOperator;
 /**
  * What a shadow's framework gets instead of the scheduler's services: the snapshot it is compared
  * on, work on the calling thread (the shadow's thread, whose CPU time is what the shadow costs),
- * a cluster client that refuses every write, no watchdog (a late call is a fault when it returns),
+ * a cluster client that refuses every write, the scheduler's watchdog (a call past its time-out gets
+ * the shadow's thread replaced, and is a fault when it returns),
  * metrics of its own, so the serving series count serving calls only, and hooks that move no pod
  * and run no background work.
  */
@@ -37,7 +38,7 @@ final class ShadowServices {
                 serving.timeouts(),
                 serving.clock(),
                 serving.objects(),
-                null,
+                serving.watch(),
                 new SchedulerMetrics(),
                 (plugin, fault) -> {},
                 serving.reservations(),

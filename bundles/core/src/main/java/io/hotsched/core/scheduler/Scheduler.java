@@ -111,10 +111,10 @@ public final class Scheduler implements AutoCloseable {
         this.queue = new SchedulingQueue(clock, Duration.ofSeconds(1), Duration.ofSeconds(10), this::preEnqueue);
         this.loop = new SchedulingCycle.Loop(null, new Snapshot(), new SchedulingAlgorithm(parallelizer, random));
         PluginFaults faults = new PluginFaults(health, registry, metrics);
-        this.shadows = new ShadowRunner(this::schedulingCpu, health, registry, housekeeping);
+        CallWatch callWatch = new CallWatch(metrics.pluginUsage);
+        this.shadows = new ShadowRunner(this::schedulingCpu, callWatch, health, registry, housekeeping);
         metrics.addSection(shadows::writeText);
         Observer observer = new Observer(shadows::runObserving);
-        CallWatch callWatch = new CallWatch(metrics.pluginUsage);
         this.budget = new PluginBudget(metrics.pluginUsage, callWatch, registry, faults);
         ObjectStore objects = new ObjectStore();
         // such calls hold the queue's lock: a quarantine rebuilds profiles, which takes it too
@@ -155,6 +155,7 @@ public final class Scheduler implements AutoCloseable {
                 cycle,
                 binding,
                 binders,
+                shadows,
                 parallelizer,
                 health,
                 registry,

@@ -6,6 +6,7 @@ import io.hotsched.core.metrics.SchedulerMetrics;
 import io.hotsched.core.registry.PluginHealth;
 import io.hotsched.core.registry.PluginRegistry;
 import io.hotsched.core.registry.Registration;
+import io.hotsched.core.runtime.CallWatch;
 import io.hotsched.core.runtime.FrameworkImpl;
 import io.hotsched.core.runtime.ScheduleResult;
 import io.hotsched.core.runtime.Shadow;
@@ -14,15 +15,13 @@ import io.hotsched.core.runtime.Snapshot;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
-import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
@@ -30,7 +29,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Runs the shadows of a framework for the pods the loop decided, on a thread of its own: the loop
+ * Runs the shadows of a framework for the pods the loop decided, on a thread of its own (replaced
+ * when a plugin call of its runs past its time-out, see {@link #giveUp}): the loop
  * hands a pod over (a copy of the snapshot's node references, which later attempts replace rather
  * than change) and goes on. Bounded: a sample of pods ({@code samplePercent}), a queue of
  * {@link #QUEUE} pods, and a share of CPU time: when the shadow thread took more than
@@ -46,12 +46,15 @@ final class ShadowRunner implements AutoCloseable {
     /** CPU samples kept: one per {@link #tick()}, every 100 ms, so a window of a second. */
     private static final int SAMPLES = 10;
 
-    private final ThreadPoolExecutor executor =
-            new ThreadPoolExecutor(1, 1, 0, TimeUnit.MILLISECONDS, new ArrayBlockingQueue<>(QUEUE), r -> {
-                Thread t = new Thread(r, "hotsched-shadow");
-                t.setDaemon(true);
-                return t;
-            });
+    private final BlockingQueue<ShadowThread.Job> jobs = new ArrayBlockingQueue<>(QUEUE);
+    private final CallWatch watch;
+    /** Guards the three fields below. */
+    private final Object threadLock = new Object();
+    /** The thread taking the jobs, started with the first; replaced when stuck in a plugin call. */
+    private ShadowThread thread;
+
+    private int threadsStarted;
+    private boolean closed;
     private final ThreadMXBean threads = ManagementFactory.getThreadMXBean();
     private final boolean cpuTimed = threads.isCurrentThreadCpuTimeSupported() && threads.isThreadCpuTimeSupported();
     private final LongSupplier servingCpu;
@@ -72,16 +75,18 @@ final class ShadowRunner implements AutoCloseable {
     private final AtomicLong observingCpu = new AtomicLong();
 
     private volatile boolean observingOver;
-    /** Touched by the shadow thread only. */
-    private final Snapshot frozen = new Snapshot();
-
-    private NodeInfo[] frozenNodes;
-
     /**
      * @param servingCpu the CPU time, in nanos, the scheduling loop and its workers have taken so far
+     * @param watch where the shadow thread's plugin calls are marked for the watchdog; null: not watched
      */
-    ShadowRunner(LongSupplier servingCpu, PluginHealth health, PluginRegistry registry, Executor housekeeping) {
+    ShadowRunner(
+            LongSupplier servingCpu,
+            CallWatch watch,
+            PluginHealth health,
+            PluginRegistry registry,
+            Executor housekeeping) {
         this.servingCpu = servingCpu;
+        this.watch = watch;
         this.health = health;
         this.registry = registry;
         this.housekeeping = housekeeping;
@@ -126,9 +131,7 @@ final class ShadowRunner implements AutoCloseable {
         synchronized (pending) {
             pending[0]++;
         }
-        try {
-            executor.execute(() -> run(fw, pod, result, nodes, servingNanos));
-        } catch (RejectedExecutionException e) {
+        if (!submit(on -> run(on, fw, pod, result, nodes, servingNanos))) {
             compared();
             fw.unpin();
             fw.shadows().forEach(s -> figures(s).skippedQueue.increment());
@@ -159,21 +162,62 @@ final class ShadowRunner implements AutoCloseable {
         synchronized (pending) {
             pending[0]++;
         }
-        try {
-            executor.execute(() -> {
-                long c0 = cpuNow();
-                try {
-                    decision.run();
-                } finally {
-                    observingCpu.addAndGet(cpuNow() - c0);
-                    compared();
-                }
-            });
+        boolean queued = submit(on -> {
+            long c0 = cpuNow();
+            try {
+                decision.run();
+            } finally {
+                observingCpu.addAndGet(cpuNow() - c0);
+                compared();
+            }
+        });
+        if (queued) {
             return Admission.ACCEPTED;
-        } catch (RejectedExecutionException e) {
-            compared();
-            return Admission.QUEUE_FULL;
         }
+        compared();
+        return Admission.QUEUE_FULL;
+    }
+
+    /** Queues {@code job} for the shadow thread, started with the first; false when the queue is full or closed. */
+    private boolean submit(ShadowThread.Job job) {
+        synchronized (threadLock) {
+            if (closed) {
+                return false;
+            }
+            if (thread == null) {
+                thread = newThread();
+            }
+        }
+        return jobs.offer(job);
+    }
+
+    private ShadowThread newThread() {
+        String name = threadsStarted++ == 0 ? "hotsched-shadow" : "hotsched-shadow-" + threadsStarted;
+        return new ShadowThread(jobs, watch, name).start();
+    }
+
+    /**
+     * The watchdog saw a plugin call past its time-out: if the shadow thread makes it, a new thread
+     * takes the queue, and the stuck one ends when its call returns (the call is a fault of the
+     * version in shadow then, as any late call). True when the call was the shadow thread's.
+     */
+    boolean giveUp(CallWatch.Overdue o, long now) {
+        ShadowThread next;
+        synchronized (threadLock) {
+            ShadowThread stuck = thread;
+            if (closed || stuck == null || o.tracker().thread() != stuck.thread()) {
+                return false;
+            }
+            stuck.replace();
+            next = newThread();
+            thread = next;
+        }
+        LOG.warn(
+                "Plugin {} on the shadow thread: {}; the shadows go on on thread {}, the call finishes on its own",
+                o.instance(),
+                o.stillRunning(now),
+                next.thread().getName());
+        return true;
     }
 
     /** The CPU time the calling thread has taken, in nanos; 0 when not measured. */
@@ -181,9 +225,15 @@ final class ShadowRunner implements AutoCloseable {
         return cpuNow();
     }
 
-    private void run(FrameworkImpl fw, PodInfo pod, ScheduleResult result, NodeInfo[] nodes, long servingNanos) {
+    private void run(
+            ShadowThread on,
+            FrameworkImpl fw,
+            PodInfo pod,
+            ScheduleResult result,
+            NodeInfo[] nodes,
+            long servingNanos) {
         try {
-            freeze(nodes);
+            Snapshot frozen = on.freeze(nodes);
             for (Shadow s : fw.shadows()) {
                 long c0 = cpuNow();
                 long t0 = System.nanoTime();
@@ -234,25 +284,6 @@ final class ShadowRunner implements AutoCloseable {
                     r.fault());
             housekeeping.execute(() -> registry.changed(reg.name()));
         }
-    }
-
-    /** Brings the frozen snapshot to {@code nodes}: only the nodes replaced since the last pod are changed. */
-    private void freeze(NodeInfo[] nodes) {
-        NodeInfo[] last = frozenNodes;
-        boolean same = last != null && last.length == nodes.length;
-        for (int i = 0; same && i < nodes.length; i++) {
-            same = last[i] == nodes[i] || last[i].name().equals(nodes[i].name());
-        }
-        if (!same) {
-            frozen.rebuild(Arrays.asList(nodes), 0);
-        } else {
-            for (int i = 0; i < nodes.length; i++) {
-                if (last[i] != nodes[i]) {
-                    frozen.replace(nodes[i], 0);
-                }
-            }
-        }
-        frozenNodes = nodes;
     }
 
     private long cpuNow() {
@@ -420,6 +451,11 @@ final class ShadowRunner implements AutoCloseable {
 
     @Override
     public void close() {
-        executor.shutdownNow();
+        synchronized (threadLock) {
+            closed = true;
+            if (thread != null) {
+                thread.stop();
+            }
+        }
     }
 }

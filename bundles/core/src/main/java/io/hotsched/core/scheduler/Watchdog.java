@@ -21,6 +21,7 @@ import org.slf4j.LoggerFactory;
  *   <li>a call of the loop's attempt makes the loop give the attempt up and go on on a new thread
  *       ({@link SchedulingCycle#giveUp}); a slow extender detaches the attempt instead;
  *   <li>a call of a binding cycle gives the binding up and its slot back ({@link BindingCycle#giveUp});
+ *   <li>a call of the shadow thread gets that thread replaced ({@link ShadowRunner#giveUp});
  *   <li>while a call given up on still runs, its plugin serves no new attempt, and a Filter/Score
  *       worker stuck in it is replaced, until it returns.
  * </ul>
@@ -36,6 +37,7 @@ record Watchdog(
         SchedulingCycle cycle,
         BindingCycle binding,
         BindingSlots slots,
+        ShadowRunner shadows,
         SwitchableParallelizer parallelizer,
         PluginHealth health,
         PluginRegistry registry,
@@ -56,6 +58,11 @@ record Watchdog(
                     if (left != null) {
                         loopLeft.accept(left);
                     }
+                    continue;
+                }
+                if (shadows.giveUp(o, now)) {
+                    // until it returns, the version in shadow is left out (a stuck registration runs in no shadow)
+                    o.tracker().onceFor(o, () -> whileStuck(o));
                     continue;
                 }
                 Thread left = cycle.giveUp(o, now);

@@ -17,6 +17,7 @@ import io.hotsched.api.framework.ReservePlugin;
 import io.hotsched.api.framework.StateData;
 import io.hotsched.api.framework.StateKey;
 import io.hotsched.api.framework.Status;
+import io.hotsched.core.config.ExtensionPoint;
 import io.hotsched.core.registry.Registration;
 import io.hotsched.core.runtime.ShadowResult;
 import io.hotsched.core.support.SchedulerFixture;
@@ -253,6 +254,69 @@ class ShadowTest {
                         .shadows()
                         .isEmpty());
         assertEquals(PODS, f.cluster.bindings().size());
+    }
+
+    private ShadowFigures figures(String plugin) {
+        return f.scheduler.shadows().figures().stream()
+                .filter(x -> x.plugin().equals(plugin))
+                .findFirst()
+                .orElse(null);
+    }
+
+    private boolean inShadow(String plugin) {
+        return f.scheduler.profiles().profile("default-scheduler").framework().shadows().stream()
+                .anyMatch(s -> s.plugin().equals(plugin));
+    }
+
+    @Test
+    void aShadowCallPastItsTimeOutGetsTheShadowThreadReplacedAndTheOtherShadowsGoOn() throws Exception {
+        f.scheduler.timeouts().set(ExtensionPoint.FILTER, 100);
+        TestPlugins.Hold hold = new TestPlugins.Hold();
+        picky("1.0.0", null, false, false);
+        Registration hanging = TestPlugins.registration(
+                "Picky",
+                TestPlugins.factory(h -> new OnePoint.Filter("Picky", (state, pod, node) -> {
+                    if (pod.name().equals("stuck")) {
+                        hold.here();
+                    }
+                    return Status.SUCCESS;
+                })),
+                "2.0.0");
+        f.scheduler.pluginAdded(hanging, true);
+        start();
+        f.scheduler.pluginAdded(
+                TestPlugins.registration(
+                        "Want", TestPlugins.factory(h -> new OnePoint.Score("Want", (state, pod, n) -> 0L)), "2.0.0"),
+                true);
+        await("both in shadow", () -> inShadow("Picky") && inShadow("Want"));
+
+        f.cluster.addPod(Pods.pod("stuck").cpu("100m").build());
+        assertTrue(hold.awaitEntered());
+        await(
+                "the hanging version left out of shadow while its call runs",
+                () -> f.health.stuck(hanging) && !inShadow("Picky"));
+
+        addPods("p", 4);
+        await("the pods bound", () -> f.cluster.bindings().size() == 5);
+        await(
+                "the other shadow compared them on a new shadow thread",
+                () -> figures("Want") != null && figures("Want").compared() >= 4);
+
+        hold.release.countDown();
+        await(
+                "the late call a fault of the version in shadow",
+                () -> figures("Picky") != null && figures("Picky").faults() == 1);
+        assertTrue(
+                figures("Picky").lastFault().startsWith("default/stuck: running \"Picky\" filter plugin: took "),
+                figures("Picky").lastFault());
+        assertTrue(figures("Picky").lastFault().endsWith("over the 100ms time-out for Filter"));
+        await("back in shadow once its call returned", () -> !f.health.stuck(hanging) && inShadow("Picky"));
+        addPods("q", 4);
+        await("compared again", () -> figures("Picky").compared() >= 4);
+        await(
+                "every pod bound, by the serving version alone",
+                () -> f.cluster.bindings().size() == 9);
+        assertTrue(f.scheduler.shadows().awaitIdle(10_000), "the stuck thread's work done too");
     }
 
     @Test
