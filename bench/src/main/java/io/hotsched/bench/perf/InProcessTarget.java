@@ -12,6 +12,7 @@ import io.hotsched.core.registry.PluginRegistry;
 import io.hotsched.core.registry.Registration;
 import io.hotsched.core.scheduler.Scheduler;
 import io.hotsched.core.scheduler.SchedulerOptions;
+import io.hotsched.core.scheduler.ShadowFigures;
 import io.hotsched.plugins.defaults.balancedallocation.BalancedAllocation;
 import io.hotsched.plugins.defaults.balancedallocation.BalancedAllocationFactory;
 import io.hotsched.plugins.defaults.defaultbinder.DefaultBinder;
@@ -64,10 +65,20 @@ import org.osgi.framework.Version;
  */
 final class InProcessTarget implements Target {
 
+    /** A default plugin run again in shadow, bounded to {@code cpuSharePercent} of the loop's CPU time. */
+    record ShadowRun(String plugin, int cpuSharePercent) {}
+
     private final InMemoryCluster cluster = new InMemoryCluster();
     private final Scheduler scheduler;
+    private final ShadowRun shadow;
 
     InProcessTarget(String extraConfig) throws Exception {
+        this(extraConfig, null);
+    }
+
+    /** @param shadow the plugin run in shadow beside itself, or null */
+    InProcessTarget(String extraConfig, ShadowRun shadow) throws Exception {
+        this.shadow = shadow;
         PluginHealth health = new PluginHealth(5);
         scheduler = new Scheduler(SchedulerOptions.defaults(), new PluginRegistry(health), health, Clock.systemUTC());
         Map<String, PluginFactory> plugins = new LinkedHashMap<>();
@@ -95,9 +106,46 @@ final class InProcessTarget implements Target {
             scheduler.pluginAdded(new Registration(
                     e.getKey(), e.getValue(), "io.hotsched.plugins.defaults", Version.emptyVersion, id++));
         }
+        if (shadow != null) {
+            PluginFactory f = plugins.get(shadow.plugin());
+            if (f == null) {
+                throw new IllegalArgumentException(
+                        "--shadow " + shadow.plugin() + ": not a default plugin; one of " + plugins.keySet());
+            }
+            scheduler.shadows().setLimits(100, shadow.cpuSharePercent());
+            scheduler.pluginAdded(
+                    new Registration(
+                            shadow.plugin(), f, "io.hotsched.plugins.defaults", Version.parseVersion("2.0.0"), id),
+                    true);
+        }
         scheduler.setBackend(cluster);
         scheduler.start(ConfigParser.parse(SchedulerProcess.DEFAULT_CONFIG + extraConfig, "scheduler.yaml"));
         cluster.connect(scheduler.events());
+    }
+
+    /** The shadow's figures so far, in one line. */
+    String shadowFigures() {
+        StringBuilder line = new StringBuilder("shadow:");
+        for (ShadowFigures f : scheduler.shadows().figures()) {
+            line.append(' ')
+                    .append(f.plugin())
+                    .append(' ')
+                    .append(f.shadowVersion())
+                    .append(": ")
+                    .append(f.compared())
+                    .append(" compared, ")
+                    .append(f.agreed())
+                    .append(" agree, ")
+                    .append(f.faults())
+                    .append(" faults, ")
+                    .append(f.skippedCpu())
+                    .append(" skipped over the CPU share, ")
+                    .append(f.skippedQueue())
+                    .append(" skipped with the queue full, shadow thread CPU ")
+                    .append(f.shadowCpuNanos() / 1_000_000)
+                    .append(" ms;");
+        }
+        return line.toString();
     }
 
     /** The cluster the scheduler is fed from, for tests of the runner's operations. */

@@ -37,7 +37,9 @@ import tools.jackson.databind.json.JsonMapper;
  * the next node over HTTP without deciding: the API path's own ceiling); {@code --swap-every S}
  * (the plugin-swap workload: the default plugins' bundle upgraded in place every S seconds;
  * with {@code --side-by-side}, each new version is added as a file of its own and the old one
- * removed half a period later);
+ * removed half a period later); {@code --shadow PLUGIN} with {@code --in-process} (a second
+ * registration of that default plugin, version 2.0.0, runs in shadow for every pod: the cost of a
+ * shadow at {@code --shadow-cpu-share N}, default 25, percent of the loop's CPU time);
  * {@code --runner-opts "..."} (this JVM's options, in place of {@link #RUNNER_OPTS}: it runs
  * itself again with them). With {@code --quick}, the scheduler JVM gets
  * {@link #QUICK_SCHEDULER_OPTS} unless {@code --scheduler-opts} is given.
@@ -144,6 +146,13 @@ public final class PerfMain {
                     o.containsKey("parallelism") ? "parallelism: " + Integer.parseInt(o.get("parallelism")) + "\n" : "";
             long swapMillis = o.containsKey("swap-every") ? (long) (Double.parseDouble(o.get("swap-every")) * 1000) : 0;
             boolean sideBySide = o.containsKey("side-by-side");
+            InProcessTarget.ShadowRun shadow = o.containsKey("shadow")
+                    ? new InProcessTarget.ShadowRun(
+                            o.get("shadow"), Integer.parseInt(o.getOrDefault("shadow-cpu-share", "25")))
+                    : null;
+            if (shadow != null && !inProcess) {
+                throw new IllegalArgumentException("--shadow needs --in-process");
+            }
             rows.add(runOne(
                     c,
                     w,
@@ -155,6 +164,7 @@ public final class PerfMain {
                     inProcess ? "in-process" : noop ? "noop" : "api",
                     swapMillis,
                     sideBySide,
+                    shadow,
                     progress));
             Row r = rows.get(rows.size() - 1);
             System.out.println("   " + markdown(r));
@@ -213,13 +223,14 @@ public final class PerfMain {
             String mode,
             long swapMillis,
             boolean sideBySide,
+            InProcessTarget.ShadowRun shadow,
             Progress progress)
             throws Exception {
         Path work = Files.createTempDirectory("hotsched-perf-");
         long t0 = System.nanoTime();
         long[] marks = new long[3];
         try (Target target = switch (mode) {
-                    case "in-process" -> new InProcessTarget(extraConfig);
+                    case "in-process" -> new InProcessTarget(extraConfig, shadow);
                     case "noop" -> new NoopSchedulerTarget();
                     default -> new ApiTarget(dist, work, opts, extraConfig);
                 };
@@ -237,11 +248,17 @@ public final class PerfMain {
                 if (target instanceof ApiTarget api && swapMillis > 0) {
                     progress.note("bundle swaps during the workload: " + api.swaps());
                 }
+                if (target instanceof InProcessTarget in && shadow != null) {
+                    progress.note(in.shadowFigures());
+                }
                 Row row = new Row(
                         swapMillis > 0
                                 ? name + " (swap every " + swapMillis / 1000.0 + " s"
                                         + (sideBySide ? ", side by side)" : ")")
-                                : name,
+                                : shadow != null
+                                        ? name + " (" + shadow.plugin() + " in shadow, " + shadow.cpuSharePercent()
+                                                + "% CPU share)"
+                                        : name,
                         w,
                         m,
                         target.liveHeapMiB(),
