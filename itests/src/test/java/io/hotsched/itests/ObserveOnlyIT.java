@@ -7,6 +7,7 @@ import static org.junit.Assert.assertTrue;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.Quantity;
 import io.hotsched.core.admin.ShadowView;
 import io.hotsched.itest.plugins.ItestPicky;
 import java.time.Duration;
@@ -97,7 +98,7 @@ public class ObserveOnlyIT extends KubeClusterSupport {
                 .withName("c")
                 .withImage("registry.k8s.io/pause:3.9")
                 .withNewResources()
-                .addToRequests("cpu", new io.fabric8.kubernetes.api.model.Quantity("100m"))
+                .addToRequests("cpu", new Quantity("100m"))
                 .endResources()
                 .endContainer()
                 .endSpec()

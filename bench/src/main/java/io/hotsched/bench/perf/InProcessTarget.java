@@ -127,23 +127,17 @@ final class InProcessTarget implements Target {
     String shadowFigures() {
         StringBuilder line = new StringBuilder("shadow:");
         for (ShadowFigures f : scheduler.shadows().figures()) {
-            line.append(' ')
-                    .append(f.plugin())
-                    .append(' ')
-                    .append(f.shadowVersion())
-                    .append(": ")
-                    .append(f.compared())
-                    .append(" compared, ")
-                    .append(f.agreed())
-                    .append(" agree, ")
-                    .append(f.faults())
-                    .append(" faults, ")
-                    .append(f.skippedCpu())
-                    .append(" skipped over the CPU share, ")
-                    .append(f.skippedQueue())
-                    .append(" skipped with the queue full, shadow thread CPU ")
-                    .append(f.shadowCpuNanos() / 1_000_000)
-                    .append(" ms;");
+            line.append(String.format(
+                    " %s %s: %d compared, %d agree, %d faults, %d skipped over the CPU share, %d skipped with the"
+                            + " queue full, shadow thread CPU %d ms;",
+                    f.plugin(),
+                    f.shadowVersion(),
+                    f.compared(),
+                    f.agreed(),
+                    f.faults(),
+                    f.skippedCpu(),
+                    f.skippedQueue(),
+                    f.shadowCpuNanos() / 1_000_000));
         }
         return line.toString();
     }
