@@ -355,8 +355,16 @@ class ExtensionPointsTest {
         f.cluster.addNode(Nodes.node("bad-node").cpu("4").build());
         f.cluster.awaitDelivered();
         assertEquals(1, f.scheduler.queue().counts().get("unschedulable"), "the hint said SKIP");
+        assertEquals(1, attempts("nowhere"), "the hint said SKIP");
         f.cluster.addNode(Nodes.node("good-node").cpu("4").build());
-        f.cluster.awaitDelivered();
-        assertEquals(0, f.scheduler.queue().counts().get("unschedulable"), "the hint said QUEUE");
+        // the move is followed at once by a new attempt (activeQ is empty, so backoffQ pops), which
+        // sends the pod back to unschedulableQ: the attempt count is what shows the move
+        await("a second attempt", () -> attempts("nowhere") == 2);
+        await("unschedulable again", () -> f.scheduler.queue().counts().get("unschedulable") == 1);
+        assertEquals(2, attempts("nowhere"), "only good-node's hint said QUEUE");
+    }
+
+    private long attempts(String pod) {
+        return callsOf(pod).stream().filter("PreFilter"::equals).count();
     }
 }
