@@ -85,7 +85,7 @@ public class PluginDeliveryIT extends KubeClusterSupport {
 
     @Test
     public void aSignedPluginFromAConfigMapServesIsUpgradedAndRemoved() throws Exception {
-        loadCluster(3);
+        loadClusterOnce();
         byte[] v1 = SigningKeys.get().sign(TestBundles.withVersion(itestPlugins(), "1.0.0"), SigningKeys.TRUSTED);
         publish("itest-plugins", v1);
         create("itest-plugins", "itest-plugins", sha256(v1));
@@ -259,8 +259,12 @@ public class PluginDeliveryIT extends KubeClusterSupport {
         await("a Refused event", () -> refusedEvent("two-sources", "spec.source"));
     }
 
+    /**
+     * A second replica: its own status entry for an https source; then a shadow set on the object,
+     * which both replicas run in shadow, and its promote through the object, which both apply.
+     */
     @Test
-    public void aSecondReplicaReportsItsOwnEntryForAnHttpsSource() throws Exception {
+    public void aSecondReplicaReportsItsOwnEntryAndShadowsAndPromotesAsTheObjectSays() throws Exception {
         byte[] jar = signedSample("io.hotsched.itest.fleet", "1.0.0");
         String url = HttpsJars.publish("fleet-1.0.0.jar", jar);
         try (ReplicaProcess b =
@@ -280,10 +284,72 @@ public class PluginDeliveryIT extends KubeClusterSupport {
                     "uninstalled here",
                     () -> bundlesNamed("io.hotsched.itest.fleet").isEmpty());
             b.awaitLine("removed io.hotsched.itest.fleet 1.0.0 from replica replica-b");
+
+            loadClusterOnce();
+            byte[] v1 = SigningKeys.get().sign(TestBundles.withVersion(itestPlugins(), "1.0.0"), SigningKeys.TRUSTED);
+            byte[] v2 = SigningKeys.get().sign(TestBundles.withVersion(itestPlugins(), "1.1.0"), SigningKeys.TRUSTED);
+            publish("serving", v1);
+            create("serving", "serving", sha256(v1));
+            publish("next", v2);
+            create(
+                    "next",
+                    Map.of("configMap", Map.of("namespace", NAMESPACE, "name", "next", "key", "next.jar")),
+                    sha256(v2),
+                    true);
+            for (String replica : List.of(REPLICA, "replica-b")) {
+                awaitEntry("serving", replica, e -> "active".equals(e.get("state")));
+                awaitEntry("next", replica, e -> "shadow".equals(e.get("state")));
+            }
+            await("1.0.0 serves though 1.1.0 is higher", () -> "1.0.0".equals(servingVersion(ItestVersion.NAME)));
+            assertEquals("1.0.0", boundVersion("while-shadowed"));
+            assertEquals(
+                    "states of next",
+                    "shadow=2",
+                    ((Map<?, ?>) plugins()
+                                    .withName("next")
+                                    .get()
+                                    .getAdditionalProperties()
+                                    .get("status"))
+                            .get("states"));
+
+            patchShadow("next", false);
+            for (String replica : List.of(REPLICA, "replica-b")) {
+                awaitEntry("next", replica, e -> "active".equals(e.get("state")));
+                awaitEntry("serving", replica, e -> "standby".equals(e.get("state")));
+            }
+            await("1.1.0 serves", () -> "1.1.0".equals(servingVersion(ItestVersion.NAME)));
+            assertEquals("1.1.0", boundVersion("after-promote"));
+            b.awaitLine("SchedulerPlugin next: spec.shadow is false on replica replica-b: promoted ");
+            assertTrue(events("next").stream().anyMatch(e -> e.getReason().equals("Promoted")));
+
+            // the object whose version serves cannot take a new jar in shadow: the upgrade would remove 1.0.0
+            byte[] v3 = SigningKeys.get().sign(TestBundles.withVersion(itestPlugins(), "1.2.0"), SigningKeys.TRUSTED);
+            publish("serving", v3);
+            patchSpec("serving", "\"sha256\":\"" + sha256(v3) + "\",\"shadow\":true");
+            Map<?, ?> refused = awaitEntry("serving", REPLICA, e -> "refused".equals(e.get("state")));
+            assertEquals(
+                    "spec.shadow is true for io.hotsched.itest.plugins 1.2.0, but io.hotsched.itest.plugins 1.0.0 from"
+                            + " this SchedulerPlugin serves and an upgrade removes the version it replaces: deliver"
+                            + " the version to shadow in a SchedulerPlugin of its own",
+                    refused.get("reason"));
+            assertTrue(bundle("io.hotsched.itest.plugins", "1.0.0").isPresent());
+
+            plugins().withName("next").delete();
+            plugins().withName("serving").delete();
+            await(
+                    "both uninstalled here",
+                    () -> bundlesNamed("io.hotsched.itest.plugins").isEmpty());
         }
     }
 
     // --- helpers
+
+    /** The nodes of namespace load, made by the first test of this class that needs them. */
+    private void loadClusterOnce() throws IOException {
+        if (client.namespaces().withName("load").get() == null) {
+            loadCluster(3);
+        }
+    }
 
     private static byte[] signedSample(String bsn, String version) throws IOException {
         return SigningKeys.get().sign(TestBundles.bundle(bsn, version), SigningKeys.TRUSTED);
@@ -320,22 +386,35 @@ public class PluginDeliveryIT extends KubeClusterSupport {
     }
 
     private void create(String name, Map<String, Object> source, String sha256) {
+        create(name, source, sha256, false);
+    }
+
+    private void create(String name, Map<String, Object> source, String sha256, boolean shadow) {
         GenericKubernetesResource o = new GenericKubernetesResource();
         o.setApiVersion("hotsched.io/v1alpha1");
         o.setKind("SchedulerPlugin");
         o.setMetadata(new ObjectMetaBuilder().withName(name).build());
-        o.setAdditionalProperty("spec", Map.of("source", source, "sha256", sha256));
+        o.setAdditionalProperty("spec", Map.of("source", source, "sha256", sha256, "shadow", shadow));
         plugins().resource(o).create();
     }
 
     private void patchDigest(String name, String sha256) {
+        patchSpec(name, "\"sha256\":\"" + sha256 + "\"");
+    }
+
+    private void patchShadow(String name, boolean shadow) {
+        patchSpec(name, "\"shadow\":" + shadow);
+    }
+
+    /** Merges {@code fields} (JSON members) into the spec of SchedulerPlugin {@code name}. */
+    private void patchSpec(String name, String fields) {
         // custom resources take no strategic merge patch (fabric8's default), as on kube-apiserver
         plugins()
                 .withName(name)
                 .patch(
                         io.fabric8.kubernetes.client.dsl.base.PatchContext.of(
                                 io.fabric8.kubernetes.client.dsl.base.PatchType.JSON_MERGE),
-                        "{\"spec\":{\"sha256\":\"" + sha256 + "\"}}");
+                        "{\"spec\":{" + fields + "}}");
     }
 
     private Map<?, ?> awaitEntry(String name, String replica, java.util.function.Predicate<Map<?, ?>> test) {

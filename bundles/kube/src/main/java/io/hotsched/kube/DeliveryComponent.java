@@ -90,6 +90,7 @@ public final class DeliveryComponent {
                 trust,
                 context,
                 this::runState,
+                admin::shadowBundle,
                 Duration.ofSeconds(settings.installTimeoutSeconds()));
         delivery.start();
         PluginDelivery d = delivery;
@@ -97,13 +98,18 @@ public final class DeliveryComponent {
                 BooleanSupplier.class, d::upToDate, new Hashtable<>(Map.of(GATE_PROPERTY, "leadership")));
     }
 
-    /** quarantined if any of the bundle's plugins is, standby if it has plugins and none serves, else active. */
+    /**
+     * quarantined if any of the bundle's plugins is, shadow if any runs in shadow, standby if it has
+     * plugins and none serves, else active.
+     */
     private String runState(String bundle, String version) {
         List<PluginView> mine = admin.plugins().stream()
                 .filter(p -> p.bundle().equals(bundle) && p.version().equals(version))
                 .toList();
-        if (mine.stream().anyMatch(p -> p.state().equals("quarantined"))) {
-            return "quarantined";
+        for (String state : List.of("quarantined", "shadow")) {
+            if (mine.stream().anyMatch(p -> p.state().equals(state))) {
+                return state;
+            }
         }
         if (!mine.isEmpty() && mine.stream().noneMatch(p -> p.state().equals("active"))) {
             return "standby";

@@ -70,4 +70,18 @@ public interface SchedulerAdmin {
      * @since 1.3
      */
     String promote(String plugin);
+
+    /**
+     * Sets, for the whole fleet, whether the plugins of bundle {@code symbolicName} {@code version}
+     * run in shadow: plugin delivery calls it for a SchedulerPlugin's {@code spec.shadow} on every
+     * replica, before it installs the bundle. Plugins of that bundle that arrive later come in shadow
+     * as with the {@code Hotsched-Shadow} header; those already here are put in shadow
+     * ({@code true}, even when no other version serves: the profiles then wait for one) or promoted
+     * ({@code false}: they serve, the version that served stands by).
+     *
+     * @return what changed, one line each; empty when nothing did
+     * @throws IllegalArgumentException when {@code version} is not an OSGi version
+     * @since 1.4
+     */
+    List<String> shadowBundle(String symbolicName, String version, boolean shadow);
 }

@@ -33,6 +33,7 @@ import org.osgi.framework.Bundle;
 import org.osgi.framework.BundleContext;
 import org.osgi.framework.Constants;
 import org.osgi.framework.ServiceReference;
+import org.osgi.framework.Version;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.ConfigurationPolicy;
@@ -65,6 +66,7 @@ public final class SchedulerComponent extends ForwardingClusterEvents implements
     private final PluginHealth health = new PluginHealth(5);
     private final PluginRegistry registry = new PluginRegistry(health);
     private final Map<Long, Registration> registrations = new ConcurrentHashMap<>();
+    private final ShadowedBundles shadowedBundles = new ShadowedBundles();
     private volatile Scheduler scheduler;
     private volatile ClusterBackend backend;
     private ScheduledExecutorService watcherThread;
@@ -231,8 +233,16 @@ public final class SchedulerComponent extends ForwardingClusterEvents implements
                 n, factory, ref.getBundle().getSymbolicName(), ref.getBundle().getVersion(), (Long)
                         ref.getProperty(Constants.SERVICE_ID));
         registrations.put(r.serviceId(), r);
-        boolean shadow = ShadowHeader.inShadow(ref.getBundle());
-        LOG.info("Plugin {} arrived{}", r.describe(), shadow ? " in shadow (" + ShadowHeader.NAME + ")" : "");
+        boolean byHeader = ShadowHeader.inShadow(ref.getBundle());
+        boolean shadow = byHeader || shadowedBundles.contains(ref.getBundle());
+        LOG.info(
+                "Plugin {} arrived{}",
+                r.describe(),
+                !shadow
+                        ? ""
+                        : byHeader
+                                ? " in shadow (" + ShadowHeader.NAME + ")"
+                                : " in shadow (SchedulerPlugin spec.shadow)");
         Scheduler s = scheduler;
         if (s != null) {
             s.pluginAdded(r, shadow);
@@ -388,6 +398,20 @@ public final class SchedulerComponent extends ForwardingClusterEvents implements
         } catch (IllegalArgumentException e) {
             return "Not promoted: " + e.getMessage();
         }
+    }
+
+    @Override
+    public List<String> shadowBundle(String symbolicName, String version, boolean shadow) {
+        Scheduler s = scheduler;
+        List<String> changed = shadowedBundles.set(
+                symbolicName,
+                Version.parseVersion(version),
+                shadow,
+                registrations.values(),
+                registry,
+                s == null ? null : s.shadows());
+        changed.forEach(line -> LOG.info("Fleet-wide (SchedulerPlugin spec.shadow: {}): {}", shadow, line));
+        return changed;
     }
 
     @Override

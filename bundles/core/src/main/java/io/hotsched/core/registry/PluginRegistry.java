@@ -177,13 +177,22 @@ public final class PluginRegistry {
             throw new IllegalStateException("version " + version + " of " + name
                     + " is the only one that can serve: a shadow needs another version serving");
         }
-        for (Registration r : all) {
+        putInShadow(target);
+        return target;
+    }
+
+    /**
+     * Puts {@code target} in shadow (another shadow of its name ends) even when no other version can
+     * serve, as a {@code Hotsched-Shadow} header does on arrival: the profiles using the name then
+     * wait for a version that serves.
+     */
+    public void putInShadow(Registration target) {
+        for (Registration r : all(target.name())) {
             shadows.remove(r.serviceId());
         }
         shadows.add(target.serviceId());
-        promoted.remove(name, target.serviceId());
-        fire(name);
-        return target;
+        promoted.remove(target.name(), target.serviceId());
+        fire(target.name());
     }
 
     /** Ends the shadow of {@code name}; the registration that was in shadow, if any. */

@@ -30,6 +30,12 @@ public final class ShadowControl {
         return registry.startShadow(name, version);
     }
 
+    /** Puts {@code r} in shadow even when no other version serves ({@link PluginRegistry#putInShadow}). */
+    public void putInShadow(Registration r) {
+        shadows.forget(r.name());
+        registry.putInShadow(r);
+    }
+
     /** Ends the shadow of {@code name}; the registration that was in shadow, if any. */
     public Optional<Registration> stop(String name) {
         return registry.stopShadow(name);

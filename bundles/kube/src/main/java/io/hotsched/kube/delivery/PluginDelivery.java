@@ -70,6 +70,7 @@ public final class PluginDelivery implements AutoCloseable {
     private final TrustPolicy trust;
     private final BundleOutcome outcome;
     private final BiFunction<String, String, String> runState;
+    private final Shadowing shadowing;
     private final StatusWriter status;
     private final DeliveryEvents events;
     private final Duration installTimeout;
@@ -84,7 +85,18 @@ public final class PluginDelivery implements AutoCloseable {
     private volatile boolean served = true;
 
     /**
-     * @param runState the state (active, standby, quarantined) of an installed bundle, by symbolic name and version
+     * Sets whether a bundle version runs in shadow on this replica, for a SchedulerPlugin's
+     * {@code spec.shadow}; returns what changed, one line each.
+     */
+    @FunctionalInterface
+    public interface Shadowing {
+        List<String> set(String bundle, String version, boolean shadow);
+    }
+
+    /**
+     * @param runState the state (active, standby, shadow, quarantined) of an installed bundle, by symbolic name and
+     *     version
+     * @param shadowing puts the plugins of a bundle version in shadow or promotes them
      */
     public PluginDelivery(
             KubernetesClient client,
@@ -95,6 +107,7 @@ public final class PluginDelivery implements AutoCloseable {
             TrustPolicy trust,
             BundleContext context,
             BiFunction<String, String, String> runState,
+            Shadowing shadowing,
             Duration installTimeout) {
         this.client = client;
         this.replica = replica;
@@ -103,6 +116,7 @@ public final class PluginDelivery implements AutoCloseable {
         this.trust = trust;
         this.outcome = new BundleOutcome(context);
         this.runState = runState;
+        this.shadowing = shadowing;
         this.status = new StatusWriter(client, replica);
         this.events = new DeliveryEvents(client, component, replica);
         this.installTimeout = installTimeout;
@@ -130,7 +144,9 @@ public final class PluginDelivery implements AutoCloseable {
                                     bsn,
                                     version(main),
                                     sha256(Files.readAllBytes(jar)),
-                                    trust.check(jar.toFile(), bsn)));
+                                    trust.check(jar.toFile(), bsn),
+                                    // it arrives serving; reconcile puts it in shadow before this replica may lead
+                                    false));
                 } catch (Untrusted | IOException e) {
                     LOG.warn("Removing {} delivered earlier: {}", jar.getFileName(), e.getMessage());
                     Files.deleteIfExists(jar);
@@ -208,7 +224,7 @@ public final class PluginDelivery implements AutoCloseable {
             Refused no = refused.get(name);
             boolean done = !spec.active()
                     ? have == null
-                    : (have != null && have.sha256().equals(spec.sha256()))
+                    : (have != null && have.sha256().equals(spec.sha256()) && have.shadow() == spec.shadow())
                             || (no != null && no.attempt().equals(spec.sha256() + "@" + spec.generation()));
             if (!done) {
                 return false;
@@ -268,13 +284,19 @@ public final class PluginDelivery implements AutoCloseable {
             return;
         }
         if (current != null && current.sha256().equals(spec.sha256())) {
+            String reason = "installed";
+            if (current.shadow() != spec.shadow()) {
+                reason = applyShadow(o, spec, current.bundle(), current.version());
+                current = current.withShadow(spec.shadow());
+                installed.put(name, current);
+            }
             report(
                     o,
                     entry(
                             runState.apply(current.bundle(), current.version()),
                             current,
                             spec.sha256(),
-                            "installed",
+                            reason,
                             spec.generation()));
             return;
         }
@@ -319,6 +341,15 @@ public final class PluginDelivery implements AutoCloseable {
                     throw new Refusal(bsn + " " + version + " is already delivered by SchedulerPlugin " + e.getKey());
                 }
             }
+            boolean sameVersion = current != null && current.version().equals(version);
+            if (spec.shadow() && current != null && !current.shadow() && !sameVersion) {
+                throw new Refusal("spec.shadow is true for " + bsn + " " + version + ", but " + current.bundle() + " "
+                        + current.version() + " from this SchedulerPlugin serves and an upgrade removes the version"
+                        + " it replaces: deliver the version to shadow in a SchedulerPlugin of its own");
+            }
+            // before the bundle is there, so that its plugins arrive in shadow
+            String shadowed =
+                    !sameVersion || spec.shadow() != current.shadow() ? applyShadow(o, spec, bsn, version) : null;
             String file = DeliveredFolder.fileName(name, version);
             long writtenAt = System.currentTimeMillis();
             Path live = folder.moveIntoPlace(staged, file);
@@ -336,18 +367,24 @@ public final class PluginDelivery implements AutoCloseable {
             if (current != null && !current.file().equals(file)) {
                 folder.delete(current.file());
             }
-            Installed now = new Installed(file, bsn, version, digest, signer);
+            Installed now = new Installed(file, bsn, version, digest, signer, spec.shadow());
             String what = current == null ? "Installed" : current.version().equals(version) ? "Updated" : "Upgraded";
             String message = "SchedulerPlugin " + name + ": " + what.toLowerCase(Locale.ROOT) + " " + bsn
                     + " "
                     + version
                     + (current == null || current.version().equals(version) ? "" : " (was " + current.version() + ")")
-                    + " on replica " + replica + ", sha256 " + digest + ", signed by " + signer;
+                    + " on replica " + replica + ", sha256 " + digest + ", signed by " + signer
+                    + (spec.shadow() ? ", in shadow (spec.shadow)" : "");
             LOG.info(message);
             events.normal(o, what, message);
             report(
                     o,
-                    entry(runState.apply(bsn, version), now, digest, what.toLowerCase(Locale.ROOT), spec.generation()));
+                    entry(
+                            runState.apply(bsn, version),
+                            now,
+                            digest,
+                            shadowed == null || shadowed.isEmpty() ? what.toLowerCase(Locale.ROOT) : shadowed,
+                            spec.generation()));
             // only now may this replica lead (upToDate): the fleet's status says what it runs before it schedules
             installed.put(name, now);
             refused.remove(name);
@@ -366,6 +403,23 @@ public final class PluginDelivery implements AutoCloseable {
                 }
             }
         }
+    }
+
+    /**
+     * Puts {@code bundle} {@code version} in shadow or promotes it as {@code spec.shadow} says, and
+     * says so in the log and an Event; returns what changed ("" when nothing did).
+     */
+    private String applyShadow(GenericKubernetesResource o, PluginSpec spec, String bundle, String version) {
+        String changed = String.join(", ", shadowing.set(bundle, version, spec.shadow()));
+        if (!changed.isEmpty()) {
+            String message = "SchedulerPlugin " + spec.name() + ": spec.shadow is " + spec.shadow() + " on replica "
+                    + replica + ": " + changed + (spec.shadow() ? "" : "; the versions that served stand by");
+            LOG.info(message);
+            events.normal(o, spec.shadow() ? "Shadowed" : "Promoted", message);
+            // the other versions' objects change state too (standby, active): their entries say so now
+            tick();
+        }
+        return changed;
     }
 
     private void refuse(GenericKubernetesResource o, PluginSpec spec, String what, Refusal r) {

@@ -7,7 +7,7 @@ import java.util.Map;
  * What a SchedulerPlugin asks for, read from its {@code spec}. The schema checks the fields on a
  * real API server; this checks them again, since a replica must not act on a malformed object.
  */
-public record PluginSpec(String name, long generation, Source source, String sha256, boolean active) {
+public record PluginSpec(String name, long generation, Source source, String sha256, boolean active, boolean shadow) {
 
     /** Where the jar comes from: a URL, or a key of a ConfigMap's binaryData or a Secret's data. */
     public record Source(String url, String kind, String namespace, String objectName, String key) {
@@ -26,16 +26,21 @@ public record PluginSpec(String name, long generation, Source source, String sha
         if (sha == null || !sha.matches("[0-9a-f]{64}")) {
             throw new Refusal("spec.sha256 must be 64 lower-case hex digits (the jar's SHA-256), not " + quoted(sha));
         }
-        Object active = spec.get("active");
-        if (active != null && !(active instanceof Boolean)) {
-            throw new Refusal("spec.active must be true or false, not " + quoted(String.valueOf(active)));
-        }
         return new PluginSpec(
                 name,
                 generation == null ? 0 : generation,
                 source(map(spec.get("source"), "spec.source")),
                 sha,
-                active == null || (Boolean) active);
+                flag(spec, "active", true),
+                flag(spec, "shadow", false));
+    }
+
+    private static boolean flag(Map<?, ?> spec, String key, boolean unset) throws Refusal {
+        Object v = spec.get(key);
+        if (v != null && !(v instanceof Boolean)) {
+            throw new Refusal("spec." + key + " must be true or false, not " + quoted(String.valueOf(v)));
+        }
+        return v == null ? unset : (Boolean) v;
     }
 
     private static Source source(Map<?, ?> source) throws Refusal {

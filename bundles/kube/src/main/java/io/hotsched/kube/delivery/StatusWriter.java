@@ -80,7 +80,7 @@ final class StatusWriter {
         for (Map<String, Object> r : replicas) {
             String state = String.valueOf(r.get("state"));
             states.merge(state, 1, Integer::sum);
-            if (state.equals("active") || state.equals("standby")) {
+            if (state.equals("active") || state.equals("standby") || state.equals("shadow")) {
                 running++;
             }
             if (r.get("bundle") != null) {
