@@ -6,7 +6,6 @@ import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
-import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 
 /**
@@ -21,16 +20,16 @@ public final class SchedulerEndpoints extends HttpServlet {
     public static final List<String> PATHS = List.of("/metrics", "/healthz", "/livez", "/readyz");
 
     private final transient SchedulerMetrics metrics;
-    private final transient BooleanSupplier healthy;
+    private final transient Supplier<String> notLive;
     private final transient Supplier<String> notReady;
 
     /**
-     * @param healthy whether the scheduler runs (liveness)
+     * @param notLive why the scheduler is not live (500 with that text), or null when it is (200)
      * @param notReady why the scheduler is not ready (503 with that text), or null when it is (200)
      */
-    public SchedulerEndpoints(SchedulerMetrics metrics, BooleanSupplier healthy, Supplier<String> notReady) {
+    public SchedulerEndpoints(SchedulerMetrics metrics, Supplier<String> notLive, Supplier<String> notReady) {
         this.metrics = metrics;
-        this.healthy = healthy;
+        this.notLive = notLive;
         this.notReady = notReady;
     }
 
@@ -44,8 +43,8 @@ public final class SchedulerEndpoints extends HttpServlet {
                 reply(resp, 200, "text/plain; version=0.0.4; charset=utf-8", text.toString());
             }
             case "/healthz", "/livez" -> {
-                boolean ok = healthy.getAsBoolean();
-                reply(resp, ok ? 200 : 500, "text/plain; charset=utf-8", ok ? "ok" : "not running");
+                String why = notLive.get();
+                reply(resp, why == null ? 200 : 500, "text/plain; charset=utf-8", why == null ? "ok" : why);
             }
             case "/readyz" -> {
                 String why = notReady.get();

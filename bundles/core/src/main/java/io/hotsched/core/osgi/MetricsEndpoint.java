@@ -62,10 +62,16 @@ final class MetricsEndpoint {
         props.put("osgi.http.whiteboard.servlet.name", "hotsched-endpoints");
         servlet = c.registerService(
                 Servlet.class,
-                new SchedulerEndpoints(s.metrics(), () -> scheduler.get() != null, () -> {
-                    Scheduler now = scheduler.get();
-                    return now == null ? "stopped" : now.notReady();
-                }),
+                new SchedulerEndpoints(
+                        s.metrics(),
+                        () -> {
+                            Scheduler now = scheduler.get();
+                            return now == null ? "not running" : now.notLive();
+                        },
+                        () -> {
+                            Scheduler now = scheduler.get();
+                            return now == null ? "stopped" : now.notReady();
+                        }),
                 props);
         try {
             c.addServiceListener(endpoints, RUNTIME_FILTER);

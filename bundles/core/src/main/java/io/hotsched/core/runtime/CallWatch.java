@@ -241,6 +241,11 @@ public final class CallWatch {
             }
         }
 
+        /** Whether the overdue call {@code o} is still running. */
+        public boolean stillIn(Overdue o) {
+            return (long) DEADLINE.getAcquire(this) == o.deadline();
+        }
+
         private void whenReturned(Overdue o, Runnable r) {
             onLateReturn.set(r);
             if ((long) DEADLINE.getAcquire(this) != o.deadline()) {

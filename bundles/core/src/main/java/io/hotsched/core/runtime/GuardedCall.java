@@ -47,13 +47,14 @@ final class GuardedCall {
     }
 
     /**
-     * Runs one call of {@code instance}; {@code state} is the attempt's, or null outside an attempt
-     * (then the watchdog is not told of the call: it is a fault only if it returns late). The result
-     * is the call's value, or the failure when it threw or returned past its time-out.
+     * Runs one call of {@code instance}; {@code state} is the attempt's, or null outside an attempt.
+     * The watchdog is told of the call, unless it is outside an attempt and not under the queue's
+     * lock; a call under the lock is never given up, as nothing could go on past it, and only makes
+     * the scheduler not live while it is overdue. The result is the call's value, or the failure
+     * when it threw or returned past its time-out.
      */
     <T> Outcome<T> call(CycleState state, PluginInstance instance, PluginCall call, Supplier<T> body) {
-        // outside an attempt the call runs under the queue's lock: nothing could go on past it
-        CallWatch.Tracker tracker = state == null ? null : tracker();
+        CallWatch.Tracker tracker = state == null && !call.underQueueLock() ? null : tracker();
         long limit = limit(call);
         long t0 = begin(tracker, state, instance, call, limit);
         long timed = state != null && Attempt.timesPlugins(state) ? System.nanoTime() : 0;

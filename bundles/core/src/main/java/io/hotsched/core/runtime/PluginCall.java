@@ -67,6 +67,14 @@ public enum PluginCall {
         return point;
     }
 
+    /**
+     * Whether the call runs under the scheduling queue's lock (PreEnqueue, QueueSort), where it
+     * cannot be given up: no other thread could take the lock either.
+     */
+    public boolean underQueueLock() {
+        return this == PRE_ENQUEUE || this == QUEUE_SORT;
+    }
+
     /** How an error names this call of {@code plugin}: {@code running "X" filter plugin}, {@code running Reserve plugin "X"}. */
     public String describe(String plugin) {
         return before + plugin + after;

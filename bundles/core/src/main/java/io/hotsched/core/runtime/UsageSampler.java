@@ -10,7 +10,7 @@ import java.lang.management.ThreadMXBean;
  * a Filter or Score call of a node takes, so only one call in {@link CallWatch#samplingPeriod()}
  * on average is measured, at random intervals (a fixed stride would keep measuring the same plugin
  * of a node's plugin loop), and counts for the calls it stands for. Not measured: calls inside
- * another plugin call (they count to the outer one), PreEnqueue and QueueSort (not watched).
+ * another plugin call (they count to the outer one).
  * Written and read by its thread only.
  */
 final class UsageSampler {

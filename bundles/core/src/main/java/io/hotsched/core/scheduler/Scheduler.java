@@ -27,7 +27,6 @@ import io.hotsched.core.runtime.SchedulingAlgorithm;
 import io.hotsched.core.runtime.Snapshot;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -67,6 +66,8 @@ public final class Scheduler implements AutoCloseable {
     private final Explanations explanations;
     private final SchedulingCycle cycle;
     private final EventHandlers events;
+    private final Liveness liveness = new Liveness();
+    private final Probes probes;
     private final Leadership leadership = new Leadership();
     private final Reporter reporter;
     private final Watchdog watchdog;
@@ -143,6 +144,7 @@ public final class Scheduler implements AutoCloseable {
                     metrics.countFault(plugin.name(), QueueingHints.FAULT_POINT, SchedulerMetrics.FAULT_ERROR);
                     faultsOutsideAttempts.accept(plugin, fault);
                 });
+        this.probes = new Probes(events, profiles, liveness);
         this.shadowControl = new ShadowControl(registry, shadows);
         this.observeMode = new ObserveMode(observer, profiles, registry, services, cache, shadows, events);
         FailureHandler failures = new FailureHandler(queue, reporter);
@@ -160,6 +162,7 @@ public final class Scheduler implements AutoCloseable {
                 health,
                 registry,
                 housekeeping,
+                liveness,
                 this::loopLeft);
         metrics.pendingPodsFrom(() -> {
             Map<String, Integer> c = new LinkedHashMap<>(queue.counts());
@@ -421,24 +424,14 @@ public final class Scheduler implements AutoCloseable {
         return any;
     }
 
-    /**
-     * Why the scheduler cannot schedule every pod it serves yet (not synced, a profile waiting for
-     * its plugins or refused); null when it can: what {@code /readyz} answers.
-     */
+    /** What {@code /readyz} answers: why not every pod it serves can be scheduled yet, or null. */
     public String notReady() {
-        if (!running) {
-            return "not running";
-        }
-        if (!events.isSynced()) {
-            return "the cluster is not synced yet";
-        }
-        List<String> waiting = new ArrayList<>();
-        for (ProfileState p : profiles.profiles()) {
-            if (!p.ready()) {
-                waiting.add("profile " + p.name() + " " + p.describe());
-            }
-        }
-        return waiting.isEmpty() ? null : String.join("; ", waiting);
+        return probes.notReady(running);
+    }
+
+    /** What {@code /livez} answers: why it is not live (a call it cannot give up holds it), or null. */
+    public String notLive() {
+        return probes.notLive(running);
     }
 
     /** Where the cluster connection sends its events. */

@@ -26,8 +26,9 @@ import org.slf4j.LoggerFactory;
  *       worker stuck in it is replaced, until it returns.
  * </ul>
  *
- * <p>PreEnqueue and QueueSort are not watched: they run under the queue's lock, which a new thread
- * could not take either; a call of theirs that returns past its time-out is a fault.
+ * <p>PreEnqueue and QueueSort are not given up: they run under the queue's lock, which a new thread
+ * could not take either. Past its time-out such a call makes the scheduler not live ({@link Liveness})
+ * until it returns, and a call of theirs that returns late is a fault.
  *
  * @param loopLeft told the thread that was the loop when the loop must go on on a new one
  */
@@ -42,6 +43,7 @@ record Watchdog(
         PluginHealth health,
         PluginRegistry registry,
         Executor housekeeping,
+        Liveness liveness,
         Consumer<Thread> loopLeft) {
 
     private static final Logger LOG = LoggerFactory.getLogger(Watchdog.class);
@@ -53,6 +55,10 @@ record Watchdog(
         try {
             long now = clock.now();
             for (CallWatch.Overdue o : watch.overdue(now)) {
+                if (o.call() != null && o.call().underQueueLock()) {
+                    liveness.heldBy(o, now);
+                    continue;
+                }
                 if (o.extender() != null) {
                     Thread left = cycle.detach(o);
                     if (left != null) {

@@ -20,7 +20,7 @@ class SchedulerEndpointsTest {
 
     private final SchedulerMetrics metrics = new SchedulerMetrics();
     private final String[] notReady = {"profile p waits for plugins [X]"};
-    private final boolean[] running = {true};
+    private final String[] notLive = {null};
     private final HttpClient client = HttpClient.newHttpClient();
     private Server server;
     private String base;
@@ -32,7 +32,7 @@ class SchedulerEndpointsTest {
         connector.setHost("127.0.0.1");
         server.addConnector(connector);
         ServletContextHandler context = new ServletContextHandler();
-        ServletHolder holder = new ServletHolder(new SchedulerEndpoints(metrics, () -> running[0], () -> notReady[0]));
+        ServletHolder holder = new ServletHolder(new SchedulerEndpoints(metrics, () -> notLive[0], () -> notReady[0]));
         for (String path : SchedulerEndpoints.PATHS) {
             context.addServlet(holder, path);
         }
@@ -64,9 +64,11 @@ class SchedulerEndpointsTest {
     void livenessFollowsTheScheduler() throws Exception {
         assertEquals("ok", get("/healthz").body());
         assertEquals("ok", get("/livez").body());
-        running[0] = false;
+        notLive[0] = "running PreEnqueue plugin \"Gate\": still running after 12000ms";
         assertEquals(500, get("/healthz").statusCode());
-        assertEquals(500, get("/livez").statusCode());
+        HttpResponse<String> live = get("/livez");
+        assertEquals(500, live.statusCode());
+        assertEquals(notLive[0], live.body(), "the answer names what holds the scheduler");
     }
 
     @Test

@@ -165,6 +165,30 @@ class CallTimeOutTest {
     }
 
     @Test
+    void aPreEnqueueCallHangingUnderTheQueueLockFailsLivenessUntilItReturns() throws Exception {
+        CoarseClock clock = CoarseClock.manual(0);
+        f = new SchedulerFixture(clock).withBasePlugins();
+        CountDownLatch entered = new CountDownLatch(1);
+        f.add(new HangingGate(entered, release));
+        f.scheduler.timeouts().set(ExtensionPoint.PRE_ENQUEUE, 100);
+        f.cluster.addNode(Nodes.node("n1").cpu("4").build());
+        f.start(SchedulerFixture.HEADER + SchedulerFixture.profile("default-scheduler", "HangingGate"));
+        assertEquals(null, f.scheduler.notLive());
+        new Thread(() -> f.cluster.addPod(Pods.pod("held").cpu("100m").build()), "pod-adder").start();
+        assertTrue(entered.await(20, TimeUnit.SECONDS), "PreEnqueue was called");
+        clock.advance(250);
+        await("not live", () -> f.scheduler.notLive() != null);
+        String why = f.scheduler.notLive();
+        assertTrue(
+                why.startsWith("running PreEnqueue plugin \"HangingGate\": still running after ")
+                        && why.endsWith("over the 100ms time-out for PreEnqueue, under the scheduling queue's lock,"
+                                + " so no pod is queued or scheduled until it returns"),
+                why);
+        release.countDown();
+        await("live again once the call returned", () -> f.scheduler.notLive() == null);
+    }
+
+    @Test
     void aQueueSortCallReturningLateIsAFault() throws Exception {
         CoarseClock clock = CoarseClock.manual(0);
         f = new SchedulerFixture(clock).withBasePlugins();
@@ -196,6 +220,30 @@ class CallTimeOutTest {
         assertEquals(
                 call.describe(plugin) + ": took 101ms, over the 100ms time-out for " + label,
                 f.health.counters(r).lastError());
+    }
+
+    /** A PreEnqueue plugin whose calls hang until {@code release}. */
+    record HangingGate(CountDownLatch entered, CountDownLatch release) implements PreEnqueuePlugin {
+
+        @Override
+        public String name() {
+            return "HangingGate";
+        }
+
+        @Override
+        public Status preEnqueue(PodInfo pod) {
+            entered.countDown();
+            holdUntil(release);
+            return Status.SUCCESS;
+        }
+    }
+
+    private static void holdUntil(CountDownLatch release) {
+        try {
+            release.await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     /** A PreEnqueue plugin whose every call takes 101 ms on {@code clock}. */
@@ -237,11 +285,7 @@ class CallTimeOutTest {
         public Status filter(CycleState state, PodInfo pod, NodeInfo node) {
             if (pod.name().equals("first")) {
                 filtering.countDown();
-                try {
-                    release.await();
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
+                holdUntil(release);
             }
             return Status.SUCCESS;
         }
