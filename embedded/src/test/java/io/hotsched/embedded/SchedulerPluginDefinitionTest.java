@@ -103,6 +103,14 @@ class SchedulerPluginDefinitionTest {
         String wide =
                 cli.run("get", "schedulerplugins", "sample", "-o", "wide").ok().out();
         assertTrue(wide.contains("SHA256") && wide.contains(DIGEST), wide);
+        assertEquals(
+                List.of("NAME", "ACTIVE", "BUNDLE", "READY", "STATES", "SHADOW", "SHA256", "AGE"),
+                words(wide.lines().findFirst().orElseThrow()),
+                "-o wide adds whether it runs in shadow and the digest");
+        assertEquals(
+                List.of("false", DIGEST),
+                words(wide.strip().lines().toList().get(1)).subList(6, 8),
+                "spec.shadow is false by the schema's default");
     }
 
     private static List<String> words(String line) {
