@@ -47,7 +47,7 @@ class DelegatedAuthTest {
         server.addConnector(connector);
         ServletContextHandler context = new ServletContextHandler();
         ServletHolder endpoints =
-                new ServletHolder(new SchedulerEndpoints(new SchedulerMetrics(), () -> true, () -> null));
+                new ServletHolder(new SchedulerEndpoints(new SchedulerMetrics(), () -> null, () -> null));
         SchedulerEndpoints.PATHS.forEach(p -> context.addServlet(endpoints, p));
         context.addFilter(
                 new FilterHolder(new DelegatedAuthFilter(
