@@ -193,21 +193,56 @@ class CallTimeOutTest {
         CoarseClock clock = CoarseClock.manual(0);
         f = new SchedulerFixture(clock).withBasePlugins();
         CountDownLatch filtering = new CountDownLatch(1);
-        Registration r = f.add(new LateSort(clock, filtering, release));
-        f.scheduler.timeouts().set(ExtensionPoint.QUEUE_SORT, 100);
-        // the Filter call held below is not to be given up while the clock moves on
-        f.scheduler.timeouts().set(ExtensionPoint.FILTER, 0);
-        f.cluster.addNode(Nodes.node("n1").cpu("4").build());
-        // one profile: every profile shares the queue, and so its QueueSort plugin
-        f.start(SchedulerFixture.HEADER
-                + SchedulerFixture.profile("default-scheduler", LateSort.NAME)
-                        .replace("      - name: PrioritySort\n", ""));
-        f.cluster.addPod(Pods.pod("first").cpu("100m").build());
-        assertTrue(filtering.await(20, TimeUnit.SECONDS), "the loop reached Filter");
+        HeldSort sort = HeldSort.late(clock, filtering, release);
+        Registration r = startHoldingTheLoop(sort, filtering);
         // with the loop held, these two wait in the active queue, where the second is sorted against the first
         f.cluster.addPod(Pods.pod("a").cpu("100m").build());
         f.cluster.addPod(Pods.pod("b").cpu("100m").build());
-        awaitLateReturnCounted(r, PluginCall.QUEUE_SORT, LateSort.NAME);
+        awaitLateReturnCounted(r, PluginCall.QUEUE_SORT, sort.name());
+    }
+
+    @Test
+    void aQueueSortCallHangingUnderTheQueueLockFailsLivenessUntilItReturns() throws Exception {
+        CoarseClock clock = CoarseClock.manual(0);
+        f = new SchedulerFixture(clock).withBasePlugins();
+        CountDownLatch filtering = new CountDownLatch(1);
+        CountDownLatch sorting = new CountDownLatch(1);
+        startHoldingTheLoop(HeldSort.hanging(sorting, filtering, release), filtering);
+        // "b" is sorted against "a" in the active queue, under the queue's lock: the call hangs there
+        new Thread(
+                        () -> {
+                            f.cluster.addPod(Pods.pod("a").cpu("100m").build());
+                            f.cluster.addPod(Pods.pod("b").cpu("100m").build());
+                        },
+                        "pod-adder")
+                .start();
+        assertTrue(sorting.await(20, TimeUnit.SECONDS), "QueueSort was called");
+        clock.advance(250);
+        await("not live", () -> f.scheduler.notLive() != null);
+        assertTrue(
+                f.scheduler.notLive().startsWith("running QueueSort plugin \"HangingSort\": still running after "),
+                f.scheduler.notLive());
+        release.countDown();
+        await("live again once the call returned", () -> f.scheduler.notLive() == null);
+    }
+
+    /**
+     * Starts one profile whose QueueSort plugin is {@code sort} (every profile shares the queue, and
+     * so its QueueSort plugin), with a time-out of 100 ms, and holds the loop in the Filter of the
+     * pod "first", so that the pods added next meet in the active queue.
+     */
+    private Registration startHoldingTheLoop(HeldSort sort, CountDownLatch filtering) throws Exception {
+        Registration r = f.add(sort);
+        f.scheduler.timeouts().set(ExtensionPoint.QUEUE_SORT, 100);
+        // the Filter call held is not to be given up while the clock moves on
+        f.scheduler.timeouts().set(ExtensionPoint.FILTER, 0);
+        f.cluster.addNode(Nodes.node("n1").cpu("4").build());
+        f.start(SchedulerFixture.HEADER
+                + SchedulerFixture.profile("default-scheduler", sort.name())
+                        .replace("      - name: PrioritySort\n", ""));
+        f.cluster.addPod(Pods.pod("first").cpu("100m").build());
+        assertTrue(filtering.await(20, TimeUnit.SECONDS), "the loop reached Filter");
+        return r;
     }
 
     /** The plugins below return 101 ms late on the manual clock, against a time-out of 100 ms. */
@@ -263,21 +298,32 @@ class CallTimeOutTest {
     }
 
     /**
-     * A QueueSort plugin whose every call takes 101 ms on {@code clock}; its Filter holds the pod
-     * "first" until {@code release}, so that the pods after it meet in the active queue.
+     * A QueueSort plugin named {@code name} whose every call runs {@code onSort} first; its Filter
+     * holds the pod "first" until {@code release}, so that the pods after it meet in the active queue.
      */
-    record LateSort(CoarseClock clock, CountDownLatch filtering, CountDownLatch release)
+    record HeldSort(String name, Runnable onSort, CountDownLatch filtering, CountDownLatch release)
             implements QueueSortPlugin, FilterPlugin {
-        static final String NAME = "LateSort";
 
-        @Override
-        public String name() {
-            return NAME;
+        /** Every call takes 101 ms on {@code clock}. */
+        static HeldSort late(CoarseClock clock, CountDownLatch filtering, CountDownLatch release) {
+            return new HeldSort("LateSort", () -> clock.advance(101), filtering, release);
+        }
+
+        /** Every call hangs until {@code release}, once it said so on {@code sorting}. */
+        static HeldSort hanging(CountDownLatch sorting, CountDownLatch filtering, CountDownLatch release) {
+            return new HeldSort(
+                    "HangingSort",
+                    () -> {
+                        sorting.countDown();
+                        holdUntil(release);
+                    },
+                    filtering,
+                    release);
         }
 
         @Override
         public boolean less(QueuedPodInfo a, QueuedPodInfo b) {
-            clock.advance(101);
+            onSort.run();
             return a.timestamp().isBefore(b.timestamp());
         }
 
