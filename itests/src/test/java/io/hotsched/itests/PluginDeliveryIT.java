@@ -217,22 +217,36 @@ public class PluginDeliveryIT extends KubeClusterSupport {
 
     @Test
     public void aBundleThatDoesNotResolveIsRefusedAndRemoved() throws Exception {
-        byte[] needy = SigningKeys.get()
-                .sign(
-                        TestBundles.bundle(
-                                "io.hotsched.itest.needy.delivered",
-                                "1.0.0",
-                                Map.of("Import-Package", "io.hotsched.itest.nowhere;version=\"[1,2)\"")),
-                        SigningKeys.TRUSTED);
-        publish("needy", needy);
-        create("needy", "needy", sha256(needy));
-        Map<?, ?> e = awaitEntry("needy", REPLICA, x -> "refused".equals(x.get("state")));
-        String reason = String.valueOf(e.get("reason"));
+        String reason = refusedBundle(
+                "needy",
+                "io.hotsched.itest.needy.delivered",
+                Map.of("Import-Package", "io.hotsched.itest.nowhere;version=\"[1,2)\""));
         assertTrue(reason, reason.contains("does not resolve") && reason.contains("io.hotsched.itest.nowhere"));
-        await(
-                "the unresolvable bundle uninstalled",
-                () -> bundlesNamed("io.hotsched.itest.needy.delivered").isEmpty());
         await("a Refused event", () -> refusedEvent("needy", "does not resolve"));
+
+        // resolves, but its activator class is missing: FileInstall's start fails and leaves it resolved
+        reason = refusedBundle(
+                "broken",
+                "io.hotsched.itest.broken.delivered",
+                Map.of("Bundle-Activator", "io.hotsched.itest.broken.Missing"));
+        assertTrue(
+                reason,
+                reason.startsWith("the bundle does not start: ")
+                        && reason.contains("io.hotsched.itest.broken.Missing"));
+    }
+
+    /**
+     * Delivers a signed bundle {@code bsn} 1.0.0 with these manifest {@code headers} through
+     * SchedulerPlugin {@code name}; returns the reason of its refusal once it is refused and
+     * uninstalled.
+     */
+    private String refusedBundle(String name, String bsn, Map<String, String> headers) throws Exception {
+        byte[] jar = SigningKeys.get().sign(TestBundles.bundle(bsn, "1.0.0", headers), SigningKeys.TRUSTED);
+        publish(name, jar);
+        create(name, name, sha256(jar));
+        Map<?, ?> e = awaitEntry(name, REPLICA, x -> "refused".equals(x.get("state")));
+        await("the refused bundle uninstalled", () -> bundlesNamed(bsn).isEmpty());
+        return String.valueOf(e.get("reason"));
     }
 
     @Test

@@ -20,6 +20,14 @@ final class BundleOutcome implements AutoCloseable {
     /** Felix's words when a resolve could not even start, which says nothing of the bundle. */
     private static final String GLOBAL_LOCK = "Unable to acquire global lock for resolve";
 
+    /**
+     * How long a bundle may sit resolved but not started before this starts it. FileInstall starts
+     * what it installed in the same scan, but when its start meets another resolve holding the
+     * framework's lock (the deploy/ folder's FileInstall installing at the same moment), it logs
+     * the error and does not try again until a file changes.
+     */
+    private static final long START_GRACE_NANOS = 1_000_000_000L;
+
     private final BundleContext context;
     private final Object lock = new Object();
     private final BundleListener listener = e -> {
@@ -37,6 +45,7 @@ final class BundleOutcome implements AutoCloseable {
     Bundle await(Path file, long writtenAt, Duration timeout) throws Refusal {
         long deadline = System.nanoTime() + timeout.toNanos();
         String suffix = "/" + file.getParent().getFileName() + "/" + file.getFileName();
+        long notStartedSince = 0;
         while (true) {
             Bundle b = fromFile(suffix);
             if (b != null && b.getLastModified() >= writtenAt) {
@@ -45,9 +54,17 @@ final class BundleOutcome implements AutoCloseable {
                 }
                 if (b.getState() == Bundle.INSTALLED && !resolves(b)) {
                     String why = whyNot(b);
-                    // another resolve or refresh holds the framework's lock: FileInstall starts it on its next scan
+                    // another resolve or refresh holds the framework's lock: started below once it is free
                     if (!why.contains(GLOBAL_LOCK)) {
                         throw new Refusal("the bundle does not resolve: " + why);
+                    }
+                }
+                if ((b.getState() == Bundle.INSTALLED || b.getState() == Bundle.RESOLVED) && !fragment(b)) {
+                    long now = System.nanoTime();
+                    if (notStartedSince == 0) {
+                        notStartedSince = now;
+                    } else if (now - notStartedSince >= START_GRACE_NANOS) {
+                        startLeftBehind(b);
                     }
                 }
             }
@@ -69,6 +86,24 @@ final class BundleOutcome implements AutoCloseable {
                     throw new Refusal("interrupted while waiting for the bundle", true);
                 }
             }
+        }
+    }
+
+    /**
+     * Starts {@code b}, which FileInstall left unstarted; a start that meets the framework's lock
+     * again is tried on the next look, any other failure (its activator threw) refuses the bundle.
+     */
+    private static void startLeftBehind(Bundle b) throws Refusal {
+        try {
+            b.start();
+        } catch (BundleException e) {
+            if (e.getMessage() == null || !e.getMessage().contains(GLOBAL_LOCK)) {
+                // Felix's words name the bundle; the cause says what failed (a class not found, the activator's throw)
+                throw new Refusal("the bundle does not start: " + e.getMessage()
+                        + (e.getCause() == null ? "" : "; caused by " + e.getCause()));
+            }
+        } catch (IllegalStateException e) {
+            // uninstalled meanwhile: the next look says what became of the file
         }
     }
 
