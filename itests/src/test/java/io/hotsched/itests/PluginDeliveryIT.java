@@ -326,6 +326,14 @@ public class PluginDeliveryIT extends KubeClusterSupport {
                                     .get("status"))
                             .get("states"));
 
+            // the shell acts on this replica only, and says that the fleet keeps the shadow
+            String promoted = sh("sched:promote " + ItestVersion.NAME);
+            assertTrue(
+                    promoted,
+                    promoted.contains("on this replica")
+                            && promoted.contains("A SchedulerPlugin puts io.hotsched.itest.plugins 1.1.0 in shadow"
+                                    + " (spec.shadow: true): the other replicas keep it in shadow"));
+
             patchShadow("next", false);
             for (String replica : List.of(REPLICA, "replica-b")) {
                 awaitEntry("next", replica, e -> "active".equals(e.get("state")));

@@ -386,15 +386,25 @@ public final class SchedulerComponent extends ForwardingClusterEvents implements
         return scheduler()
                 .shadows()
                 .stop(plugin)
-                .map(r -> "Stopped the shadow of " + r.describe() + " on this replica; it stands by")
+                .map(r -> "Stopped the shadow of " + r.describe() + " on this replica; it stands by" + fleetNote(r))
                 .orElse(plugin + " has no version in shadow");
+    }
+
+    /** What a change on this replica leaves as it is on the others, when the shadow is the fleet's. */
+    private String fleetNote(Registration r) {
+        return shadowedBundles.containsKey(r.bundle(), r.version())
+                ? ". A SchedulerPlugin puts " + r.bundle() + " " + r.version() + " in shadow (spec.shadow: true):"
+                        + " the other replicas keep it in shadow; set spec.shadow to false to promote it on every"
+                        + " replica"
+                : "";
     }
 
     @Override
     public String promote(String plugin) {
         try {
             Registration r = scheduler().shadows().promote(plugin);
-            return "Promoted " + r.describe() + " on this replica: it serves, the version that served stands by";
+            return "Promoted " + r.describe() + " on this replica: it serves, the version that served stands by"
+                    + fleetNote(r);
         } catch (IllegalArgumentException e) {
             return "Not promoted: " + e.getMessage();
         }
