@@ -233,16 +233,11 @@ public final class SchedulerComponent extends ForwardingClusterEvents implements
                 n, factory, ref.getBundle().getSymbolicName(), ref.getBundle().getVersion(), (Long)
                         ref.getProperty(Constants.SERVICE_ID));
         registrations.put(r.serviceId(), r);
-        boolean byHeader = ShadowHeader.inShadow(ref.getBundle());
-        boolean shadow = byHeader || shadowedBundles.contains(ref.getBundle());
-        LOG.info(
-                "Plugin {} arrived{}",
-                r.describe(),
-                !shadow
-                        ? ""
-                        : byHeader
-                                ? " in shadow (" + ShadowHeader.NAME + ")"
-                                : " in shadow (SchedulerPlugin spec.shadow)");
+        String shadowBy = ShadowHeader.inShadow(ref.getBundle())
+                ? ShadowHeader.NAME
+                : shadowedBundles.contains(ref.getBundle()) ? "SchedulerPlugin spec.shadow" : null;
+        boolean shadow = shadowBy != null;
+        LOG.info("Plugin {} arrived{}", r.describe(), shadow ? " in shadow (" + shadowBy + ")" : "");
         Scheduler s = scheduler;
         if (s != null) {
             s.pluginAdded(r, shadow);

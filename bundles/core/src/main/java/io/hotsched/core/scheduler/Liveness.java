@@ -33,19 +33,17 @@ final class Liveness {
                     "Plugin {}: {}; /livez fails until it returns (a liveness probe restarts the replica)",
                     o.instance(),
                     what);
-            return () -> {
-                held.remove(t);
-                LOG.info(
-                        "Plugin {}: its {} call has returned; /livez answers ok again",
-                        o.instance(),
-                        o.call().point().label());
-            };
+            // the entry itself goes when problem() next finds the call ended
+            return () -> LOG.info(
+                    "Plugin {}: its {} call has returned; /livez answers ok again",
+                    o.instance(),
+                    o.call().point().label());
         });
     }
 
     /** Why the scheduler is not live, or null when it is. */
     String problem() {
-        // one seen overdue just before it returned may have been put here after its return
+        // what returned since it was seen overdue holds nothing any more
         held.values().removeIf(h -> !h.call().tracker().stillIn(h.call()));
         for (Held h : held.values()) {
             return h.what();

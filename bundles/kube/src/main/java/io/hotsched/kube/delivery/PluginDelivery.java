@@ -349,7 +349,7 @@ public final class PluginDelivery implements AutoCloseable {
             }
             // before the bundle is there, so that its plugins arrive in shadow
             String shadowed =
-                    !sameVersion || spec.shadow() != current.shadow() ? applyShadow(o, spec, bsn, version) : null;
+                    !sameVersion || spec.shadow() != current.shadow() ? applyShadow(o, spec, bsn, version) : "";
             String file = DeliveredFolder.fileName(name, version);
             long writtenAt = System.currentTimeMillis();
             Path live = folder.moveIntoPlace(staged, file);
@@ -383,7 +383,7 @@ public final class PluginDelivery implements AutoCloseable {
                             runState.apply(bsn, version),
                             now,
                             digest,
-                            shadowed == null || shadowed.isEmpty() ? what.toLowerCase(Locale.ROOT) : shadowed,
+                            shadowed.isEmpty() ? what.toLowerCase(Locale.ROOT) : shadowed,
                             spec.generation()));
             // only now may this replica lead (upToDate): the fleet's status says what it runs before it schedules
             installed.put(name, now);
